@@ -1,0 +1,153 @@
+// The decoded, typed instruction form that the interpreter runs. Produced once by the
+// PTX loader; never re-parsed. Registers are slots in a per-warp register file of
+// 64-bit lanes (structure of arrays: slot * 32 + lane); predicates are 32-bit lane masks.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/isa/types.hpp"
+
+namespace warpsim::exec {
+struct ExecCtx;
+}
+
+namespace warpsim::isa {
+
+struct Instr;
+using ExecFn = void (*)(exec::ExecCtx&, const Instr&, uint32_t mask);
+
+constexpr int kWarpLanes = 32;
+
+struct Operand {
+  enum class Kind : uint8_t { None, Reg, Const, Pred, Addr, Label, Vec, Sink };
+  Kind kind = Kind::None;
+  bool neg = false;       // "!%p" for predicate sources
+  uint16_t reg = 0;       // Reg: data slot; Const: const-pool slot; Pred: predicate index
+  bool has_base = false;  // Addr: base register present (else absolute symbol/immediate)
+  uint16_t base = 0;      // Addr: data slot of the base register
+  int64_t offset = 0;     // Addr: symbol value + immediate offset
+  uint8_t nvec = 0;       // Vec: number of elements
+  uint16_t vec[4] = {0, 0, 0, 0};  // Vec: data slots (or kSinkSlot for "_")
+  bool vec_const[4] = {false, false, false, false};  // Vec element is a const-pool slot
+  int32_t target = -1;    // Label: instruction index
+};
+
+constexpr uint16_t kSinkSlot = 0xFFFF;
+
+struct Instr {
+  Op op = Op::Nop;
+  DType type = DType::None;   // main type (destination type for cvt)
+  DType stype = DType::None;  // source type (cvt), or the second type of a two-type op
+  Space space = Space::Generic;
+  uint8_t vec = 1;            // ld/st vector width
+  Width width = Width::None;
+  Cmp cmp = Cmp::Eq;
+  BoolOp boolop = BoolOp::None;
+  Round round = Round::None;
+  AtomOp atom = AtomOp::None;
+  ShflMode shfl = ShflMode::Idx;
+  VoteMode vote = VoteMode::All;
+  CacheOp cache = CacheOp::Default;
+  bool ftz = false, sat = false, approx = false, is_volatile = false, uni = false;
+  bool cc = false;            // carry flag (.cc) - unsupported beyond parse rejection
+  InstrClass klass = InstrClass::Other;
+
+  Operand d[2];               // destinations (d[1] for setp's |q and shfl's |p)
+  Operand a, b, c, e;         // sources in PTX order
+
+  bool has_guard = false;
+  bool guard_neg = false;
+  uint16_t guard = 0;         // predicate index
+
+  int32_t reconv = -1;        // bra: reconvergence instruction index (immediate post-dominator), -1 = exit
+  int32_t branch_id = -1;     // bra: ordinal among the kernel's branches
+  uint32_t ptx_line = 0;      // 1-based line in the PTX file
+  uint16_t loc_file = 0;      // .loc file index (0 = none)
+  uint32_t loc_line = 0;      // .loc source line
+  uint16_t loc_col = 0;
+
+  ExecFn fn = nullptr;        // functional semantics (null for control ops handled by the warp engine)
+};
+
+struct Param {
+  std::string name;
+  DType type = DType::None;   // scalar type, or B8 for byte arrays
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  uint32_t align = 0;
+  bool is_pointer_sized() const { return size == 8 && type != DType::F64; }
+};
+
+struct SharedVar {
+  std::string name;
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  uint32_t align = 0;
+  bool dynamic = false;  // .extern .shared: sized at launch, placed after the static ones
+};
+
+enum class Special : uint8_t {
+  TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
+  LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
+};
+
+struct SpecialSlot {
+  Special which;
+  uint16_t slot;
+};
+
+struct RegInfo {
+  std::string name;
+  DType type = DType::None;
+};
+
+class Module;
+
+struct Kernel {
+  std::string name;
+  const Module* module = nullptr;
+  uint32_t decl_line = 0;
+
+  std::vector<Param> params;
+  uint32_t param_bytes = 0;
+
+  std::vector<RegInfo> regs;        // data slots 0..regs.size()-1 (specials included)
+  std::vector<RegInfo> preds;       // predicate registers
+  std::vector<SpecialSlot> specials;
+  std::vector<uint64_t> consts;     // const-pool values (bit patterns)
+  std::vector<uint64_t> consts_bcast;  // consts broadcast to 32 lanes: [slot*32 + lane]
+
+  std::vector<SharedVar> shared_vars;
+  uint32_t static_shared_bytes = 0;
+  bool has_dynamic_shared = false;
+  uint32_t dynamic_shared_align = 4;
+  uint32_t local_bytes = 0;         // per-thread .local storage
+
+  uint32_t maxntid[3] = {0, 0, 0};  // .maxntid (0 = none)
+  uint32_t reqntid[3] = {0, 0, 0};
+
+  std::vector<Instr> code;
+  std::vector<std::string> text;    // the PTX text of each instruction (for traces and errors)
+  uint32_t num_branches = 0;
+  uint32_t estimated_registers = 0; // per-thread 32-bit registers from a liveness estimate
+
+  uint32_t num_slots() const { return static_cast<uint32_t>(regs.size()); }
+};
+
+class Module {
+ public:
+  std::string path;                      // file the PTX came from (for messages)
+  std::string version, target;
+  uint32_t address_size = 64;
+  std::map<int, std::string> files;      // .file index -> source path
+  std::vector<std::unique_ptr<Kernel>> kernels;
+
+  // Finds a kernel by its exact (mangled) name or by its plain C++ name when unambiguous.
+  // Throws LaunchError listing the kernels when not found or ambiguous.
+  const Kernel& kernel(const std::string& name) const;
+};
+
+}  // namespace warpsim::isa

@@ -1,0 +1,69 @@
+// Basic PTX vocabulary: data types, state spaces, and the instruction opcodes of the
+// warpsim subset. Pure enums and tiny helpers; no behaviour.
+#pragma once
+#include <cstdint>
+#include <string_view>
+
+namespace warpsim::isa {
+
+enum class DType : uint8_t {
+  None, Pred,
+  B8, B16, B32, B64,
+  U8, U16, U32, U64,
+  S8, S16, S32, S64,
+  F16, F32, F64,
+};
+
+constexpr int dtype_bytes(DType t) {
+  switch (t) {
+    case DType::B8: case DType::U8: case DType::S8: return 1;
+    case DType::B16: case DType::U16: case DType::S16: case DType::F16: return 2;
+    case DType::B32: case DType::U32: case DType::S32: case DType::F32: return 4;
+    case DType::B64: case DType::U64: case DType::S64: case DType::F64: return 8;
+    default: return 0;
+  }
+}
+constexpr bool is_float(DType t) { return t == DType::F16 || t == DType::F32 || t == DType::F64; }
+constexpr bool is_signed(DType t) {
+  return t == DType::S8 || t == DType::S16 || t == DType::S32 || t == DType::S64;
+}
+constexpr bool is_int(DType t) { return !is_float(t) && t != DType::None && t != DType::Pred; }
+std::string_view dtype_name(DType t);
+// Parses ".u32" style suffix text without the dot ("u32"); returns None when unknown.
+DType parse_dtype(std::string_view s);
+
+enum class Space : uint8_t { Generic, Global, Shared, Local, Param, Const };
+std::string_view space_name(Space s);
+
+enum class Op : uint8_t {
+  Mov, Ld, St, Cvta, CvtaTo, Add, Sub, Mul, Mad, Fma, Div, Rem, Abs, Neg, Min, Max,
+  And, Or, Xor, Not, Cnot, Shl, Shr, Setp, Selp, Cvt, Bra, Ret, Exit, Bar, BarWarp, Membar,
+  Atom, Red, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Shfl, Vote, Popc, Clz, Brev, Bfe, Bfi,
+  Copysign, Mul24, Mad24, Slct, Trap, Nop, Tanh,
+  ReadClock,  // mov from %clock/%clock64: value depends on simulated time
+};
+std::string_view op_name(Op op);
+
+// Comparison operators of setp.
+enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
+// Boolean combiner of setp/atom.
+enum class BoolOp : uint8_t { None, And, Or, Xor };
+// Rounding modifier.
+enum class Round : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+// mul/mad width selector.
+enum class Width : uint8_t { None, Lo, Hi, Wide };
+enum class AtomOp : uint8_t { None, Add, Min, Max, Exch, Cas, Inc, Dec, And, Or, Xor };
+enum class ShflMode : uint8_t { Up, Down, Bfly, Idx };
+enum class VoteMode : uint8_t { All, Any, Uni, Ballot };
+// Cache operator of ld/st (.ca .cg .cs .lu .cv .wb .wt); Cg and Cv bypass L1.
+enum class CacheOp : uint8_t { Default, Ca, Cg, Cs, Lu, Cv, Wb, Wt };
+
+// Coarse class of an instruction for the timing model (which unit, which latency).
+enum class InstrClass : uint8_t {
+  IntAlu, IntMul, IntDiv, FpAlu, FpDiv, Fp64, Sfu, Conv, Move,
+  LdGlobal, StGlobal, LdShared, StShared, LdLocal, StLocal, LdParam, LdConst, AtomGlobal, AtomShared,
+  Branch, Barrier, Exit, Other,
+};
+std::string_view instr_class_name(InstrClass c);
+
+}  // namespace warpsim::isa

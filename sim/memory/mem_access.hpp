@@ -1,0 +1,29 @@
+// One warp-level memory instruction as the functional engine saw it: which lanes were
+// active and which byte address each one touched. The coalescer, the shared-memory bank
+// model, the caches and the traces all consume this record; nothing recomputes addresses.
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "sim/isa/types.hpp"
+
+namespace warpsim::mem {
+
+enum class AccessKind : uint8_t { Load, Store, Atomic };
+
+struct WarpMemAccess {
+  isa::Space space = isa::Space::Global;  // resolved space (never Generic)
+  AccessKind kind = AccessKind::Load;
+  uint8_t elem_bytes = 4;   // bytes of one element (1, 2, 4, 8)
+  uint8_t vec = 1;          // elements per lane (ld.v2 / ld.v4)
+  isa::CacheOp cache = isa::CacheOp::Default;
+  bool is_volatile = false;
+  uint32_t mask = 0;        // lanes that performed the access
+  // Byte address of each lane's first element: device address for global, byte offset
+  // within the block's shared memory for shared, per-thread offset for local.
+  std::array<uint64_t, 32> addr{};
+
+  uint32_t bytes_per_lane() const { return uint32_t(elem_bytes) * vec; }
+};
+
+}  // namespace warpsim::mem

@@ -1,0 +1,10 @@
+// Each `warpsim` subcommand lives in its own cmd_*.cpp and registers itself on the app.
+// register_* adds the subcommand and its options; the callback runs when it is chosen.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace warpsim::cli {
+
+// One declaration per subcommand, e.g. void register_run_command(CLI::App& app);
+
+}  // namespace warpsim::cli

@@ -1,0 +1,26 @@
+// warpsim: the command-line entry point. Subcommands are defined in cmd_*.cpp.
+#include <fmt/core.h>
+
+#include <CLI/CLI.hpp>
+
+#include "sim/core/error.hpp"
+#include "tools/warpsim/commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"warpsim: a cycle-approximate GPU + DRAM simulator for textbook CUDA kernels"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "warpsim 0.1.0");
+  // One line per subcommand (declared in commands.hpp, defined in its cmd_*.cpp).
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const warpsim::Error& e) {
+    fmt::print(stderr, "warpsim: error: {}\n", e.what());
+    return 1;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "warpsim: internal error: {}\n", e.what());
+    return 2;
+  }
+  return 0;
+}
