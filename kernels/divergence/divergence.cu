@@ -1,0 +1,27 @@
+// "Performance Analysis of CUDA Programs" (note, section 2, Branch Divergence): the same
+// update under three conditions. With the note's 16-thread warps, `j%2` splits every warp
+// and `(j/16)%2` none; with 32-thread warps `(j/16)%2` splits every warp and `(j/32)%2`
+// none. N and P are unused, as in the note. No bounds check: n = gridDim.x * blockDim.x.
+__global__ void divergenceOddEven(float* M, float* N, float* P) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j % 2)
+    M[j] += 2;
+  else
+    M[j] *= 2;
+}
+
+__global__ void divergenceHalfWarps(float* M, float* N, float* P) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((j / 16) % 2)
+    M[j] += 2;
+  else
+    M[j] *= 2;
+}
+
+__global__ void divergenceWarps(float* M, float* N, float* P) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if ((j / 32) % 2)
+    M[j] += 2;
+  else
+    M[j] *= 2;
+}
