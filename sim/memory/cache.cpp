@@ -1,0 +1,314 @@
+#include "sim/memory/cache.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+#include <stdexcept>
+
+namespace warpsim::mem {
+
+const char* access_status_name(AccessStatus s) {
+  switch (s) {
+    case AccessStatus::Hit: return "hit";
+    case AccessStatus::HitOnPendingMiss: return "hit_on_pending_miss";
+    case AccessStatus::Miss: return "miss";
+    case AccessStatus::ReservationFail: return "reservation_fail";
+  }
+  return "?";
+}
+
+namespace {
+uint64_t popcount(uint32_t m) { return uint64_t(std::popcount(m)); }
+}  // namespace
+
+Cache::Cache(const CacheSpec& spec)
+    : spec_(spec), tags_(spec), mshr_(spec.mshr_entries, spec.mshr_max_merge) {
+  scratch_.reserve(spec.mshr_max_merge);
+}
+
+AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
+  if (req.sector_mask == 0 || (req.sector_mask & ~spec_.full_line_mask()) != 0)
+    throw std::invalid_argument(fmt::format("Cache::access: sector mask 0x{:x} is empty or outside "
+                                            "the {} sectors of a line",
+                                            req.sector_mask, spec_.sectors_per_line()));
+  uint64_t line = spec_.line_addr(req.addr);
+  uint32_t set = spec_.set_index(line);
+  last_fail_ = FailReason::None;
+  return req.type == AccessType::Write ? write(req, line, set, now) : read_like(req, line, set, now);
+}
+
+AccessResult Cache::fail(AccessResult r, FailReason why) {
+  r.status = AccessStatus::ReservationFail;
+  r.fetch_mask = r.forward_mask = 0;
+  r.writeback.reset();
+  last_fail_ = why;
+  ++stats_.reservation_fails;
+  switch (why) {
+    case FailReason::MshrFull: ++stats_.fail_mshr_full; break;
+    case FailReason::MergeLimit: ++stats_.fail_merge_limit; break;
+    case FailReason::NoVictim: ++stats_.fail_no_victim; break;
+    case FailReason::None: break;
+  }
+  return r;
+}
+
+void Cache::replace(uint32_t set, uint32_t way, uint64_t line, AccessResult& r) {
+  CacheLine& old = tags_.at(set, way);
+  if (old.allocated) {
+    ++stats_.evictions;
+    if (old.dirty) {
+      r.writeback = Writeback{old.line_addr, old.dirty};
+      ++stats_.writebacks;
+      stats_.writeback_sectors += popcount(old.dirty);
+    }
+  }
+  tags_.insert(set, way, line);
+}
+
+void Cache::drop(uint32_t set, uint32_t way, uint32_t superseded, AccessResult* r) {
+  CacheLine& l = tags_.at(set, way);
+  uint32_t keep_dirty = l.dirty & ~superseded;
+  if (keep_dirty && r) {
+    r->writeback = Writeback{l.line_addr, keep_dirty};
+    ++stats_.writebacks;
+    stats_.writeback_sectors += popcount(keep_dirty);
+  }
+  tags_.invalidate(set, way);
+  ++stats_.invalidations;
+}
+
+AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now) {
+  const bool atomic = req.type == AccessType::Atomic;
+  const uint32_t want = req.sector_mask;
+  AccessResult r;
+  r.line_addr = line;
+
+  std::optional<uint32_t> way = tags_.find(set, line);
+  uint32_t valid = way ? tags_.at(set, *way).valid : 0;
+  uint32_t missing = want & ~valid;
+  // An atomic in a write-through cache also updates the level below.
+  uint32_t forward = (atomic && spec_.write_policy == WritePolicy::WriteThrough) ? want : 0;
+
+  auto count_sectors = [&] {
+    (atomic ? stats_.sector_atomics : stats_.sector_reads) += popcount(want);
+    (atomic ? stats_.sector_atomic_hits : stats_.sector_read_hits) += popcount(want & valid);
+  };
+
+  if (missing == 0) {
+    CacheLine& l = tags_.at(set, *way);
+    tags_.touch(set, *way);
+    if (atomic && spec_.write_policy == WritePolicy::WriteBack) l.dirty |= want;
+    ++(atomic ? stats_.atomic_hits : stats_.read_hits);
+    count_sectors();
+    stats_.forwarded_write_sectors += popcount(forward);
+    r.status = AccessStatus::Hit;
+    r.forward_mask = forward;
+    r.ready_cycle = now + spec_.hit_latency;
+    return r;
+  }
+
+  if (MshrEntry* e = mshr_.find(line)) {
+    // The line is allocated and reserved while its MSHR lives.
+    if (!mshr_.can_merge(*e)) return fail(r, FailReason::MergeLimit);
+    uint32_t need = missing & ~e->pending;
+    e->pending |= need;
+    e->waiters.push_back({req.id, want, req.type});
+    tags_.touch(set, *way);
+    count_sectors();
+    stats_.fetch_sectors += popcount(need);
+    stats_.forwarded_write_sectors += popcount(forward);
+    if (need) {
+      ++(atomic ? stats_.atomic_misses : stats_.read_misses);
+      r.status = AccessStatus::Miss;
+    } else {
+      ++(atomic ? stats_.atomic_merged : stats_.read_merged);
+      r.status = AccessStatus::HitOnPendingMiss;
+    }
+    r.fetch_mask = need;
+    r.forward_mask = forward;
+    return r;
+  }
+
+  if (mshr_.full()) return fail(r, FailReason::MshrFull);
+  uint32_t w;
+  if (way) {
+    w = *way;  // sector miss in a line we hold: keep it, fetch the missing sectors
+    tags_.touch(set, w);
+  } else {
+    std::optional<uint32_t> v = tags_.victim(set);
+    if (!v) return fail(r, FailReason::NoVictim);
+    w = *v;
+    replace(set, w, line, r);
+  }
+  tags_.at(set, w).reserved = true;
+  MshrEntry& e = mshr_.allocate(line);
+  e.pending = missing;
+  e.waiters.push_back({req.id, want, req.type});
+  ++(atomic ? stats_.atomic_misses : stats_.read_misses);
+  count_sectors();
+  stats_.fetch_sectors += popcount(missing);
+  stats_.forwarded_write_sectors += popcount(forward);
+  r.status = AccessStatus::Miss;
+  r.fetch_mask = missing;
+  r.forward_mask = forward;
+  return r;
+}
+
+AccessResult Cache::write(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now) {
+  const uint32_t mask = req.sector_mask;
+  const WritePolicy policy = req.local ? spec_.local_write_policy : spec_.write_policy;
+  const bool write_back = policy == WritePolicy::WriteBack;
+  const bool evict = !req.local && spec_.invalidate_on_write;
+  AccessResult r;
+  r.line_addr = line;
+
+  std::optional<uint32_t> way = tags_.find(set, line);
+  if (way) {
+    CacheLine& l = tags_.at(set, *way);
+    ++stats_.write_hits;
+    stats_.sector_writes += popcount(mask);
+    stats_.sector_write_hits += popcount(mask & l.valid);
+    if (write_back) {
+      l.valid |= mask;
+      l.dirty |= mask;
+      tags_.touch(set, *way);
+    } else {
+      r.forward_mask = mask;
+      if (evict) {
+        if (l.reserved) {
+          l.evict_after_fill = true;  // the outstanding fill still serves its waiters
+        } else {
+          drop(set, *way, mask, &r);
+        }
+      } else {
+        l.valid |= mask;
+        l.dirty &= ~mask;  // the level below now has these sectors
+        tags_.touch(set, *way);
+      }
+    }
+    stats_.forwarded_write_sectors += popcount(r.forward_mask);
+    r.status = AccessStatus::Hit;
+    r.ready_cycle = now + spec_.hit_latency;
+    return r;
+  }
+
+  // Write miss.
+  if (spec_.write_allocate) {
+    std::optional<uint32_t> v = tags_.victim(set);
+    if (v) {
+      replace(set, *v, line, r);
+      CacheLine& l = tags_.at(set, *v);
+      l.valid = mask;
+      l.dirty = write_back ? mask : 0;
+    } else if (write_back) {
+      return fail(r, FailReason::NoVictim);  // nowhere to keep the dirty data: retry
+    }
+    // A write-through cache with every way reserved just forwards the write.
+  }
+  if (!write_back || !spec_.write_allocate) r.forward_mask = mask;
+  ++stats_.write_misses;
+  stats_.sector_writes += popcount(mask);
+  stats_.forwarded_write_sectors += popcount(r.forward_mask);
+  r.status = AccessStatus::Miss;
+  r.ready_cycle = now + spec_.hit_latency;
+  return r;
+}
+
+void Cache::fill(uint64_t line_addr, uint32_t sector_mask, uint64_t now, std::vector<uint64_t>& ready) {
+  MshrEntry* e = mshr_.find(line_addr);
+  if (!e)
+    throw std::logic_error(fmt::format("Cache::fill: no outstanding miss for line 0x{:x}", line_addr));
+  uint32_t set = spec_.set_index(line_addr);
+  std::optional<uint32_t> way = tags_.find(set, line_addr);
+  if (!way) throw std::logic_error("Cache::fill: reserved line missing from the tag array");
+  CacheLine& l = tags_.at(set, *way);
+  sector_mask &= spec_.full_line_mask();
+  l.valid |= sector_mask;
+  e->pending &= ~sector_mask;
+  stats_.fill_sectors += popcount(sector_mask);
+
+  // Wake, in arrival order, every waiter whose sectors are all present.
+  size_t kept = 0;
+  for (size_t i = 0; i < e->waiters.size(); ++i) {
+    const MshrWaiter& w = e->waiters[i];
+    if ((w.mask & ~l.valid) == 0) {
+      ready.push_back(w.id);
+      if (w.type == AccessType::Atomic && spec_.write_policy == WritePolicy::WriteBack) l.dirty |= w.mask;
+    } else {
+      e->waiters[kept++] = w;
+    }
+  }
+  e->waiters.resize(kept);
+
+  if (e->pending == 0) {
+    // Invariant: every waiter's sectors were valid or pending, so none is left.
+    if (!e->waiters.empty()) throw std::logic_error("Cache::fill: waiters left with nothing pending");
+    mshr_.release(*e);
+    l.reserved = false;
+    if (l.evict_after_fill) {
+      // Keep dirty sectors (never lose data); drop the rest.
+      l.evict_after_fill = false;
+      l.valid &= l.dirty;
+      if (l.valid == 0) {
+        tags_.invalidate(set, *way);
+        ++stats_.invalidations;
+      }
+    }
+  }
+}
+
+std::vector<uint64_t> Cache::fill(uint64_t line_addr, uint32_t sector_mask, uint64_t now) {
+  std::vector<uint64_t> ready;
+  fill(line_addr, sector_mask, now, ready);
+  return ready;
+}
+
+AccessResult Cache::access_functional(const CacheRequest& req) {
+  AccessResult r = access(req, 0);
+  if (r.status == AccessStatus::ReservationFail)
+    throw std::logic_error("Cache::access_functional: reservation failed with immediate fills");
+  if (r.status == AccessStatus::Miss && r.fetch_mask) {
+    scratch_.clear();
+    fill(r.line_addr, r.fetch_mask, 0, scratch_);
+  }
+  return r;
+}
+
+std::vector<Writeback> Cache::flush() {
+  if (mshr_.used() != 0) throw std::logic_error("Cache::flush with misses outstanding");
+  std::vector<Writeback> out;
+  for (uint32_t s = 0; s < tags_.sets(); ++s) {
+    for (uint32_t w = 0; w < tags_.ways(); ++w) {
+      CacheLine& l = tags_.at(s, w);
+      if (!l.allocated) continue;
+      if (l.dirty) {
+        out.push_back({l.line_addr, l.dirty});
+        ++stats_.writebacks;
+        stats_.writeback_sectors += popcount(l.dirty);
+      }
+      tags_.invalidate(s, w);
+    }
+  }
+  return out;
+}
+
+const CacheLine* Cache::find_line(uint64_t addr) const {
+  uint64_t line = spec_.line_addr(addr);
+  uint32_t set = spec_.set_index(line);
+  std::optional<uint32_t> way = tags_.find(set, line);
+  return way ? &tags_.at(set, *way) : nullptr;
+}
+
+uint32_t Cache::present_sectors(uint64_t addr) const {
+  const CacheLine* l = find_line(addr);
+  return l ? l->valid : 0;
+}
+
+uint32_t Cache::dirty_sectors(uint64_t addr) const {
+  const CacheLine* l = find_line(addr);
+  return l ? l->dirty : 0;
+}
+
+bool Cache::has_pending_miss(uint64_t addr) const { return mshr_.find(spec_.line_addr(addr)) != nullptr; }
+
+}  // namespace warpsim::mem

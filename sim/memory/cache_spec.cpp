@@ -1,0 +1,141 @@
+#include "sim/memory/cache_spec.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+
+#include "sim/memory/replacement.hpp"
+
+namespace warpsim::mem {
+
+namespace {
+
+bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+WritePolicy parse_write_policy(const std::string& s) {
+  return s == "write_through" ? WritePolicy::WriteThrough : WritePolicy::WriteBack;
+}
+
+const std::vector<std::string> kWritePolicies = {"write_back", "write_through"};
+
+// Reads the cache keys. The capacity of one instance is size_bytes / `instances`;
+// `instances_why` explains the division in error messages ("" when instances == 1).
+CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::string& instances_why) {
+  CacheSpec s;
+  uint64_t total = r.get_positive("size_bytes");
+  uint64_t line = r.get_pow2("line_bytes");
+  if (line > 65536) r.fail("line_bytes", fmt::format("{} bytes is larger than the 65536 supported", line));
+  uint64_t sector = r.get_pow2_or("sector_bytes", line);
+  if (sector > line)
+    r.fail("sector_bytes", fmt::format("{} is larger than line_bytes ({})", sector, line));
+  if (line / sector > 32)
+    r.fail("sector_bytes", fmt::format("{} sectors per line (line_bytes {} / sector_bytes {}); at most 32",
+                                       line / sector, line, sector));
+  uint64_t ways = r.get_positive("ways");
+  if (ways > kMaxWays) r.fail("ways", fmt::format("{} ways; at most {} are supported", ways, kMaxWays));
+
+  if (total % instances != 0)
+    r.fail("size_bytes", fmt::format("{} bytes do not divide evenly over {}", total, instances_why));
+  uint64_t size = total / instances;
+  std::string what = instances == 1 ? fmt::format("{} bytes", size)
+                                     : fmt::format("{} bytes per slice ({} / {})", size, total, instances_why);
+  if (size % (line * ways) != 0)
+    r.fail("size_bytes", fmt::format("{} is not a multiple of line_bytes * ways = {} * {}", what, line, ways));
+  uint64_t sets = size / (line * ways);
+  if (!is_pow2(sets))
+    r.fail("size_bytes", fmt::format("{} with line_bytes {} and ways {} gives {} sets; the set count "
+                                     "must be a power of two",
+                                     what, line, ways, sets));
+
+  s.size_bytes = size;
+  s.line_bytes = uint32_t(line);
+  s.sector_bytes = uint32_t(sector);
+  s.ways = uint32_t(ways);
+  s.sets = uint32_t(sets);
+
+  s.replacement = r.get_choice("replacement", replacement_policy_names());
+
+  std::string index = r.get_choice_or("index", {"linear", "fermi_hash"}, "linear");
+  if (index == "fermi_hash") {
+    if (!(sets == 32 || sets == 64) || line != 128)
+      r.fail("index", fmt::format("fermi_hash needs 128-byte lines and 32 or 64 sets, not {}-byte "
+                                  "lines and {} sets",
+                                  line, sets));
+    s.index = IndexFunction::FermiHash;
+  }
+
+  s.write_policy = parse_write_policy(r.get_choice("write_policy", kWritePolicies));
+  s.local_write_policy = r.has("local_write_policy")
+                             ? parse_write_policy(r.get_choice("local_write_policy", kWritePolicies))
+                             : s.write_policy;
+  s.write_allocate = r.get_bool("write_allocate");
+  s.invalidate_on_write = r.get_bool_or("invalidate_on_write", false);
+  if (s.invalidate_on_write && s.write_policy != WritePolicy::WriteThrough)
+    r.fail("invalidate_on_write", "needs write_policy \"write_through\" (a write-back cache would "
+                                  "lose the written data)");
+  if (s.invalidate_on_write && s.write_allocate)
+    r.fail("invalidate_on_write", "contradicts write_allocate: true (a write would both allocate "
+                                  "and evict the line)");
+
+  s.hit_latency = uint32_t(r.get_uint("hit_latency"));
+  s.mshr_entries = uint32_t(r.get_positive("mshr_entries"));
+  s.mshr_max_merge = uint32_t(r.get_positive("mshr_max_merge"));
+  return s;
+}
+
+}  // namespace
+
+uint32_t CacheSpec::sector_mask(uint64_t addr, uint32_t bytes) const {
+  uint64_t offset = addr & (line_bytes - 1);
+  if (bytes == 0 || offset + bytes > line_bytes)
+    throw std::invalid_argument(fmt::format("sector_mask: {} bytes at 0x{:x} cross a {}-byte line",
+                                            bytes, addr, line_bytes));
+  uint32_t first = uint32_t(offset / sector_bytes);
+  uint32_t last = uint32_t((offset + bytes - 1) / sector_bytes);
+  uint32_t upto = last >= 31 ? 0xFFFFFFFFu : ((1u << (last + 1)) - 1);
+  return upto & ~((1u << first) - 1);
+}
+
+uint32_t CacheSpec::set_index(uint64_t addr) const {
+  switch (index) {
+    case IndexFunction::FermiHash: {
+      // Nugteren et al., "A Detailed GPU Cache Model Based on Reuse Distance Theory",
+      // HPCA 2014, as used by GPGPU-Sim: line bits 7..11 XOR address bits 13,14,15,17,19;
+      // with 64 sets (48 KB L1) bit 12 becomes the top index bit.
+      uint32_t lower = uint32_t(addr >> 7) & 0x1F;
+      uint32_t upper = uint32_t((addr >> 13) & 0x7) | uint32_t(((addr >> 17) & 1) << 3) |
+                       uint32_t(((addr >> 19) & 1) << 4);
+      uint32_t set = lower ^ upper;
+      if (sets == 64) set |= uint32_t((addr >> 12) & 1) << 5;
+      return set;
+    }
+    case IndexFunction::Linear:
+    default:
+      return uint32_t((addr / line_bytes) & (sets - 1));
+  }
+}
+
+CacheSpec parse_cache_spec(ConfigReader& r) { return parse_cache_keys(r, 1, ""); }
+
+L2Spec parse_l2_spec(ConfigReader& r, uint32_t channels) {
+  if (channels == 0) r.fail_here("the memory system has no channels to attach L2 slices to");
+  L2Spec l2;
+  l2.slices_per_channel = uint32_t(r.get_positive("slices_per_channel"));
+  l2.slices = channels * l2.slices_per_channel;
+  l2.slice = parse_cache_keys(
+      r, l2.slices,
+      fmt::format("{} slices ({} channels x {} slices_per_channel)", l2.slices, channels,
+                  l2.slices_per_channel));
+  l2.total_bytes = l2.slice.size_bytes * l2.slices;
+  return l2;
+}
+
+const char* write_policy_name(WritePolicy p) {
+  return p == WritePolicy::WriteThrough ? "write_through" : "write_back";
+}
+
+const char* index_function_name(IndexFunction f) {
+  return f == IndexFunction::FermiHash ? "fermi_hash" : "linear";
+}
+
+}  // namespace warpsim::mem

@@ -1,0 +1,72 @@
+// The immutable description of one cache (an L1 of one SM, or one L2 slice), parsed and
+// validated from a JSON section such as "l1" or "l2". Mutable state lives in Cache.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "sim/core/config_reader.hpp"
+
+namespace warpsim::mem {
+
+// What a write does to the cache and to the level below.
+enum class WritePolicy : uint8_t {
+  WriteBack,     // a write hit marks the sectors dirty; dirty lines are written back on eviction
+  WriteThrough,  // every write is also forwarded to the level below; lines never become dirty
+};
+
+// How an address picks its set.
+enum class IndexFunction : uint8_t {
+  Linear,     // set = (addr / line_bytes) mod sets
+  FermiHash,  // GPGPU-Sim FERMI_HASH_SET_FUNCTION (Nugteren et al., HPCA 2014): 32 or 64 sets,
+              // 128-byte lines; XORs address bits 13,14,15,17,19 into the line-index bits 7..11
+};
+
+struct CacheSpec {
+  uint64_t size_bytes = 0;      // capacity of this instance (one L1, or one L2 slice)
+  uint32_t line_bytes = 128;    // tag granularity
+  uint32_t sector_bytes = 32;   // fill/valid/dirty granularity; line_bytes / sector_bytes <= 32
+  uint32_t ways = 1;
+  uint32_t sets = 1;            // derived: size_bytes / (line_bytes * ways), a power of two
+  std::string replacement = "lru";  // replacement registry name
+  IndexFunction index = IndexFunction::Linear;
+  WritePolicy write_policy = WritePolicy::WriteBack;        // global (and atomic) writes
+  WritePolicy local_write_policy = WritePolicy::WriteBack;  // writes flagged `local`
+  bool write_allocate = false;  // a write miss allocates the line (write-validate, no fetch)
+  bool invalidate_on_write = false;  // a non-local write hit evicts the line (Fermi L1 global stores)
+  uint32_t hit_latency = 1;     // cycles from access to data for a hit
+  uint32_t mshr_entries = 1;    // distinct lines with outstanding misses
+  uint32_t mshr_max_merge = 1;  // requests that may wait on one MSHR (the first miss included)
+
+  uint32_t sectors_per_line() const { return line_bytes / sector_bytes; }
+  uint32_t full_line_mask() const {
+    uint32_t n = sectors_per_line();
+    return n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
+  }
+  uint64_t line_addr(uint64_t addr) const { return addr & ~uint64_t(line_bytes - 1); }
+  // The sectors of addr's line that the byte range [addr, addr + bytes) touches. The range
+  // must not cross the line (callers split at line boundaries; the coalescer already does).
+  uint32_t sector_mask(uint64_t addr, uint32_t bytes) const;
+  uint32_t set_index(uint64_t addr) const;
+};
+
+// An L2: `slices` identical caches, `slices_per_channel` attached to each memory channel.
+struct L2Spec {
+  CacheSpec slice;          // one slice; slice.size_bytes = total / slices
+  uint64_t total_bytes = 0;
+  uint32_t slices_per_channel = 1;
+  uint32_t slices = 1;      // channels * slices_per_channel
+};
+
+// Reads the cache keys of `r` (see docs/memory-hierarchy.md for the schema). Does not call
+// r.finish(): the owner of the section may read further keys first, then finish it.
+// Every error names the file and the key path (e.g. "c2070.json: l1.ways: ...").
+CacheSpec parse_cache_spec(ConfigReader& r);
+
+// Reads an "l2" section: the cache keys, with `size_bytes` the total over all slices, plus
+// `slices_per_channel`. `channels` comes from the DRAM section (one slice group per channel).
+L2Spec parse_l2_spec(ConfigReader& r, uint32_t channels);
+
+const char* write_policy_name(WritePolicy p);
+const char* index_function_name(IndexFunction f);
+
+}  // namespace warpsim::mem

@@ -1,0 +1,52 @@
+// The tag array of one cache: sets x ways of line states with per-sector valid and dirty
+// masks, plus the replacement policy that ranks the ways. Holds no data: the functional
+// engine owns the bytes; caches only decide hit, miss and traffic.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "sim/memory/cache_spec.hpp"
+#include "sim/memory/replacement.hpp"
+
+namespace warpsim::mem {
+
+struct CacheLine {
+  uint64_t line_addr = 0;
+  uint32_t valid = 0;        // sectors that hold data
+  uint32_t dirty = 0;        // sectors newer than the level below (a subset of valid)
+  bool allocated = false;    // the tag is in use (it may have no valid sector yet)
+  bool reserved = false;     // a miss is outstanding: the line cannot be evicted
+  bool evict_after_fill = false;  // a write-evict hit it while reserved: drop it once filled
+};
+
+class CacheTags {
+ public:
+  explicit CacheTags(const CacheSpec& spec);
+
+  // The way of `set` whose tag is line_addr, if any.
+  std::optional<uint32_t> find(uint32_t set, uint64_t line_addr) const;
+  CacheLine& at(uint32_t set, uint32_t way) { return lines_[idx(set, way)]; }
+  const CacheLine& at(uint32_t set, uint32_t way) const { return lines_[idx(set, way)]; }
+
+  // The way a new line of `set` should go to: the lowest empty way, else the policy's
+  // choice among the lines not reserved; nullopt when every way is reserved.
+  std::optional<uint32_t> victim(uint32_t set) const;
+  // Place line_addr in (set, way) with nothing valid; the caller handled the old line.
+  void insert(uint32_t set, uint32_t way, uint64_t line_addr);
+  // The line was used again (replacement-policy update).
+  void touch(uint32_t set, uint32_t way) { policy_->on_access(set, way); }
+  void invalidate(uint32_t set, uint32_t way) { lines_[idx(set, way)] = CacheLine{}; }
+
+  uint32_t sets() const { return sets_; }
+  uint32_t ways() const { return ways_; }
+
+ private:
+  size_t idx(uint32_t set, uint32_t way) const { return size_t(set) * ways_ + way; }
+  uint32_t sets_, ways_;
+  std::vector<CacheLine> lines_;
+  std::unique_ptr<ReplacementPolicy> policy_;
+};
+
+}  // namespace warpsim::mem
