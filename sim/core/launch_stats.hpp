@@ -77,11 +77,19 @@ struct TimingStats {
 };
 
 struct DramChannelStats {
-  uint64_t reads = 0, writes = 0;
-  uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;
+  uint64_t reads = 0, writes = 0;       // requests served
+  uint64_t row_hits = 0, row_misses = 0, row_conflicts = 0;  // once per request
   uint64_t activates = 0, precharges = 0, refreshes = 0;
   uint64_t busy_cycles = 0;             // data-bus busy DRAM cycles
+  uint64_t read_transactions = 0, write_transactions = 0;  // 32-byte units moved
+  uint64_t read_bytes = 0, write_bytes = 0;                // bytes moved (whole atoms)
+  uint64_t read_latency_cycles = 0;     // sum over reads of enqueue-to-last-data cycles
+  uint64_t bank_busy_cycles = 0;        // sum over banks of cycles with outstanding requests
+  uint64_t active_cycles = 0;           // cycles with at least one bank busy
+  double utilization = 0;               // busy_cycles / elapsed
+  double bank_level_parallelism = 0;    // bank_busy_cycles / active_cycles
   std::vector<uint64_t> bank_reads, bank_writes;
+  std::vector<uint64_t> bank_row_hits, bank_row_misses, bank_row_conflicts, bank_activates;
 };
 
 struct DramStats {
@@ -95,6 +103,9 @@ struct DramStats {
   double average_memory_latency_cycles = 0;  // SM cycles from issue to data return (global loads)
   double achieved_bandwidth_gbps = 0;
   double peak_bandwidth_gbps = 0;
+  uint64_t requests = 0;                // read + write requests served
+  uint64_t activates = 0, precharges = 0, refreshes = 0;
+  double average_read_latency_dram_cycles = 0;  // DRAM queue entry to last data beat
   std::vector<DramChannelStats> channels;
 };
 
