@@ -151,3 +151,14 @@ class Module {
 };
 
 }  // namespace warpsim::isa
+
+namespace warpsim::isa {
+
+// Generic-address windows: a generic address in [kSharedWindow, kSharedWindow + 2^32) is
+// the block's shared memory, in [kLocalWindow, kLocalWindow + 2^32) the thread's local
+// memory; everything else is global (the global window is the identity).
+constexpr uint64_t kSharedWindow = 0x0000'7F00'0000'0000ull;
+constexpr uint64_t kLocalWindow = 0x0000'7E00'0000'0000ull;
+constexpr uint64_t kWindowSize = 0x1'0000'0000ull;
+
+}  // namespace warpsim::isa

@@ -1,0 +1,126 @@
+#include "sim/core/device.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+#include "sim/core/functional_runner.hpp"
+#include "sim/core/kernel_params.hpp"
+#include "sim/core/launch_validation.hpp"
+#include "sim/core/limit_guard.hpp"
+#include "sim/isa/ptx_parser.hpp"
+#include "sim/memory/global_memory.hpp"
+#include "sim/sm/warp_executor.hpp"
+
+namespace warpsim {
+
+struct Device::Impl {
+  DeviceSpec spec;
+  mem::GlobalMemory gmem;
+  std::vector<std::unique_ptr<isa::Module>> modules;
+};
+
+Device::Device(DeviceSpec spec) : impl_(std::make_unique<Impl>()) { impl_->spec = std::move(spec); }
+Device::~Device() = default;
+
+const DeviceSpec& Device::spec() const { return impl_->spec; }
+
+DevPtr Device::malloc(uint64_t bytes) { return impl_->gmem.allocate(bytes); }
+
+void Device::free(DevPtr ptr) {
+  if (!impl_->gmem.release(ptr))
+    throw LaunchError(fmt::format("free of {:#x}: not the start of a live allocation", ptr));
+}
+
+void Device::set_label(DevPtr ptr, const std::string& label) {
+  if (!impl_->gmem.set_label(ptr, label))
+    throw LaunchError(fmt::format("label '{}' for {:#x}: not the start of a live allocation", label, ptr));
+}
+
+namespace {
+
+mem::GlobalMemory::Allocation& checked(mem::GlobalMemory& gm, DevPtr p, uint64_t n, const char* what) {
+  auto* a = gm.find(p, n);
+  if (!a)
+    throw LaunchError(fmt::format("{} of {} bytes at {:#x}: outside any allocation ({})", what, n, p, gm.describe(p, n)));
+  return *a;
+}
+
+}  // namespace
+
+void Device::copy_to_device(DevPtr dst, const void* src, uint64_t bytes) {
+  if (!bytes) return;
+  auto& a = checked(impl_->gmem, dst, bytes, "copy to device");
+  impl_->gmem.write(a, dst, src, bytes);
+}
+
+void Device::copy_from_device(void* dst, DevPtr src, uint64_t bytes) const {
+  if (!bytes) return;
+  auto& a = checked(impl_->gmem, src, bytes, "copy from device");
+  impl_->gmem.read(a, src, dst, bytes);
+}
+
+void Device::memset(DevPtr dst, uint8_t value, uint64_t bytes) {
+  if (!bytes) return;
+  auto& a = checked(impl_->gmem, dst, bytes, "memset");
+  std::vector<uint8_t> chunk(std::min<uint64_t>(bytes, mem::GlobalMemory::kPageSize), value);
+  for (uint64_t done = 0; done < bytes;) {
+    uint64_t n = std::min<uint64_t>(chunk.size(), bytes - done);
+    impl_->gmem.write(a, dst + done, chunk.data(), n);
+    done += n;
+  }
+}
+
+uint64_t Device::bytes_allocated() const { return impl_->gmem.bytes_allocated(); }
+void Device::set_memory_capacity(uint64_t bytes) { impl_->gmem.set_capacity(bytes); }
+
+const isa::Module& Device::load_ptx_file(const std::string& path) {
+  impl_->modules.push_back(isa::load_ptx_file(path));
+  return *impl_->modules.back();
+}
+
+const isa::Module& Device::load_ptx(const std::string& text, const std::string& name) {
+  impl_->modules.push_back(isa::parse_ptx(text, name));
+  return *impl_->modules.back();
+}
+
+LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
+                           std::span<const KernelArg> args, const LaunchOptions& options) {
+  const DeviceSpec& spec = impl_->spec;
+  LaunchStats stats;
+  stats.kernel = kernel.name;
+  stats.device = spec.name;
+  stats.grid = grid;
+  stats.block = block;
+  stats.dynamic_shared_bytes = dynamic_shared_bytes;
+  stats.timing_mode = options.mode == SimMode::Timing;
+
+  validate_launch(spec, kernel, grid, block, dynamic_shared_bytes);
+  stats.occupancy = launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
+
+  sm::LaunchContext ctx;
+  ctx.kernel = &kernel;
+  ctx.grid = grid;
+  ctx.block = block;
+  ctx.dynamic_shared = dynamic_shared_bytes;
+  ctx.warp_size = spec.sm.warp_size;
+  ctx.threads_per_block = static_cast<uint32_t>(block.count());
+  ctx.warps_per_block = (ctx.threads_per_block + ctx.warp_size - 1) / ctx.warp_size;
+  ctx.num_sms = spec.sm.count;
+  ctx.params = build_param_buffer(kernel, args);
+  ctx.gmem = &impl_->gmem;
+
+  stats.exec.warp_size = ctx.warp_size;
+  stats.exec.blocks = grid.count();
+  stats.exec.warps = grid.count() * ctx.warps_per_block;
+  stats.exec.threads = grid.count() * ctx.threads_per_block;
+
+  LimitGuard limits(options.limits, kernel.name);
+  sm::WarpExecutor executor(ctx, stats);
+  if (options.mode == SimMode::Timing)
+    throw LaunchError("timing mode is not available in this build yet; use functional mode");
+  run_functional(executor, limits, nullptr);
+  stats.host_seconds = limits.elapsed_seconds();
+  return stats;
+}
+
+}  // namespace warpsim

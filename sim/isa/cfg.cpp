@@ -1,0 +1,242 @@
+#include "sim/isa/cfg.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace warpsim::isa {
+
+namespace {
+
+bool ends_block(const Instr& in) {
+  return in.op == Op::Bra || in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap;
+}
+bool is_exit(const Instr& in) { return in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap; }
+
+}  // namespace
+
+std::vector<BasicBlock> build_basic_blocks(const Kernel& k) {
+  const auto& code = k.code;
+  const uint32_t n = static_cast<uint32_t>(code.size());
+  std::vector<bool> leader(n + 1, false);
+  leader[0] = true;
+  for (uint32_t pc = 0; pc < n; ++pc) {
+    const Instr& in = code[pc];
+    if (in.op == Op::Bra && in.a.target >= 0) leader[in.a.target] = true;
+    if (ends_block(in)) leader[pc + 1] = true;
+  }
+  std::vector<BasicBlock> blocks;
+  std::vector<uint32_t> block_of(n, 0);
+  for (uint32_t pc = 0; pc < n; ++pc) {
+    if (leader[pc]) {
+      blocks.push_back({});
+      blocks.back().first = pc;
+    }
+    blocks.back().last = pc;
+    block_of[pc] = static_cast<uint32_t>(blocks.size() - 1);
+  }
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    BasicBlock& bb = blocks[b];
+    const Instr& in = code[bb.last];
+    bool falls_through = true;
+    if (in.op == Op::Bra) {
+      bb.succ.push_back(block_of[in.a.target]);
+      if (!in.has_guard) falls_through = false;
+    } else if (is_exit(in)) {
+      bb.exits = true;
+      if (!in.has_guard) falls_through = false;
+    }
+    if (falls_through) {
+      if (bb.last + 1 < n) bb.succ.push_back(block_of[bb.last + 1]);
+      else bb.exits = true;  // running off the end behaves as an exit
+    }
+    std::sort(bb.succ.begin(), bb.succ.end());
+    bb.succ.erase(std::unique(bb.succ.begin(), bb.succ.end()), bb.succ.end());
+  }
+  return blocks;
+}
+
+std::vector<uint32_t> immediate_post_dominators(const std::vector<BasicBlock>& blocks) {
+  const uint32_t n = static_cast<uint32_t>(blocks.size());
+  const uint32_t exit = n;
+  // Reverse-graph successors: exit -> exiting blocks; b -> forward predecessors of b.
+  std::vector<std::vector<uint32_t>> preds(n + 1);  // forward predecessors
+  std::vector<std::vector<uint32_t>> rsucc_of(n + 1);
+  for (uint32_t b = 0; b < n; ++b)
+    for (uint32_t s : blocks[b].succ) preds[s].push_back(b);
+  // Blocks that cannot reach an exit (infinite loops) get a virtual exit edge so that
+  // post-dominance is defined; threads there reconverge only at kernel exit.
+  std::vector<bool> reaches(n + 1, false);
+  std::vector<uint32_t> work;
+  for (uint32_t b = 0; b < n; ++b)
+    if (blocks[b].exits) {
+      reaches[b] = true;
+      work.push_back(b);
+    }
+  while (!work.empty()) {
+    uint32_t b = work.back();
+    work.pop_back();
+    for (uint32_t p : preds[b])
+      if (!reaches[p]) {
+        reaches[p] = true;
+        work.push_back(p);
+      }
+  }
+  std::vector<bool> to_exit(n, false);
+  for (uint32_t b = 0; b < n; ++b) to_exit[b] = blocks[b].exits || !reaches[b];
+  for (uint32_t b = 0; b < n; ++b)
+    if (to_exit[b]) rsucc_of[exit].push_back(b);
+  for (uint32_t b = 0; b < n; ++b) rsucc_of[b] = preds[b];
+
+  // Post-order of the reverse graph from exit (iterative DFS).
+  std::vector<int> po_num(n + 1, -1);
+  std::vector<uint32_t> order;
+  {
+    std::vector<std::pair<uint32_t, size_t>> stack{{exit, 0}};
+    std::vector<bool> seen(n + 1, false);
+    seen[exit] = true;
+    while (!stack.empty()) {
+      auto& [node, idx] = stack.back();
+      if (idx < rsucc_of[node].size()) {
+        uint32_t s = rsucc_of[node][idx++];
+        if (!seen[s]) {
+          seen[s] = true;
+          stack.push_back({s, 0});
+        }
+      } else {
+        po_num[node] = static_cast<int>(order.size());
+        order.push_back(node);
+        stack.pop_back();
+      }
+    }
+  }
+  // Cooper-Harvey-Kennedy on the reverse graph: the "predecessors" of b there are the
+  // forward successors of b, plus exit when b exits.
+  const uint32_t undef = UINT32_MAX;
+  std::vector<uint32_t> idom(n + 1, undef);
+  idom[exit] = exit;
+  auto intersect = [&](uint32_t a, uint32_t b) {
+    while (a != b) {
+      while (po_num[a] < po_num[b]) a = idom[a];
+      while (po_num[b] < po_num[a]) b = idom[b];
+    }
+    return a;
+  };
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      uint32_t b = *it;
+      if (b == exit) continue;
+      uint32_t new_idom = undef;
+      auto consider = [&](uint32_t p) {
+        if (idom[p] == undef) return;
+        new_idom = new_idom == undef ? p : intersect(p, new_idom);
+      };
+      for (uint32_t s : blocks[b].succ) consider(s);
+      if (to_exit[b]) consider(exit);
+      if (new_idom != undef && idom[b] != new_idom) {
+        idom[b] = new_idom;
+        changed = true;
+      }
+    }
+  }
+  // Unreachable-from-exit nodes cannot occur (every block reaches exit now), but
+  // blocks unreachable from the entry still get a post-dominator; default to exit.
+  for (uint32_t b = 0; b < n; ++b)
+    if (idom[b] == undef) idom[b] = exit;
+  idom.resize(n);
+  return idom;
+}
+
+void analyse_control_flow(Kernel& k) {
+  auto blocks = build_basic_blocks(k);
+  auto ipdom = immediate_post_dominators(blocks);
+  uint32_t branches = 0;
+  for (uint32_t b = 0; b < blocks.size(); ++b) {
+    Instr& in = k.code[blocks[b].last];
+    if (in.op != Op::Bra) continue;
+    in.branch_id = static_cast<int32_t>(branches++);
+    uint32_t pd = ipdom[b];
+    in.reconv = pd >= blocks.size() ? -1 : static_cast<int32_t>(blocks[pd].first);
+  }
+  k.num_branches = branches;
+}
+
+uint32_t estimate_registers(const Kernel& k) {
+  const uint32_t nslots = k.num_slots();
+  if (nslots == 0) return 0;
+  std::vector<uint8_t> width(nslots, 1);
+  for (uint32_t s = 0; s < nslots; ++s) width[s] = dtype_bytes(k.regs[s].type) == 8 ? 2 : 1;
+  std::vector<bool> special(nslots, false);
+  for (auto& sp : k.specials) special[sp.slot] = true;
+  const size_t words = (nslots + 63) / 64;
+  using Bits = std::vector<uint64_t>;
+  auto setb = [](Bits& b, uint32_t i) { b[i >> 6] |= uint64_t(1) << (i & 63); };
+  auto clrb = [](Bits& b, uint32_t i) { b[i >> 6] &= ~(uint64_t(1) << (i & 63)); };
+
+  auto uses = [&](const Instr& in, const std::function<void(uint32_t)>& f) {
+    auto src = [&](const Operand& o) {
+      if (o.kind == Operand::Kind::Reg && !special[o.reg]) f(o.reg);
+      if (o.kind == Operand::Kind::Addr && o.has_base && !special[o.base]) f(o.base);
+      if (o.kind == Operand::Kind::Vec)
+        for (int i = 0; i < o.nvec; ++i)
+          if (!o.vec_const[i] && o.vec[i] != kSinkSlot && !special[o.vec[i]]) f(o.vec[i]);
+    };
+    src(in.a);
+    src(in.b);
+    src(in.c);
+    src(in.e);
+  };
+  auto defs = [&](const Instr& in, const std::function<void(uint32_t)>& f) {
+    const Operand& d = in.d[0];
+    if (d.kind == Operand::Kind::Reg) f(d.reg);
+    if (d.kind == Operand::Kind::Vec)
+      for (int i = 0; i < d.nvec; ++i)
+        if (d.vec[i] != kSinkSlot) f(d.vec[i]);
+  };
+
+  auto blocks = build_basic_blocks(k);
+  std::vector<Bits> live_in(blocks.size(), Bits(words, 0));
+  bool changed = true;
+  auto transfer = [&](const Instr& in, Bits& live) {
+    if (!in.has_guard) defs(in, [&](uint32_t r) { clrb(live, r); });
+    uses(in, [&](uint32_t r) { setb(live, r); });
+  };
+  while (changed) {
+    changed = false;
+    for (size_t bi = blocks.size(); bi-- > 0;) {
+      Bits live(words, 0);
+      for (uint32_t s : blocks[bi].succ)
+        for (size_t w = 0; w < words; ++w) live[w] |= live_in[s][w];
+      for (uint32_t pc = blocks[bi].last + 1; pc-- > blocks[bi].first;) transfer(k.code[pc], live);
+      if (live != live_in[bi]) {
+        live_in[bi] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+  uint32_t best = 0;
+  auto measure = [&](const Bits& live) {
+    uint32_t sum = 0;
+    for (uint32_t s = 0; s < nslots; ++s)
+      if (live[s >> 6] >> (s & 63) & 1) sum += width[s];
+    best = std::max(best, sum);
+  };
+  for (size_t bi = 0; bi < blocks.size(); ++bi) {
+    Bits live(words, 0);
+    for (uint32_t s : blocks[bi].succ)
+      for (size_t w = 0; w < words; ++w) live[w] |= live_in[s][w];
+    for (uint32_t pc = blocks[bi].last + 1; pc-- > blocks[bi].first;) {
+      // Live across this instruction: live-out plus its own destinations.
+      Bits across = live;
+      defs(k.code[pc], [&](uint32_t r) { setb(across, r); });
+      measure(across);
+      transfer(k.code[pc], live);
+    }
+  }
+  // ptxas also reserves registers for addressing and the thread index; never report
+  // fewer than a minimal kernel uses.
+  return std::max<uint32_t>(best, 2);
+}
+
+}  // namespace warpsim::isa

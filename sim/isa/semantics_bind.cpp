@@ -1,0 +1,33 @@
+#include <fmt/format.h>
+
+#include "sim/isa/semantics_internal.hpp"
+
+namespace warpsim::isa {
+
+bool engine_executed(Op op) {
+  switch (op) {
+    case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Bra: case Op::Ret: case Op::Exit:
+    case Op::Bar: case Op::BarWarp: case Op::Membar: case Op::Trap: case Op::Nop: case Op::ReadClock:
+      return true;
+    default:
+      return false;
+  }
+}
+
+void bind_semantics(Instr& in, const std::function<void(const std::string&)>& unsupported) {
+  if (engine_executed(in.op)) {
+    in.fn = nullptr;
+    return;
+  }
+  ExecFn fn = detail::int_semantics(in);
+  if (!fn) fn = detail::float_semantics(in);
+  if (!fn) fn = detail::warp_semantics(in);
+  if (!fn) {
+    std::string types(dtype_name(in.type));
+    if (in.stype != DType::None) types += fmt::format(".{}", dtype_name(in.stype));
+    unsupported(fmt::format("{} on .{}", op_name(in.op), types));
+  }
+  in.fn = fn;
+}
+
+}  // namespace warpsim::isa

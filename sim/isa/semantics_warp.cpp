@@ -1,0 +1,64 @@
+// Cross-lane semantics: shfl and vote. Lanes outside the executing mask read as the
+// hardware documents (a shfl from an inactive lane returns that lane's register value,
+// which is undefined in CUDA; we return it deterministically).
+#include "sim/isa/semantics_internal.hpp"
+
+namespace warpsim::isa::detail {
+
+using exec::ExecCtx;
+using exec::for_lanes;
+
+namespace {
+
+void shfl(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  const uint64_t* cc = exec::src(c, in.c);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  uint32_t old[kWarpLanes];
+  for (int l = 0; l < kWarpLanes; ++l) old[l] = uint32_t(a[l]);
+  uint32_t pmask = 0;
+  for_lanes(m, [&](int lane) {
+    uint32_t bval = uint32_t(b[lane]) & 0x1F;
+    uint32_t cval = uint32_t(cc[lane]) & 0x1F;
+    uint32_t seg = (uint32_t(cc[lane]) >> 8) & 0x1F;
+    int max_lane = int((uint32_t(lane) & seg) | (cval & ~seg));
+    int min_lane = int(uint32_t(lane) & seg);
+    int j = lane;
+    bool pval = false;
+    switch (in.shfl) {
+      case ShflMode::Up: j = lane - int(bval); pval = j >= max_lane; break;
+      case ShflMode::Down: j = lane + int(bval); pval = j <= max_lane; break;
+      case ShflMode::Bfly: j = lane ^ int(bval); pval = j <= max_lane; break;
+      case ShflMode::Idx: j = min_lane | int(bval & ~seg); pval = j <= max_lane; break;
+    }
+    if (!pval) j = lane;
+    d[lane] = old[j];
+    if (pval) pmask |= 1u << lane;
+  });
+  if (in.d[1].kind == Operand::Kind::Pred) exec::pred_write(c, in.d[1], pmask, m);
+}
+
+void vote(ExecCtx& c, const Instr& in, uint32_t m) {
+  uint32_t p = exec::pred_src(c, in.a) & m;
+  switch (in.vote) {
+    case VoteMode::Ballot: {
+      uint64_t* d = exec::dst(c, in.d[0]);
+      for_lanes(m, [&](int l) { d[l] = p; });
+      return;
+    }
+    case VoteMode::All: exec::pred_write(c, in.d[0], p == m ? ~0u : 0u, m); return;
+    case VoteMode::Any: exec::pred_write(c, in.d[0], p != 0 ? ~0u : 0u, m); return;
+    case VoteMode::Uni: exec::pred_write(c, in.d[0], (p == m || p == 0) ? ~0u : 0u, m); return;
+  }
+}
+
+}  // namespace
+
+ExecFn warp_semantics(const Instr& in) {
+  if (in.op == Op::Shfl) return &shfl;
+  if (in.op == Op::Vote) return &vote;
+  return nullptr;
+}
+
+}  // namespace warpsim::isa::detail

@@ -1,0 +1,107 @@
+#include "sim/memory/global_memory.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/core/error.hpp"
+
+namespace warpsim::mem {
+
+GlobalMemory::GlobalMemory() : zero_page_(new uint8_t[kPageSize]()) {}
+
+uint64_t GlobalMemory::allocate(uint64_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (bytes > capacity_ || allocated_ + bytes > capacity_)
+    throw LaunchError(fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use", bytes,
+                                  allocated_, capacity_));
+  Allocation a;
+  a.base = next_base_;
+  a.size = bytes;
+  a.pages.resize((bytes + kPageSize - 1) >> kPageBits);
+  next_base_ = (a.base + bytes + kGuard + kAlign - 1) & ~(kAlign - 1);
+  allocated_ += bytes;
+  uint64_t base = a.base;
+  allocs_.emplace(base, std::move(a));
+  return base;
+}
+
+bool GlobalMemory::release(uint64_t base) {
+  auto it = allocs_.find(base);
+  if (it == allocs_.end()) return false;
+  allocated_ -= it->second.size;
+  for (auto& p : it->second.pages)
+    if (p) --pages_materialised_;
+  allocs_.erase(it);
+  return true;
+}
+
+const GlobalMemory::Allocation* GlobalMemory::find(uint64_t addr, uint64_t n) const {
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return nullptr;
+  --it;
+  return it->second.contains(addr, n) ? &it->second : nullptr;
+}
+
+GlobalMemory::Allocation* GlobalMemory::find(uint64_t addr, uint64_t n) {
+  return const_cast<Allocation*>(static_cast<const GlobalMemory*>(this)->find(addr, n));
+}
+
+const GlobalMemory::Allocation* GlobalMemory::nearest_below(uint64_t addr) const {
+  auto it = allocs_.upper_bound(addr);
+  if (it == allocs_.begin()) return nullptr;
+  return &std::prev(it)->second;
+}
+
+std::string GlobalMemory::describe(uint64_t addr, uint64_t n) const {
+  auto name = [](const Allocation& a) {
+    return a.label.empty() ? fmt::format("the {}-byte allocation at {:#x}", a.size, a.base)
+                           : fmt::format("buffer '{}' ({} bytes at {:#x})", a.label, a.size, a.base);
+  };
+  if (const Allocation* a = nearest_below(addr)) {
+    if (a->contains(addr, n)) return fmt::format("inside {}", name(*a));
+    if (addr < a->base + a->size)
+      return fmt::format("straddles the end of {}", name(*a));
+    return fmt::format("{} bytes past the end of {}", addr - (a->base + a->size), name(*a));
+  }
+  auto it = allocs_.upper_bound(addr);
+  if (it != allocs_.end())
+    return fmt::format("{} bytes before {}", it->second.base - addr, name(it->second));
+  return allocs_.empty() ? "no memory is allocated" : "not inside any allocation";
+}
+
+bool GlobalMemory::set_label(uint64_t base, const std::string& label) {
+  auto it = allocs_.find(base);
+  if (it == allocs_.end()) return false;
+  it->second.label = label;
+  return true;
+}
+
+void GlobalMemory::materialise(std::unique_ptr<uint8_t[]>& p) {
+  p.reset(new uint8_t[kPageSize]());
+  ++pages_materialised_;
+}
+
+void GlobalMemory::read(const Allocation& a, uint64_t addr, void* dst, uint64_t n) const {
+  auto* out = static_cast<uint8_t*>(dst);
+  while (n) {
+    uint64_t off = addr - a.base;
+    uint64_t in_page = std::min<uint64_t>(n, kPageSize - (off & (kPageSize - 1)));
+    std::memcpy(out, read_ptr(a, addr), in_page);
+    out += in_page;
+    addr += in_page;
+    n -= in_page;
+  }
+}
+
+void GlobalMemory::write(Allocation& a, uint64_t addr, const void* src, uint64_t n) {
+  auto* in = static_cast<const uint8_t*>(src);
+  while (n) {
+    uint64_t off = addr - a.base;
+    uint64_t in_page = std::min<uint64_t>(n, kPageSize - (off & (kPageSize - 1)));
+    std::memcpy(write_ptr(a, addr), in, in_page);
+    in += in_page;
+    addr += in_page;
+    n -= in_page;
+  }
+}
+
+}  // namespace warpsim::mem

@@ -1,0 +1,78 @@
+// Sparse, paged device global memory. A multi-GB allocation costs only the pages that
+// are written; reads of untouched pages see zeros. Allocations are 2 MiB aligned (so
+// every cudaMalloc-style 256-byte alignment holds) and separated by unmapped guard space,
+// so an access just past the end of a buffer is an error, never another buffer's data.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <memory>
+#include <vector>
+
+namespace warpsim::mem {
+
+class GlobalMemory {
+ public:
+  static constexpr uint64_t kPageBits = 16;  // 64 KiB pages
+  static constexpr uint64_t kPageSize = uint64_t(1) << kPageBits;
+  static constexpr uint64_t kFirstBase = uint64_t(1) << 36;  // first allocation at 64 GiB
+  static constexpr uint64_t kAlign = uint64_t(2) << 20;      // 2 MiB
+  static constexpr uint64_t kGuard = uint64_t(2) << 20;
+
+  struct Allocation {
+    uint64_t base = 0;
+    uint64_t size = 0;
+    std::vector<std::unique_ptr<uint8_t[]>> pages;  // null until first write
+    std::string label;                               // e.g. the launch spec's buffer name
+    bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr - base + n <= size; }
+  };
+
+  GlobalMemory();
+
+  uint64_t allocate(uint64_t bytes);        // throws LaunchError("out of memory") above the limit
+  bool release(uint64_t base);              // false if base is not a live allocation
+  uint64_t bytes_allocated() const { return allocated_; }
+  void set_capacity(uint64_t bytes) { capacity_ = bytes; }
+  uint64_t capacity() const { return capacity_; }
+
+  // The live allocation containing [addr, addr+n), or null.
+  const Allocation* find(uint64_t addr, uint64_t n) const;
+  Allocation* find(uint64_t addr, uint64_t n);
+  // The live allocation with the greatest base <= addr (for error messages), or null.
+  const Allocation* nearest_below(uint64_t addr) const;
+  // Describes where addr lies relative to the allocations ("12 bytes past the end of ...").
+  std::string describe(uint64_t addr, uint64_t n) const;
+  bool set_label(uint64_t base, const std::string& label);
+
+  // Byte access within one allocation (the caller checked bounds). Page-crossing safe.
+  void read(const Allocation& a, uint64_t addr, void* dst, uint64_t n) const;
+  void write(Allocation& a, uint64_t addr, const void* src, uint64_t n);
+
+  // Fast path for aligned accesses of <= 16 bytes (never page-crossing when aligned).
+  const uint8_t* read_ptr(const Allocation& a, uint64_t addr) const {
+    uint64_t off = addr - a.base;
+    const auto& p = a.pages[off >> kPageBits];
+    return p ? p.get() + (off & (kPageSize - 1)) : zero_page_.get();
+  }
+  uint8_t* write_ptr(Allocation& a, uint64_t addr) {
+    uint64_t off = addr - a.base;
+    auto& p = a.pages[off >> kPageBits];
+    if (!p) materialise(p);
+    return p.get() + (off & (kPageSize - 1));
+  }
+
+  uint64_t pages_materialised() const { return pages_materialised_; }
+
+ private:
+  void materialise(std::unique_ptr<uint8_t[]>& p);
+
+  std::map<uint64_t, Allocation> allocs_;  // by base
+  std::unique_ptr<uint8_t[]> zero_page_;
+  uint64_t next_base_ = kFirstBase;
+  uint64_t allocated_ = 0;
+  uint64_t capacity_ = uint64_t(6) << 30;
+  uint64_t pages_materialised_ = 0;
+};
+
+}  // namespace warpsim::mem

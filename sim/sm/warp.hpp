@@ -1,0 +1,45 @@
+// Mutable state of one warp and one resident thread block.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "sim/core/dim3.hpp"
+#include "sim/sm/simt_stack.hpp"
+
+namespace warpsim::sm {
+
+struct BlockState;
+
+struct Warp {
+  BlockState* block = nullptr;
+  uint32_t index = 0;          // warp index within its block
+  uint32_t exists_mask = 0;    // lanes that are threads of the block (partial last warp)
+  uint32_t live_mask = 0;      // lanes not exited
+  SimtStack stack;
+  bool at_barrier = false;
+  bool done = false;
+  uint32_t barrier_pc = 0;     // where it waits (for deadlock reports)
+  uint64_t* regs = nullptr;    // [slot * 32 + lane]
+  uint32_t* preds = nullptr;
+  uint8_t* local = nullptr;    // lane l's local memory at local + l * local_bytes
+  std::vector<uint32_t> branch_executions;  // per conditional branch id: times this warp executed it
+  uint64_t instructions = 0;
+};
+
+struct BlockState {
+  Dim3 idx;
+  uint32_t linear = 0;
+  uint32_t sm = 0;
+  std::vector<Warp> warps;
+  std::vector<uint64_t> regs;
+  std::vector<uint32_t> preds;
+  std::vector<uint8_t> shared;
+  std::vector<uint8_t> local;
+  uint32_t shared_bytes = 0;   // static + dynamic
+  uint32_t live_threads = 0;   // not exited
+  uint32_t arrived = 0;        // threads waiting at the barrier
+  uint32_t warps_done = 0;
+  bool finished() const { return warps_done == warps.size(); }
+};
+
+}  // namespace warpsim::sm

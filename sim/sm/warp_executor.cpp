@@ -1,0 +1,312 @@
+#include "sim/sm/warp_executor.hpp"
+
+#include <fmt/format.h>
+
+#include <bit>
+
+#include "sim/core/error.hpp"
+
+namespace warpsim::sm {
+
+using isa::Instr;
+using isa::Op;
+using isa::Special;
+
+WarpExecutor::WarpExecutor(const LaunchContext& ctx, LaunchStats& stats) : ctx_(ctx), stats_(stats) {
+  stats_.per_pc.resize(ctx_.kernel->code.size());
+}
+
+void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) const {
+  const isa::Kernel& k = *ctx_.kernel;
+  const Dim3 g = ctx_.grid, bd = ctx_.block;
+  b.idx = {linear % g.x, (linear / g.x) % g.y, linear / (g.x * g.y)};
+  b.linear = linear;
+  b.sm = sm_id;
+  const uint32_t nw = ctx_.warps_per_block;
+  const uint32_t slots = k.num_slots();
+  const uint32_t npred = static_cast<uint32_t>(std::max<size_t>(k.preds.size(), 1));
+  b.warps.resize(nw);
+  b.regs.resize(size_t(nw) * slots * isa::kWarpLanes);
+  b.preds.assign(size_t(nw) * npred, 0);
+  b.shared_bytes = k.static_shared_bytes + (k.has_dynamic_shared ? ctx_.dynamic_shared : 0);
+  if (k.has_dynamic_shared) {
+    uint32_t a = k.dynamic_shared_align;
+    uint32_t base = (k.static_shared_bytes + a - 1) / a * a;
+    b.shared_bytes = base + ctx_.dynamic_shared;
+  }
+  b.shared.assign(b.shared_bytes, 0);
+  b.local.assign(size_t(nw) * isa::kWarpLanes * k.local_bytes, 0);
+  b.live_threads = ctx_.threads_per_block;
+  b.arrived = 0;
+  b.warps_done = 0;
+  const uint32_t ws = ctx_.warp_size;
+  for (uint32_t wi = 0; wi < nw; ++wi) {
+    Warp& w = b.warps[wi];
+    w.block = &b;
+    w.index = wi;
+    uint32_t first = wi * ws;
+    uint32_t n = std::min(ws, ctx_.threads_per_block - first);
+    w.exists_mask = n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
+    w.live_mask = w.exists_mask;
+    w.stack.reset(w.exists_mask);
+    w.at_barrier = false;
+    w.done = false;
+    w.barrier_pc = 0;
+    w.instructions = 0;
+    w.regs = b.regs.data() + size_t(wi) * slots * isa::kWarpLanes;
+    w.preds = b.preds.data() + size_t(wi) * npred;
+    w.local = b.local.data() + size_t(wi) * isa::kWarpLanes * k.local_bytes;
+    w.branch_executions.assign(k.num_branches, 0);
+    for (const auto& sp : k.specials) {
+      uint64_t* r = w.regs + size_t(sp.slot) * isa::kWarpLanes;
+      for (uint32_t lane = 0; lane < isa::kWarpLanes; ++lane) {
+        uint32_t t = first + lane;
+        uint64_t v = 0;
+        switch (sp.which) {
+          case Special::TidX: v = t % bd.x; break;
+          case Special::TidY: v = (t / bd.x) % bd.y; break;
+          case Special::TidZ: v = t / (bd.x * bd.y); break;
+          case Special::NtidX: v = bd.x; break;
+          case Special::NtidY: v = bd.y; break;
+          case Special::NtidZ: v = bd.z; break;
+          case Special::CtaidX: v = b.idx.x; break;
+          case Special::CtaidY: v = b.idx.y; break;
+          case Special::CtaidZ: v = b.idx.z; break;
+          case Special::NctaidX: v = g.x; break;
+          case Special::NctaidY: v = g.y; break;
+          case Special::NctaidZ: v = g.z; break;
+          case Special::LaneId: v = lane; break;
+          case Special::WarpId: v = wi; break;
+          case Special::NWarpId: v = nw; break;
+          case Special::SmId: v = sm_id; break;
+          case Special::NSmId: v = ctx_.num_sms; break;
+          case Special::GridId: v = 1; break;
+          case Special::LanemaskEq: v = 1u << lane; break;
+          case Special::LanemaskLt: v = (1u << lane) - 1; break;
+          case Special::LanemaskLe: v = lane == 31 ? 0xFFFFFFFFu : (2u << lane) - 1; break;
+          case Special::LanemaskGt: v = lane == 31 ? 0u : ~((2u << lane) - 1); break;
+          case Special::LanemaskGe: v = ~((1u << lane) - 1); break;
+        }
+        r[lane] = v;
+      }
+    }
+  }
+}
+
+StepResult WarpExecutor::step(Warp& w, uint64_t now) {
+  StepResult r;
+  SimtStack& st = w.stack;
+  st.reconverge();
+  const uint32_t pc = static_cast<uint32_t>(st.top().pc);
+  const Instr& in = ctx_.kernel->code[pc];
+  const uint32_t active = st.top().mask;
+  uint32_t exec = active;
+  if (in.has_guard) {
+    uint32_t p = w.preds[in.guard];
+    exec &= in.guard_neg ? ~p : p;
+  }
+  r.pc = pc;
+  r.instr = &in;
+  r.active = active;
+  r.exec_mask = exec;
+  ++w.instructions;
+
+  ExecStats& es = stats_.exec;
+  const uint32_t nact = std::popcount(active);
+  ++es.inst_executed;
+  es.thread_inst_executed += nact;
+  es.not_predicated_off_thread_inst_executed += std::popcount(exec);
+  PcStats& ps = stats_.per_pc[pc];
+  ++ps.executed;
+  ps.active_threads += nact;
+
+  if (in.fn) {
+    if (exec) {
+      exec::ExecCtx c{w.regs, w.preds, ctx_.kernel->consts_bcast.data(), w.live_mask};
+      in.fn(c, in, exec);
+    }
+    st.top().pc = static_cast<int32_t>(pc + 1);
+    return r;
+  }
+  switch (in.op) {
+    case Op::Bra:
+      branch(w, in, pc, active, in.has_guard ? exec : active, r);
+      break;
+    case Op::Ret:
+    case Op::Exit:
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      if (exec) exit_threads(w, exec, r);
+      break;
+    case Op::Bar:
+      arrive_at_barrier(w, pc, active, r);
+      break;
+    case Op::Ld:
+    case Op::St:
+    case Op::Atom:
+    case Op::Red:
+      if (exec) memory_op(w, in, pc, exec, r);
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      break;
+    case Op::ReadClock: {
+      uint64_t* d = w.regs + size_t(in.d[0].reg) * isa::kWarpLanes;
+      uint64_t v = in.stype == isa::DType::U32 ? (now & 0xFFFFFFFFu) : now;
+      exec::for_lanes(exec, [&](int l) { d[l] = v; });
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      break;
+    }
+    case Op::Trap:
+      if (exec) fault(w, std::countr_zero(exec), pc, "trap instruction executed");
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      break;
+    default:  // membar, bar.warp.sync, nop: no functional effect in lockstep execution
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      break;
+  }
+  return r;
+}
+
+void WarpExecutor::branch(Warp& w, const Instr& in, uint32_t pc, uint32_t active, uint32_t taken, StepResult& r) {
+  ++stats_.exec.branch;
+  const uint32_t fall = active & ~taken;
+  const bool diverged = taken != 0 && fall != 0;
+  if (in.has_guard && in.branch_id >= 0) {
+    auto& bs = stats_.branches;
+    if (bs.size() <= static_cast<size_t>(in.branch_id)) bs.resize(ctx_.kernel->num_branches);
+    BranchInstanceStats& b = bs[in.branch_id];
+    b.pc = pc;
+    uint32_t k = w.branch_executions[in.branch_id]++;
+    if (b.reached.size() <= k) {
+      b.reached.resize(k + 1, 0);
+      b.diverged.resize(k + 1, 0);
+    }
+    ++b.reached[k];
+    if (diverged) ++b.diverged[k];
+  }
+  SimtStack& st = w.stack;
+  if (fall == 0) {
+    st.top().pc = in.a.target;
+  } else if (taken == 0) {
+    st.top().pc = static_cast<int32_t>(pc + 1);
+  } else {
+    ++stats_.exec.divergent_branch;
+    ++stats_.per_pc[pc].divergent;
+    st.diverge(in.reconv, in.a.target, taken, static_cast<int32_t>(pc + 1), fall);
+    r.diverged = true;
+  }
+  st.reconverge();
+}
+
+void WarpExecutor::exit_threads(Warp& w, uint32_t exiting, StepResult& r) {
+  BlockState& b = *w.block;
+  exiting &= w.live_mask;
+  w.live_mask &= ~exiting;
+  b.live_threads -= std::popcount(exiting);
+  if (!w.stack.remove_threads(exiting)) {
+    w.done = true;
+    ++b.warps_done;
+    r.kind = StepResult::Kind::WarpDone;
+  }
+  if (release_barrier_if_complete(b)) r.barrier_released = true;
+}
+
+void WarpExecutor::arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r) {
+  BlockState& b = *w.block;
+  ++stats_.exec.barriers;
+  b.arrived += std::popcount(active);
+  w.at_barrier = true;
+  w.barrier_pc = pc;
+  if (release_barrier_if_complete(b)) {
+    r.barrier_released = true;
+  } else {
+    r.kind = StepResult::Kind::WaitingAtBarrier;
+  }
+}
+
+bool WarpExecutor::release_barrier_if_complete(BlockState& b) {
+  if (b.arrived == 0 || b.arrived < b.live_threads) return false;
+  for (Warp& w : b.warps) {
+    if (!w.at_barrier) continue;
+    w.at_barrier = false;
+    w.stack.top().pc = static_cast<int32_t>(w.barrier_pc + 1);
+  }
+  b.arrived = 0;
+  return true;
+}
+
+namespace {
+
+std::string lane_list(uint32_t mask) {
+  std::string s;
+  int l = 0;
+  while (l < 32) {
+    if (!((mask >> l) & 1)) {
+      ++l;
+      continue;
+    }
+    int e = l;
+    while (e + 1 < 32 && ((mask >> (e + 1)) & 1)) ++e;
+    s += s.empty() ? "" : ",";
+    s += e == l ? fmt::format("{}", l) : fmt::format("{}-{}", l, e);
+    l = e + 1;
+  }
+  return s.empty() ? "none" : s;
+}
+
+}  // namespace
+
+void WarpExecutor::report_deadlock(const BlockState& b) const {
+  const isa::Kernel& k = *ctx_.kernel;
+  std::string detail;
+  uint32_t shown = 0;
+  for (const Warp& w : b.warps) {
+    if (w.done) continue;
+    if (++shown > 8) {
+      detail += "\n  ...";
+      break;
+    }
+    uint32_t at = w.stack.top().mask;
+    detail += fmt::format("\n  warp {}: {} thread(s) (lanes {}) wait at PTX line {} `{}`", w.index,
+                          std::popcount(at), lane_list(at), k.code[w.barrier_pc].ptx_line, k.text[w.barrier_pc]);
+    uint32_t others = w.live_mask & ~at;
+    if (others) {
+      // Find where the other threads are parked on the reconvergence stack.
+      const auto& es = w.stack.entries();
+      for (size_t i = es.size() - 1; i-- > 0;) {
+        if (es[i].mask & others) {
+          int32_t pc = es[i].pc;
+          detail += fmt::format("; lanes {} are on another path of a divergent branch (next: PTX line {})",
+                                lane_list(es[i].mask & others),
+                                pc >= 0 ? k.code[pc].ptx_line : k.code.back().ptx_line);
+          break;
+        }
+      }
+    }
+  }
+  throw KernelFault(KernelFault::Kind::Deadlock,
+                    fmt::format("barrier deadlock in kernel '{}', block ({},{},{}): {} of {} live threads reached "
+                                "bar.sync and the rest can never arrive (a barrier inside divergent code?){}",
+                                k.name, b.idx.x, b.idx.y, b.idx.z, b.arrived, b.live_threads, detail));
+}
+
+std::string WarpExecutor::thread_name(const Warp& w, uint32_t lane) const {
+  uint32_t t = w.index * ctx_.warp_size + lane;
+  const Dim3 bd = ctx_.block;
+  return fmt::format("({},{},{})", t % bd.x, (t / bd.x) % bd.y, t / (bd.x * bd.y));
+}
+
+void WarpExecutor::fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) const {
+  const isa::Kernel& k = *ctx_.kernel;
+  const BlockState& b = *w.block;
+  const Instr& in = k.code[pc];
+  std::string src;
+  if (in.loc_file && in.loc_line && k.module) {
+    auto f = k.module->files.find(in.loc_file);
+    if (f != k.module->files.end()) src = fmt::format(", source {}:{}", f->second, in.loc_line);
+  }
+  throw KernelFault(KernelFault::Kind::MemoryAccess,
+                    fmt::format("{} in kernel '{}', block ({},{},{}), thread {}, at {}:{} `{}`{}", what, k.name,
+                                b.idx.x, b.idx.y, b.idx.z, thread_name(w, lane),
+                                k.module ? k.module->path : std::string("<ptx>"), in.ptx_line, k.text[pc], src));
+}
+
+}  // namespace warpsim::sm

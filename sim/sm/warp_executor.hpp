@@ -1,0 +1,81 @@
+// Functional execution of warps: one warp instruction per step(), with the SIMT
+// reconvergence stack, block barriers, memory accesses checked against their allocations,
+// and the per-instruction counters every report is built from. Both the functional
+// runner and the timing model drive warps through this one class.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/dim3.hpp"
+#include "sim/core/launch_stats.hpp"
+#include "sim/isa/ir.hpp"
+#include "sim/isa/semantics.hpp"
+#include "sim/memory/global_memory.hpp"
+#include "sim/memory/mem_access.hpp"
+#include "sim/sm/warp.hpp"
+
+namespace warpsim::sm {
+
+// Everything about one launch that does not change while it runs.
+struct LaunchContext {
+  const isa::Kernel* kernel = nullptr;
+  Dim3 grid, block;
+  uint32_t dynamic_shared = 0;
+  uint32_t warp_size = 32;
+  uint32_t warps_per_block = 0;
+  uint32_t threads_per_block = 0;
+  uint32_t num_sms = 1;
+  std::vector<uint8_t> params;      // the .param buffer
+  mem::GlobalMemory* gmem = nullptr;
+  std::vector<std::string>* labels = nullptr;  // unused hook
+};
+
+struct StepResult {
+  enum class Kind : uint8_t { Executed, WaitingAtBarrier, WarpDone };
+  Kind kind = Kind::Executed;
+  uint32_t pc = 0;
+  const isa::Instr* instr = nullptr;
+  uint32_t active = 0;       // threads on the executing path
+  uint32_t exec_mask = 0;    // active threads whose guard predicate held
+  bool diverged = false;
+  bool barrier_released = false;  // this step completed the block barrier
+  uint8_t n_accesses = 0;
+  const mem::WarpMemAccess* accesses = nullptr;
+};
+
+class WarpExecutor {
+ public:
+  WarpExecutor(const LaunchContext& ctx, LaunchStats& stats);
+
+  // Prepares a block: warps, masks, special registers, shared and local memory.
+  void init_block(BlockState& b, uint32_t linear_block, uint32_t sm_id) const;
+
+  // Executes the warp's next instruction. `now` is the cycle %clock reads.
+  StepResult step(Warp& w, uint64_t now);
+
+  // Throws KernelFault(Deadlock) describing the block's waiting warps.
+  [[noreturn]] void report_deadlock(const BlockState& b) const;
+
+  const LaunchContext& context() const { return ctx_; }
+
+ private:
+  void memory_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  void load_store(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  void atomic(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  void branch(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t active, uint32_t taken, StepResult& r);
+  void exit_threads(Warp& w, uint32_t exiting, StepResult& r);
+  void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
+  bool release_barrier_if_complete(BlockState& b);
+
+  [[noreturn]] void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) const;
+  std::string thread_name(const Warp& w, uint32_t lane) const;
+
+  const LaunchContext& ctx_;
+  LaunchStats& stats_;
+  std::array<mem::WarpMemAccess, 3> accesses_{};
+  const mem::GlobalMemory::Allocation* last_alloc_ = nullptr;
+};
+
+}  // namespace warpsim::sm
