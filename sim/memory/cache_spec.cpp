@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <stdexcept>
 
 #include "sim/memory/replacement.hpp"
@@ -55,7 +56,8 @@ CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::strin
 
   s.replacement = r.get_choice("replacement", replacement_policy_names());
 
-  std::string index = r.get_choice_or("index", {"linear", "fermi_hash"}, "linear");
+  std::string index = r.get_choice_or("index", {"linear", "fermi_hash", "xor"}, "linear");
+  if (index == "xor") s.index = IndexFunction::XorFold;
   if (index == "fermi_hash") {
     if (!(sets == 32 || sets == 64) || line != 128)
       r.fail("index", fmt::format("fermi_hash needs 128-byte lines and 32 or 64 sets, not {}-byte "
@@ -109,6 +111,14 @@ uint32_t CacheSpec::set_index(uint64_t addr) const {
       if (sets == 64) set |= uint32_t((addr >> 12) & 1) << 5;
       return set;
     }
+    case IndexFunction::XorFold: {
+      uint64_t line = addr / line_bytes;
+      uint32_t bits = uint32_t(std::countr_zero(sets));
+      if (bits == 0) return 0;
+      uint64_t set = 0;
+      for (; line; line >>= bits) set ^= line & (sets - 1);
+      return uint32_t(set);
+    }
     case IndexFunction::Linear:
     default:
       return uint32_t((addr / line_bytes) & (sets - 1));
@@ -135,7 +145,12 @@ const char* write_policy_name(WritePolicy p) {
 }
 
 const char* index_function_name(IndexFunction f) {
-  return f == IndexFunction::FermiHash ? "fermi_hash" : "linear";
+  switch (f) {
+    case IndexFunction::FermiHash: return "fermi_hash";
+    case IndexFunction::XorFold: return "xor";
+    case IndexFunction::Linear: break;
+  }
+  return "linear";
 }
 
 }  // namespace warpsim::mem

@@ -19,6 +19,8 @@ enum class IndexFunction : uint8_t {
   Linear,     // set = (addr / line_bytes) mod sets
   FermiHash,  // GPGPU-Sim FERMI_HASH_SET_FUNCTION (Nugteren et al., HPCA 2014): 32 or 64 sets,
               // 128-byte lines; XORs address bits 13,14,15,17,19 into the line-index bits 7..11
+  XorFold,    // set = XOR of all log2(sets)-bit slices of the line address: every set stays in
+              // use even when low line bits are fixed (an L2 slice chosen by those bits)
 };
 
 struct CacheSpec {

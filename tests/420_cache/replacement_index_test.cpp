@@ -1,6 +1,8 @@
 // Replacement order, set indexing and a scripted hit/miss sequence worked out by hand.
 #include <catch2/catch.hpp>
 
+#include <set>
+
 #include "cache_test_util.hpp"
 #include "sim/core/error.hpp"
 #include "sim/memory/replacement.hpp"
@@ -129,4 +131,23 @@ TEST_CASE("scripted access sequence: hit and miss counts by hand", "[cache]") {
   CHECK(c.stats().evictions == 5);
   CHECK(c.stats().fetch_sectors == 9);
   CHECK(c.stats().read_hit_rate() == Approx(4.0 / 13.0));
+}
+
+TEST_CASE("xor-fold index keeps every set in use when a low line bit picks the slice", "[cache][index]") {
+  CacheSpec x = tiny_spec(64, 8);
+  x.index = IndexFunction::XorFold;
+  // line = addr / 128, folded in 6-bit pieces.
+  CHECK(x.set_index(0x0080) == 1);           // line 1
+  CHECK(x.set_index(0x2000) == 1);           // line 64: 0 ^ 1
+  CHECK(x.set_index(0x2080) == 0);           // line 65: 1 ^ 1
+  CHECK(x.set_index(4096 * 128) == 1);       // line 4096 = 64 * 64: 0 ^ 0 ^ 1
+  CHECK(x.set_index(0x2F80) == (0x1F ^ 1));  // line 95 = 64 + 31
+  CacheSpec lin = tiny_spec(64, 8);
+  std::set<uint32_t> used_lin, used_xor;
+  for (uint64_t line = 0; line < 8192; line += 2) {  // only even lines reach this slice
+    used_lin.insert(lin.set_index(line * 128));
+    used_xor.insert(x.set_index(line * 128));
+  }
+  CHECK(used_lin.size() == 32);
+  CHECK(used_xor.size() == 64);
 }
