@@ -1,0 +1,95 @@
+// Shared building blocks of the coalescer rules: splitting lane accesses into aligned
+// units and issuing one transaction per unit touched.
+#include <algorithm>
+#include <bit>
+
+#include "sim/memory/coalescer_rules.hpp"
+
+namespace warpsim::mem::detail {
+
+uint8_t sectors_of(uint64_t addr, uint32_t size) {
+  if (size == 0) return 0;
+  uint64_t line = addr & ~uint64_t(127);
+  uint64_t off = addr - line;
+  if (off + size > 128) return 0;
+  uint32_t first = uint32_t(off / 32), last = uint32_t((off + size - 1) / 32);
+  uint8_t bits = 0;
+  for (uint32_t s = first; s <= last; ++s) bits = uint8_t(bits | (1u << s));
+  return bits;
+}
+
+void split_lanes(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
+                 std::vector<Piece>& pieces) {
+  pieces.clear();
+  const uint64_t bytes = a.bytes_per_lane();
+  const uint64_t unit_mask = ~uint64_t(unit_bytes - 1);
+  for (uint32_t lane = first; lane < first + count && lane < 32; ++lane) {
+    if (!(a.mask >> lane & 1u)) continue;
+    uint64_t p = a.addr[lane], end = a.addr[lane] + bytes;
+    while (p < end) {
+      uint64_t unit = p & unit_mask;
+      uint64_t stop = std::min<uint64_t>(end, unit + unit_bytes);
+      pieces.push_back(Piece{unit, uint32_t(p - unit), uint32_t(stop - unit), lane});
+      p = stop;
+    }
+  }
+}
+
+namespace {
+
+uint8_t used_sectors(const Piece* begin, const Piece* end) {
+  uint8_t bits = 0;
+  for (const Piece* p = begin; p != end; ++p)
+    for (uint32_t s = p->lo / 32; s <= (p->hi - 1) / 32; ++s) bits = uint8_t(bits | (1u << s));
+  return bits;
+}
+
+Transaction make_unit_txn(uint64_t unit, uint32_t unit_bytes, UnitSize sizing, uint32_t lanes,
+                          const Piece* begin, const Piece* end) {
+  if (sizing == UnitSize::UsedSectors) {
+    uint8_t s = used_sectors(begin, end);
+    return Transaction{unit, 32u * uint32_t(std::popcount(unsigned(s))), lanes, s};
+  }
+  return Transaction{unit, unit_bytes, lanes, sectors_of(unit, unit_bytes)};
+}
+
+}  // namespace
+
+void emit_units(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
+                UnitSize sizing, bool split_overlaps, std::vector<Transaction>& out) {
+  std::vector<Piece> pieces;
+  pieces.reserve(64);
+  split_lanes(a, first, count, unit_bytes, pieces);
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const Piece& x, const Piece& y) { return x.unit < y.unit; });
+
+  for (size_t g = 0; g < pieces.size();) {
+    size_t e = g;
+    while (e < pieces.size() && pieces[e].unit == pieces[g].unit) ++e;
+    if (!split_overlaps) {
+      uint32_t lanes = 0;
+      for (size_t i = g; i < e; ++i) lanes |= 1u << pieces[i].lane;
+      out.push_back(make_unit_txn(pieces[g].unit, unit_bytes, sizing, lanes, &pieces[g], &pieces[e]));
+    } else {
+      // Rounds: each piece joins the first round none of whose pieces it overlaps.
+      std::vector<std::vector<Piece>> rounds;
+      for (size_t i = g; i < e; ++i) {
+        const Piece& p = pieces[i];
+        auto fits = [&](const std::vector<Piece>& r) {
+          return std::none_of(r.begin(), r.end(), [&](const Piece& q) { return p.lo < q.hi && q.lo < p.hi; });
+        };
+        auto it = std::find_if(rounds.begin(), rounds.end(), fits);
+        if (it == rounds.end()) rounds.emplace_back(1, p);
+        else it->push_back(p);
+      }
+      for (const auto& r : rounds) {
+        uint32_t lanes = 0;
+        for (const Piece& p : r) lanes |= 1u << p.lane;
+        out.push_back(make_unit_txn(r.front().unit, unit_bytes, sizing, lanes, r.data(), r.data() + r.size()));
+      }
+    }
+    g = e;
+  }
+}
+
+}  // namespace warpsim::mem::detail
