@@ -103,6 +103,12 @@ HostBuffer initial_contents(const LaunchSpec& spec, const BufferSpec& buffer);
 const isa::Module& load_spec_module(Device& device, const LaunchSpec& spec);
 // Where nvcc is: $NVCC, then PATH, then /usr/local/cuda/bin; "" when not found.
 std::string find_nvcc();
+// The same search over given values: `nvcc_env` ($NVCC, may be null), `path_env` ($PATH,
+// may be null), then each of `fallback_dirs`.
+std::string find_nvcc_in(const char* nvcc_env, const char* path_env, const std::vector<std::string>& fallback_dirs);
+// The error for a "cu" spec when nvcc is missing: names the spec, the source and the
+// places searched.
+std::string nvcc_missing_message(const LaunchSpec& spec);
 // The nvcc flags of "cu" specs (the same as tools/regen_ptx.sh).
 const std::vector<std::string>& nvcc_ptx_flags();
 

@@ -20,6 +20,8 @@ namespace fs = std::filesystem;
 
 // The flags of tools/regen_ptx.sh's NVCC_PTX_FLAGS (tests/150_launch_spec checks they agree).
 const std::vector<std::string> kNvccPtxFlags = {"-ptx", "-lineinfo", "-O3", "-arch=sm_75"};
+// Where nvcc is looked for after $NVCC and PATH.
+const std::vector<std::string> kNvccFallbackDirs = {"/usr/local/cuda/bin"};
 
 bool is_executable(const fs::path& p) {
   std::error_code ec;
@@ -57,11 +59,7 @@ int run_command(const std::string& command, std::string& output) {
 
 std::string compile_cu(const LaunchSpec& spec) {
   std::string nvcc = find_nvcc();
-  if (nvcc.empty())
-    throw ConfigError(fmt::format(
-        "{}: cu: compiling {} needs nvcc, which was not found (looked at $NVCC, in PATH and in /usr/local/cuda/bin); "
-        "install the CUDA toolkit or point the spec at a .ptx",
-        spec.path, spec.module_path));
+  if (nvcc.empty()) throw ConfigError(nvcc_missing_message(spec));
   std::string flags;
   for (const auto& f : kNvccPtxFlags) flags += " " + f;
   std::string source = fs::absolute(spec.module_path).string();
@@ -88,10 +86,20 @@ std::string compile_cu(const LaunchSpec& spec) {
 
 const std::vector<std::string>& nvcc_ptx_flags() { return kNvccPtxFlags; }
 
-std::string find_nvcc() {
-  if (const char* env = std::getenv("NVCC"); env && *env && is_executable(env)) return env;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream ss(path);
+std::string nvcc_missing_message(const LaunchSpec& spec) {
+  std::string places = "$NVCC, PATH";
+  for (const auto& d : kNvccFallbackDirs) places += ", " + d;
+  return fmt::format("{}: cu: compiling {} needs nvcc, which was not found (looked in {}); install the CUDA toolkit, "
+                     "set NVCC, or point the spec at a .ptx",
+                     spec.path, spec.module_path, places);
+}
+
+std::string find_nvcc() { return find_nvcc_in(std::getenv("NVCC"), std::getenv("PATH"), kNvccFallbackDirs); }
+
+std::string find_nvcc_in(const char* nvcc_env, const char* path_env, const std::vector<std::string>& fallback_dirs) {
+  if (nvcc_env && *nvcc_env && is_executable(nvcc_env)) return nvcc_env;
+  if (path_env) {
+    std::stringstream ss(path_env);
     std::string dir;
     while (std::getline(ss, dir, ':')) {
       if (dir.empty()) continue;
@@ -99,7 +107,8 @@ std::string find_nvcc() {
       if (is_executable(candidate)) return candidate.string();
     }
   }
-  if (is_executable("/usr/local/cuda/bin/nvcc")) return "/usr/local/cuda/bin/nvcc";
+  for (const auto& dir : fallback_dirs)
+    if (is_executable(fs::path(dir) / "nvcc")) return (fs::path(dir) / "nvcc").string();
   return "";
 }
 
