@@ -63,6 +63,8 @@ class WarpExecutor {
  private:
   void memory_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void load_store(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  template <int EB>
+  void load_store_sized(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void atomic(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void branch(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t active, uint32_t taken, StepResult& r);
   void exit_threads(Warp& w, uint32_t exiting, StepResult& r);

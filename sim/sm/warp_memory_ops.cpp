@@ -17,12 +17,6 @@ using isa::Space;
 
 namespace {
 
-inline uint64_t extend(uint64_t v, int bytes, bool is_signed) {
-  if (bytes >= 8 || !is_signed) return v;
-  int sh = 64 - 8 * bytes;
-  return static_cast<uint64_t>(static_cast<int64_t>(v << sh) >> sh);
-}
-
 const char* kind_word(Op op) {
   switch (op) {
     case Op::Ld: return "load";
@@ -89,72 +83,140 @@ void WarpExecutor::memory_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
   else load_store(w, in, pc, mask, r);
 }
 
+namespace {
+
+// Fixed-size element copies (a variable-size memcpy would be a library call per lane).
+template <int EB>
+inline uint64_t read_elem(const uint8_t* p, bool sgn) {
+  if constexpr (EB == 1) {
+    uint8_t v;
+    std::memcpy(&v, p, 1);
+    return sgn ? uint64_t(int64_t(int8_t(v))) : v;
+  } else if constexpr (EB == 2) {
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return sgn ? uint64_t(int64_t(int16_t(v))) : v;
+  } else if constexpr (EB == 4) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return sgn ? uint64_t(int64_t(int32_t(v))) : v;
+  } else {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+}
+template <int EB>
+inline void write_elem(uint8_t* p, uint64_t v) {
+  if constexpr (EB == 1) {
+    uint8_t x = uint8_t(v);
+    std::memcpy(p, &x, 1);
+  } else if constexpr (EB == 2) {
+    uint16_t x = uint16_t(v);
+    std::memcpy(p, &x, 2);
+  } else if constexpr (EB == 4) {
+    uint32_t x = uint32_t(v);
+    std::memcpy(p, &x, 4);
+  } else {
+    std::memcpy(p, &v, 8);
+  }
+}
+
+}  // namespace
+
 void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
+  switch (isa::dtype_bytes(in.type)) {
+    case 1: load_store_sized<1>(w, in, pc, mask, r); break;
+    case 2: load_store_sized<2>(w, in, pc, mask, r); break;
+    case 4: load_store_sized<4>(w, in, pc, mask, r); break;
+    default: load_store_sized<8>(w, in, pc, mask, r); break;
+  }
+}
+
+template <int EB>
+void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
   const isa::Kernel& k = *ctx_.kernel;
   const bool is_load = in.op == Op::Ld;
-  const int eb = isa::dtype_bytes(in.type);
   const int nv = in.vec;
-  const uint32_t span = uint32_t(eb) * nv;
+  const uint32_t span = uint32_t(EB) * nv;
   const bool sgn = isa::is_signed(in.type);
   const isa::Operand& ao = in.a;
   const uint64_t* base = ao.has_base ? w.regs + size_t(ao.base) * isa::kWarpLanes : nullptr;
   const int64_t off = ao.offset;
 
-  // Value registers: destination(s) of a load, source(s) of a store.
+  // Value registers: destination(s) of a load, source(s) of a store (null = sink).
   const isa::Operand& vo = is_load ? in.d[0] : in.b;
   const uint64_t* const_base = k.consts_bcast.data();
-  auto value_slot = [&](int e) -> uint64_t* {
+  uint64_t* val[4] = {nullptr, nullptr, nullptr, nullptr};
+  for (int e = 0; e < nv; ++e) {
     if (vo.kind == isa::Operand::Kind::Vec) {
-      if (vo.vec[e] == isa::kSinkSlot) return nullptr;
-      return const_cast<uint64_t*>((vo.vec_const[e] ? const_base : w.regs) + size_t(vo.vec[e]) * isa::kWarpLanes);
+      if (vo.vec[e] != isa::kSinkSlot)
+        val[e] = const_cast<uint64_t*>((vo.vec_const[e] ? const_base : w.regs) + size_t(vo.vec[e]) * isa::kWarpLanes);
+    } else {
+      val[e] = const_cast<uint64_t*>((vo.kind == isa::Operand::Kind::Const ? const_base : w.regs) +
+                                     size_t(vo.reg) * isa::kWarpLanes);
     }
-    return const_cast<uint64_t*>((vo.kind == isa::Operand::Kind::Const ? const_base : w.regs) +
-                                 size_t(vo.reg) * isa::kWarpLanes);
+  }
+  auto move = [&](uint8_t* p, int l) {
+    for (int e = 0; e < nv; ++e) {
+      if (is_load) {
+        if (val[e]) val[e][l] = read_elem<EB>(p + e * EB, sgn);
+      } else {
+        write_elem<EB>(p + e * EB, val[e][l]);
+      }
+    }
   };
 
   if (in.space == Space::Param) {
     const auto& pb = ctx_.params;
     exec::for_lanes(mask, [&](int l) {
       uint64_t a = uint64_t((base ? int64_t(base[l]) : 0) + off);
-      if (a + span > pb.size() || a % eb)
+      if (a + span > pb.size() || a % EB)
         fault(w, l, pc, fmt::format("out-of-bounds kernel-parameter load of {} bytes at offset {} ({} bytes of parameters)",
                                     span, a, pb.size()));
-      for (int e = 0; e < nv; ++e) {
-        uint64_t v = 0;
-        std::memcpy(&v, pb.data() + a + e * eb, eb);
-        if (uint64_t* d = value_slot(e)) d[l] = extend(v, eb, sgn);
-      }
+      move(const_cast<uint8_t*>(pb.data() + a), l);
     });
     return;
   }
 
   uint64_t addr[isa::kWarpLanes];
   uint32_t gmask = 0, smask = 0, lmask = 0;
-  exec::for_lanes(mask, [&](int l) {
-    uint64_t a = uint64_t((base ? int64_t(base[l]) : 0) + off);
-    Space sp = in.space;
-    if (sp == Space::Generic) {
+  if (in.space == Space::Generic) {
+    exec::for_lanes(mask, [&](int l) {
+      uint64_t a = uint64_t((base ? int64_t(base[l]) : 0) + off);
+      uint32_t bit = 1u << l;
       if (a - isa::kSharedWindow < isa::kWindowSize) {
-        sp = Space::Shared;
         a -= isa::kSharedWindow;
+        smask |= bit;
       } else if (a - isa::kLocalWindow < isa::kWindowSize) {
-        sp = Space::Local;
         a -= isa::kLocalWindow;
+        lmask |= bit;
       } else {
-        sp = Space::Global;
+        gmask |= bit;
       }
-    } else if (sp == Space::Shared || sp == Space::Local) {
-      a &= 0xFFFFFFFFu;  // shared/local addresses are 32-bit offsets
-    }
-    addr[l] = a;
-    if (a % span && (span <= 16))
+      addr[l] = a;
+    });
+  } else {
+    const bool narrow = in.space != Space::Global;  // shared/local addresses are 32-bit offsets
+    exec::for_lanes(mask, [&](int l) {
+      uint64_t a = uint64_t((base ? int64_t(base[l]) : 0) + off);
+      addr[l] = narrow ? (a & 0xFFFFFFFFu) : a;
+    });
+    (in.space == Space::Global ? gmask : in.space == Space::Shared ? smask : lmask) = mask;
+  }
+  {
+    // One OR over the lanes finds whether any address is misaligned (span is a power of two).
+    uint64_t any = 0;
+    exec::for_lanes(mask, [&](int l) { any |= addr[l]; });
+    if (any & (span - 1)) {
+      uint32_t misaligned = 0;
+      exec::for_lanes(mask, [&](int l) { misaligned |= uint32_t((addr[l] & (span - 1)) != 0) << l; });
+      int l = std::countr_zero(misaligned);
+      Space sp = (gmask >> l & 1) ? Space::Global : (smask >> l & 1) ? Space::Shared : Space::Local;
       fault(w, l, pc, fmt::format("misaligned {} {} of {} bytes at {:#x} (must be {}-byte aligned)",
-                                  isa::space_name(sp), kind_word(in.op), span, a, span));
-    uint32_t bit = 1u << l;
-    if (sp == Space::Global) gmask |= bit;
-    else if (sp == Space::Shared) smask |= bit;
-    else lmask |= bit;
-  });
+                                  isa::space_name(sp), kind_word(in.op), span, addr[l], span));
+    }
+  }
 
   BlockState& b = *w.block;
   mem::GlobalMemory& gm = *ctx_.gmem;
@@ -162,7 +224,7 @@ void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t ma
     mem::WarpMemAccess& acc = accesses_[r.n_accesses++];
     acc.space = sp;
     acc.kind = is_load ? mem::AccessKind::Load : mem::AccessKind::Store;
-    acc.elem_bytes = static_cast<uint8_t>(eb);
+    acc.elem_bytes = static_cast<uint8_t>(EB);
     acc.vec = static_cast<uint8_t>(nv);
     acc.cache = in.cache;
     acc.is_volatile = in.is_volatile;
@@ -182,17 +244,8 @@ void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t ma
           fault(w, l, pc, fmt::format("out-of-bounds global {} of {} bytes at {:#x} ({})", kind_word(in.op), span, a,
                                       gm.describe(a, span)));
       }
-      for (int e = 0; e < nv; ++e) {
-        uint64_t ea = a + uint64_t(e) * eb;
-        if (is_load) {
-          uint64_t v = 0;
-          std::memcpy(&v, gm.read_ptr(*al, ea), eb);
-          if (uint64_t* d = value_slot(e)) d[l] = extend(v, eb, sgn);
-        } else {
-          const uint64_t* s = value_slot(e);
-          std::memcpy(gm.write_ptr(const_cast<mem::GlobalMemory::Allocation&>(*al), ea), &s[l], eb);
-        }
-      }
+      if (is_load) move(const_cast<uint8_t*>(gm.read_ptr(*al, a)), l);
+      else move(gm.write_ptr(const_cast<mem::GlobalMemory::Allocation&>(*al), a), l);
     });
     last_alloc_ = al;
     record(Space::Global, gmask);
@@ -200,24 +253,29 @@ void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t ma
     else ++es.gst_requests;
   }
   if (smask) {
-    exec::for_lanes(smask, [&](int l) {
-      uint64_t a = addr[l];
-      if (a + span > b.shared_bytes)
-        fault(w, l, pc, fmt::format("out-of-bounds shared {} of {} bytes at offset {} (the block has {} bytes of shared "
-                                    "memory: {} static + {} dynamic)",
-                                    kind_word(in.op), span, a, b.shared_bytes, k.static_shared_bytes,
-                                    b.shared_bytes - k.static_shared_bytes));
-      for (int e = 0; e < nv; ++e) {
-        uint8_t* p = b.shared.data() + a + e * eb;
-        if (is_load) {
-          uint64_t v = 0;
-          std::memcpy(&v, p, eb);
-          if (uint64_t* d = value_slot(e)) d[l] = extend(v, eb, sgn);
-        } else {
-          std::memcpy(p, &value_slot(e)[l], eb);
-        }
-      }
-    });
+    const uint64_t limit = b.shared_bytes;
+    uint8_t* sh = b.shared.data();
+    uint64_t top = 0;
+    exec::for_lanes(smask, [&](int l) { top = std::max(top, addr[l]); });
+    if (top + span > limit) {
+      exec::for_lanes(smask, [&](int l) {
+        if (addr[l] + span > limit)
+          fault(w, l, pc,
+                fmt::format("out-of-bounds shared {} of {} bytes at offset {} (the block has {} bytes of shared "
+                            "memory: {} static + {} dynamic)",
+                            kind_word(in.op), span, addr[l], b.shared_bytes, k.static_shared_bytes,
+                            b.shared_bytes - k.static_shared_bytes));
+      });
+    }
+    if (nv == 1 && is_load && val[0]) {
+      uint64_t* d = val[0];
+      exec::for_lanes(smask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], sgn); });
+    } else if (nv == 1 && !is_load) {
+      const uint64_t* v = val[0];
+      exec::for_lanes(smask, [&](int l) { write_elem<EB>(sh + addr[l], v[l]); });
+    } else {
+      exec::for_lanes(smask, [&](int l) { move(sh + addr[l], l); });
+    }
     record(Space::Shared, smask);
     if (is_load) ++es.shared_load_requests;
     else ++es.shared_store_requests;
@@ -230,22 +288,18 @@ void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t ma
         fault(w, l, pc, fmt::format("out-of-bounds local {} of {} bytes at offset {} (the thread has {} bytes of local "
                                     "memory)",
                                     kind_word(in.op), span, a, lb));
-      for (int e = 0; e < nv; ++e) {
-        uint8_t* p = w.local + size_t(l) * lb + a + e * eb;
-        if (is_load) {
-          uint64_t v = 0;
-          std::memcpy(&v, p, eb);
-          if (uint64_t* d = value_slot(e)) d[l] = extend(v, eb, sgn);
-        } else {
-          std::memcpy(p, &value_slot(e)[l], eb);
-        }
-      }
+      move(w.local + size_t(l) * lb + a, l);
     });
     record(Space::Local, lmask);
     if (is_load) ++es.local_load_requests;
     else ++es.local_store_requests;
   }
 }
+
+template void WarpExecutor::load_store_sized<1>(Warp&, const Instr&, uint32_t, uint32_t, StepResult&);
+template void WarpExecutor::load_store_sized<2>(Warp&, const Instr&, uint32_t, uint32_t, StepResult&);
+template void WarpExecutor::load_store_sized<4>(Warp&, const Instr&, uint32_t, uint32_t, StepResult&);
+template void WarpExecutor::load_store_sized<8>(Warp&, const Instr&, uint32_t, uint32_t, StepResult&);
 
 void WarpExecutor::atomic(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
   const isa::Kernel& k = *ctx_.kernel;
