@@ -8,8 +8,8 @@
 namespace warpsim::mem {
 
 struct InterconnectSpec {
-  uint32_t latency = 1;          // cycles from a packet's first flit leaving its input port
-                                 // to its arrival; a k-flit packet also serializes
+  uint32_t latency = 1;          // cycles from a packet's last flit leaving its input port to
+                                 // its delivery (a 1-flit packet: from its grant)
   uint32_t flit_bytes = 32;      // a packet of B bytes is ceil(B / flit_bytes) flits (>= 1)
   // Port bandwidth: flits_per_cycle flits every cycles_per_flit cycles, on each input
   // port and on each output port (e.g. 1 and 2: one flit every second cycle).

@@ -18,7 +18,7 @@ Json c2070_l1() {
     "replacement": "lru", "index": "fermi_hash",
     "write_policy": "write_through", "local_write_policy": "write_back",
     "write_allocate": false, "invalidate_on_write": true,
-    "hit_latency": 70, "mshr_entries": 32, "mshr_max_merge": 8,
+    "hit_latency": 35, "mshr_entries": 32, "mshr_max_merge": 8,
     "notes": {"ways": "GPGPU-Sim TeslaC2050 -gpgpu_cache:dl1 32:128:4"}
   })");
 }
@@ -26,8 +26,8 @@ Json c2070_l1() {
 Json c2070_l2() {
   return Json::parse(R"({
     "size_bytes": 786432, "slices_per_channel": 2, "line_bytes": 128, "sector_bytes": 32,
-    "ways": 8, "replacement": "lru", "write_policy": "write_back", "write_allocate": true,
-    "hit_latency": 240, "mshr_entries": 32, "mshr_max_merge": 4
+    "ways": 8, "replacement": "lru", "index": "xor", "write_policy": "write_back", "write_allocate": true,
+    "hit_latency": 120, "mshr_entries": 32, "mshr_max_merge": 4
   })");
 }
 
@@ -60,7 +60,7 @@ TEST_CASE("C2070 L1 section parses to 32 sets x 4 ways with the Fermi hash", "[c
   CHECK(s.local_write_policy == WritePolicy::WriteBack);
   CHECK(s.invalidate_on_write);
   CHECK_FALSE(s.write_allocate);
-  CHECK(s.hit_latency == 70);
+  CHECK(s.hit_latency == 35);
   CHECK(s.mshr_entries == 32);
   CHECK(s.mshr_max_merge == 8);
 }
@@ -85,7 +85,7 @@ TEST_CASE("C2070 L2 section: 768 KB over 6 channels x 2 slices = 64 sets x 8 way
   CHECK(l2.slice.sets == 64);
   CHECK(l2.slice.ways == 8);
   CHECK(l2.slice.sectors_per_line() == 4);
-  CHECK(l2.slice.index == IndexFunction::Linear);
+  CHECK(l2.slice.index == IndexFunction::XorFold);
   CHECK(l2.slice.local_write_policy == WritePolicy::WriteBack);
 }
 
