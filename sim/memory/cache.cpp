@@ -21,8 +21,23 @@ namespace {
 uint64_t popcount(uint32_t m) { return uint64_t(std::popcount(m)); }
 }  // namespace
 
+namespace {
+// Specs normally come from parse_cache_spec; this catches inconsistent hand-built ones.
+const CacheSpec& checked(const CacheSpec& s) {
+  auto pow2 = [](uint64_t x) { return x != 0 && (x & (x - 1)) == 0; };
+  if (!pow2(s.line_bytes) || !pow2(s.sector_bytes) || s.sector_bytes > s.line_bytes ||
+      s.line_bytes / s.sector_bytes > 32 || !pow2(s.sets) || s.ways == 0 || s.ways > kMaxWays ||
+      uint64_t(s.sets) * s.ways * s.line_bytes != s.size_bytes || s.mshr_entries == 0 ||
+      s.mshr_max_merge == 0)
+    throw std::invalid_argument(fmt::format(
+        "Cache: inconsistent spec (size {}, line {}, sector {}, sets {}, ways {}, mshr {}x{})", s.size_bytes,
+        s.line_bytes, s.sector_bytes, s.sets, s.ways, s.mshr_entries, s.mshr_max_merge));
+  return s;
+}
+}  // namespace
+
 Cache::Cache(const CacheSpec& spec)
-    : spec_(spec), tags_(spec), mshr_(spec.mshr_entries, spec.mshr_max_merge) {
+    : spec_(checked(spec)), tags_(spec), mshr_(spec.mshr_entries, spec.mshr_max_merge) {
   scratch_.reserve(spec.mshr_max_merge);
 }
 
@@ -109,6 +124,7 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
 
   if (MshrEntry* e = mshr_.find(line)) {
     // The line is allocated and reserved while its MSHR lives.
+    if (!way) throw std::logic_error("Cache: MSHR for a line missing from the tag array");
     if (!mshr_.can_merge(*e)) return fail(r, FailReason::MergeLimit);
     uint32_t need = missing & ~e->pending;
     e->pending |= need;

@@ -116,7 +116,7 @@ uint64_t Crossbar::next_event_cycle() const {
 }
 
 Packet Crossbar::pop(uint32_t dst) {
-  if (out_[dst].empty()) throw std::logic_error(fmt::format("{}: pop from empty output {}", name_, dst));
+  if (out_.at(dst).empty()) throw std::logic_error(fmt::format("{}: pop from empty output {}", name_, dst));
   Packet p = out_[dst].front();
   out_[dst].pop_front();
   out_flits_[dst] -= spec_.flits(p.bytes);

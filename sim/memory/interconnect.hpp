@@ -58,8 +58,8 @@ class Crossbar {
   // when nothing is pending.
   uint64_t next_event_cycle() const;
 
-  bool has_packet(uint32_t dst) const { return !out_[dst].empty(); }
-  const Packet& front(uint32_t dst) const { return out_[dst].front(); }
+  bool has_packet(uint32_t dst) const { return !out_.at(dst).empty(); }
+  const Packet& front(uint32_t dst) const { return out_.at(dst).front(); }  // requires has_packet
   Packet pop(uint32_t dst);
 
   // Nothing queued, in flight or waiting to be popped.

@@ -212,3 +212,11 @@ TEST_CASE("flush refuses to run with misses outstanding", "[cache]") {
   c.fill(A, kFull, 1);
   CHECK(c.flush().empty());
 }
+
+TEST_CASE("an inconsistent hand-built spec is rejected", "[cache]") {
+  CacheSpec s = tiny_spec(4, 2);
+  s.size_bytes = 12345;
+  CHECK_THROWS_AS(Cache(s), std::invalid_argument);
+  s = tiny_spec(3, 2);  // 3 sets
+  CHECK_THROWS_AS(Cache(s), std::invalid_argument);
+}
