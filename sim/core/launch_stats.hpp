@@ -136,6 +136,7 @@ struct LaunchStats {
   double host_seconds = 0;
 
   ExecStats exec;
+  bool mem_valid = false;                      // the memory pipeline counted transactions
   MemStats mem;
   OccupancyStats occupancy;
   TimingStats timing;

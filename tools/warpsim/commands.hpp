@@ -6,5 +6,7 @@
 namespace warpsim::cli {
 
 // One declaration per subcommand, e.g. void register_run_command(CLI::App& app);
+void register_run_command(CLI::App& app);        // cmd_run.cpp
+void register_occupancy_command(CLI::App& app);  // cmd_occupancy.cpp
 
 }  // namespace warpsim::cli

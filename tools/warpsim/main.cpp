@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "warpsim 0.1.0");
   // One line per subcommand (declared in commands.hpp, defined in its cmd_*.cpp).
+  warpsim::cli::register_run_command(app);
+  warpsim::cli::register_occupancy_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,103 @@
+// `warpsim run SPEC.json`: run a launch spec on a device config and report.
+//   warpsim run SPEC [--config C] [--set k=v]... [--var n=v]... [--functional] [--json OUT]
+#include <fmt/core.h>
+
+#include <fstream>
+#include <map>
+#include <memory>
+
+#include "sim/core/device_spec.hpp"
+#include "sim/core/error.hpp"
+#include "sim/core/launch_spec.hpp"
+#include "sim/core/run_report.hpp"
+#include "sim/core/stats_printers.hpp"
+#include "tools/warpsim/cli_paths.hpp"
+#include "tools/warpsim/commands.hpp"
+
+namespace warpsim::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string spec;
+  std::string config = "c2070";
+  std::vector<std::string> sets;
+  std::vector<std::string> vars;
+  bool functional = false;
+  std::string json_out;
+  uint32_t registers = 0;
+  uint64_t max_instructions = 0;
+  uint64_t max_cycles = 0;
+  double max_seconds = 0;
+};
+
+std::map<std::string, int64_t> parse_vars(const std::vector<std::string>& vars) {
+  std::map<std::string, int64_t> out;
+  for (const auto& v : vars) {
+    auto eq = v.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError(fmt::format("--var \"{}\": expected NAME=INTEGER", v));
+    std::string name = v.substr(0, eq), value = v.substr(eq + 1);
+    try {
+      size_t used = 0;
+      int64_t x = std::stoll(value, &used, 0);
+      if (used != value.size()) throw std::invalid_argument("trailing characters");
+      out[name] = x;
+    } catch (const std::exception&) {
+      throw ConfigError(fmt::format("--var \"{}\": '{}' is not an integer", v, value));
+    }
+  }
+  return out;
+}
+
+int run(const RunOptions& o) {
+  DeviceSpec dev_spec = load_device_spec(resolve_config(o.config), o.sets);
+  LaunchSpec spec = load_launch_spec(resolve_input(o.spec), parse_vars(o.vars));
+  if (o.registers) spec.registers = o.registers;
+  Device device(dev_spec);
+  PreparedLaunch prepared = prepare(device, spec);
+  LaunchOptions lo;
+  lo.mode = o.functional ? SimMode::Functional : SimMode::Timing;
+  lo.limits.max_warp_instructions = o.max_instructions;
+  lo.limits.max_cycles = o.max_cycles;
+  lo.limits.max_host_seconds = o.max_seconds;
+  LaunchStats stats = launch(device, prepared, lo);
+  CheckResult check = check_outputs(device, prepared);
+  const isa::Kernel& kernel = *prepared.kernel;
+
+  fmt::print("{}", format_run_summary(stats, kernel, dev_spec, spec, check));
+  fmt::print("\n{}", format_metric_tables(stats));
+  if (!o.json_out.empty()) {
+    Json j = stats_to_json(stats, &kernel);
+    j["spec"] = spec.path;
+    j["config"] = dev_spec.file;
+    j["check"] = {{"checked", check.checked}, {"passed", check.passed}, {"message", check.message}};
+    std::ofstream f(o.json_out);
+    if (!f) throw Error(fmt::format("{}: cannot write the JSON report", o.json_out));
+    f << j.dump(2) << "\n";
+  }
+  return check.passed ? 0 : 3;
+}
+
+}  // namespace
+
+void register_run_command(CLI::App& app) {
+  auto o = std::make_shared<RunOptions>();
+  CLI::App* cmd = app.add_subcommand("run", "Run a kernel launch spec on a simulated GPU and report its statistics");
+  cmd->add_option("spec", o->spec, "launch spec (JSON), e.g. kernels/matmul/matmul_tiled.json")->required();
+  cmd->add_option("--config", o->config, "device config: c2070, fx5800 or a JSON path")->capture_default_str();
+  cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.registers=16384 (repeatable)");
+  cmd->add_option("--var", o->vars, "override a spec variable, e.g. --var width=256 (repeatable)");
+  cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
+  cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");
+  cmd->add_option("--registers", o->registers, "registers per thread (overrides the spec)");
+  cmd->add_option("--max-instructions", o->max_instructions, "stop after this many warp instructions (0: no limit)");
+  cmd->add_option("--max-cycles", o->max_cycles, "stop after this many simulated cycles (0: no limit)");
+  cmd->add_option("--max-seconds", o->max_seconds, "stop after this much host time (0: no limit)");
+  cmd->callback([o] {
+    int rc = run(*o);
+    if (rc != 0) throw CLI::RuntimeError(rc);
+  });
+}
+
+}  // namespace warpsim::cli
