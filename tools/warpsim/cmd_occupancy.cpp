@@ -1,0 +1,66 @@
+// `warpsim occupancy`: the Occupancy Calculator for a device config, with --set what-ifs.
+//   warpsim occupancy [--config C] --threads T [--regs R] [--smem S] [--set key.path=value]... [--json]
+// S is the block's total shared memory as the calculator takes it (no reserved bytes added).
+#include <fmt/core.h>
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/device_spec.hpp"
+#include "sim/sm/occupancy.hpp"
+#include "sim/sm/occupancy_report.hpp"
+#include "tools/warpsim/commands.hpp"
+
+namespace warpsim::cli {
+
+namespace {
+
+struct OccupancyOptions {
+  std::string config = "configs/c2070.json";
+  uint32_t threads = 0;
+  uint32_t regs = 0;
+  uint32_t smem = 0;
+  std::vector<std::string> sets;
+  bool json = false;
+};
+
+// A relative config path that does not exist from the current directory is looked up in
+// the source tree, so `warpsim occupancy` works from any directory.
+std::string config_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (fs::exists(path) || fs::path(path).is_absolute()) return path;
+  fs::path in_source = fs::path(WARPSIM_SOURCE_DIR) / path;
+  return fs::exists(in_source) ? in_source.string() : path;
+}
+
+void run_occupancy(const OccupancyOptions& o) {
+  const DeviceSpec dev = load_device_spec(config_path(o.config), o.sets);
+  const sm::OccupancyDetail d = sm::occupancy_detail(dev.sm, o.threads, o.regs, o.smem);
+  if (o.json) {
+    fmt::print("{}\n", Json{{"occupancy", sm::occupancy_json(d.stats)}}.dump(2));
+    return;
+  }
+  fmt::print("Device:           {} (cc {}), {}\n", dev.name, dev.compute_capability, dev.file);
+  fmt::print("{}", sm::occupancy_text(d));
+}
+
+}  // namespace
+
+void register_occupancy_command(CLI::App& app) {
+  auto opts = std::make_shared<OccupancyOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "occupancy", "Resident blocks, warps and threads per SM by the Occupancy Calculator's rules");
+  cmd->add_option("--config", opts->config, "device config (JSON)")->capture_default_str();
+  cmd->add_option("--threads", opts->threads, "threads per block")->required();
+  cmd->add_option("--regs", opts->regs, "registers per thread (0: no register limit)")->capture_default_str();
+  cmd->add_option("--smem", opts->smem, "shared memory bytes per block, as the calculator takes it (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--set", opts->sets, "override a config value, e.g. --set sm.registers=16384 (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_flag("--json", opts->json, "print {\"occupancy\": {...}} as JSON");
+  cmd->callback([opts] { run_occupancy(*opts); });
+}
+
+}  // namespace warpsim::cli
