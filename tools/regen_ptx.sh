@@ -3,6 +3,8 @@
 #
 #   tools/regen_ptx.sh              rewrite all .ptx files
 #   tools/regen_ptx.sh --check      exit 1 if any checked-in .ptx differs from a fresh build
+#                                   (exit 3 when this nvcc is not the release that wrote
+#                                   them: the output differs between releases)
 #   tools/regen_ptx.sh --registers  print ptxas register counts per kernel (for the specs'
 #                                   "registers"; sm_75, since CUDA 13 has no sm_1x/sm_2x)
 #
@@ -49,6 +51,15 @@ with open(dst, "w") as f:
     f.write(text)
 PY
 }
+
+if [[ "$mode" == --check ]]; then
+  have="$("$nvcc" --version | grep -m1 'Cuda compilation tools' || true)"
+  want="$(grep -h -m1 'Cuda compilation tools' "$repo/kernels/vecadd/vecadd.ptx" | sed 's|^// ||')"
+  if [[ "$have" != "$want" ]]; then
+    echo "regen_ptx.sh: cannot check: the PTX was written by '$want', this nvcc is '$have'" >&2
+    exit 3
+  fi
+fi
 
 status=0
 while IFS= read -r cu; do

@@ -48,6 +48,7 @@ PreparedLaunch prepare(Device& device, const LaunchSpec& spec, const isa::Kernel
     buf.initial = initial_contents(spec, b);
     buf.ptr = device.malloc(buf.initial.bytes.size());
     prepared.buffers.push_back(buf);  // owned (and freed) from here on
+    device.set_label(buf.ptr, b.name);  // faults then say "buffer 'C'"
     device.copy_to_device(buf.ptr, buf.initial.bytes.data(), buf.initial.bytes.size());
     ptrs[b.name] = buf.ptr;
   }
