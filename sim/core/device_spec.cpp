@@ -114,6 +114,42 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
   r.get_string_or("description", "");
   d.sm = parse_sm(r.child("sm"));
   d.issue = parse_issue(r.child("issue"));
+  {
+    ConfigReader c = r.child("coalescer");
+    d.coalescer = mem::parse_coalescer_spec(c);
+    c.finish();
+  }
+  {
+    ConfigReader c = r.child("shared");
+    d.shared = sm::parse_shared_bank_spec(c);
+    c.finish();
+  }
+  if (auto c = r.child_opt("dram")) {
+    d.has_dram = true;
+    d.dram = mem::parse_dram_spec(*c);
+    d.dram.file = file;
+  }
+  if (auto c = r.child_opt("l1")) {
+    d.has_l1 = true;
+    d.l1 = mem::parse_cache_spec(*c);
+    c->finish();
+  }
+  if (auto c = r.child_opt("l2")) {
+    if (!d.has_dram) c->fail_here("an L2 needs a \"dram\" section (its slices attach to the DRAM channels)");
+    d.has_l2 = true;
+    d.l2 = mem::parse_l2_spec(*c, d.dram.channels);
+    c->finish();
+  }
+  {
+    ConfigReader c = r.child("interconnect");
+    d.interconnect = mem::parse_interconnect_spec(c);
+    c.finish();
+  }
+  if (d.shared.partition > d.sm.warp_size)
+    r.fail("shared", fmt::format("shared.partition {} exceeds sm.warp_size {}", d.shared.partition, d.sm.warp_size));
+  if (d.coalescer.subwarp_size > d.sm.warp_size)
+    r.fail("coalescer", fmt::format("coalescer.subwarp_size {} exceeds sm.warp_size {}", d.coalescer.subwarp_size,
+                                    d.sm.warp_size));
   r.finish();
   return d;
 }

@@ -6,6 +6,11 @@
 #include <vector>
 
 #include "sim/core/config_reader.hpp"
+#include "sim/memory/cache_spec.hpp"
+#include "sim/memory/coalescer.hpp"
+#include "sim/memory/dram_spec.hpp"
+#include "sim/memory/interconnect_spec.hpp"
+#include "sim/sm/shared_banks.hpp"
 
 namespace warpsim {
 
@@ -73,6 +78,15 @@ struct DeviceSpec {
   double clock_mhz = 0;             // SM (shader) clock
   SmSpec sm;
   IssueSpec issue;
+  mem::CoalescerSpec coalescer;
+  sm::SharedBankSpec shared;
+  bool has_l1 = false;              // a cache for global loads in each SM
+  mem::CacheSpec l1;
+  bool has_l2 = false;
+  mem::L2Spec l2;
+  mem::InterconnectSpec interconnect;
+  bool has_dram = false;            // without a DRAM model, global accesses cost issue.global_latency
+  mem::DramSpec dram;
   Json document;                    // the validated JSON (after overrides), for reports
 
   int cc_major() const;

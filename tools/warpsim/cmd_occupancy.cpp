@@ -3,7 +3,6 @@
 // S is the block's total shared memory as the calculator takes it (no reserved bytes added).
 #include <fmt/core.h>
 
-#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -11,6 +10,7 @@
 #include "sim/core/device_spec.hpp"
 #include "sim/sm/occupancy.hpp"
 #include "sim/sm/occupancy_report.hpp"
+#include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/commands.hpp"
 
 namespace warpsim::cli {
@@ -18,22 +18,13 @@ namespace warpsim::cli {
 namespace {
 
 struct OccupancyOptions {
-  std::string config = "configs/c2070.json";
+  std::string config = "c2070";
   uint32_t threads = 0;
   uint32_t regs = 0;
   uint32_t smem = 0;
   std::vector<std::string> sets;
   bool json = false;
 };
-
-// A relative config path that does not exist from the current directory is looked up in
-// the source tree, so `warpsim occupancy` works from any directory.
-std::string config_path(const std::string& path) {
-  namespace fs = std::filesystem;
-  if (fs::exists(path) || fs::path(path).is_absolute()) return path;
-  fs::path in_source = fs::path(WARPSIM_SOURCE_DIR) / path;
-  return fs::exists(in_source) ? in_source.string() : path;
-}
 
 void run_occupancy(const OccupancyOptions& o) {
   const DeviceSpec dev = load_device_spec(config_path(o.config), o.sets);
@@ -52,7 +43,7 @@ void register_occupancy_command(CLI::App& app) {
   auto opts = std::make_shared<OccupancyOptions>();
   CLI::App* cmd = app.add_subcommand(
       "occupancy", "Resident blocks, warps and threads per SM by the Occupancy Calculator's rules");
-  cmd->add_option("--config", opts->config, "device config (JSON)")->capture_default_str();
+  cmd->add_option("--config", opts->config, "device config: c2070, fx5800 or a JSON path")->capture_default_str();
   cmd->add_option("--threads", opts->threads, "threads per block")->required();
   cmd->add_option("--regs", opts->regs, "registers per thread (0: no register limit)")->capture_default_str();
   cmd->add_option("--smem", opts->smem, "shared memory bytes per block, as the calculator takes it (0: none)")
