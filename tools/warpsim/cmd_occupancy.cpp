@@ -27,7 +27,7 @@ struct OccupancyOptions {
 };
 
 void run_occupancy(const OccupancyOptions& o) {
-  const DeviceSpec dev = load_device_spec(config_path(o.config), o.sets);
+  const DeviceSpec dev = load_device_spec(resolve_config(o.config), o.sets);
   const sm::OccupancyDetail d = sm::occupancy_detail(dev.sm, o.threads, o.regs, o.smem);
   if (o.json) {
     fmt::print("{}\n", Json{{"occupancy", sm::occupancy_json(d.stats)}}.dump(2));
