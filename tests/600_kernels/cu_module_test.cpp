@@ -61,3 +61,22 @@ TEST_CASE("every checked-in spec loads its module and kernel, with matching argu
   }
   CHECK(count == 69);
 }
+
+TEST_CASE("a kernel name the module lacks is a spec error naming the key", "[kernels]") {
+  namespace fs = std::filesystem;
+  auto doc = warpsim::load_json_file(kernel_test::kernel_spec_path("vecadd/vecadd_1003.json"));
+  doc["kernel"] = "vecAddKernal";
+  doc["ptx"] = kernel_test::kernel_spec_path("vecadd/vecadd.ptx");
+  fs::path file = fs::temp_directory_path() / ("warpsim-bad-kernel-" + std::to_string(::getpid()) + ".json");
+  std::ofstream(file) << doc.dump();
+  auto spec = warpsim::load_launch_spec(file.string());
+  fs::remove(file);
+  warpsim::Device device(kernel_test::device_config("c2070"));
+  try {
+    warpsim::prepare(device, spec);
+    FAIL("expected a ConfigError");
+  } catch (const warpsim::ConfigError& e) {
+    std::string msg = e.what();
+    CHECK_THAT(msg, Catch::Contains(": kernel: ") && Catch::Contains("vecAddKernal"));
+  }
+}
