@@ -51,8 +51,9 @@ std::vector<Token> lex_ptx(std::string_view s, const std::string& file) {
   uint32_t line = 1;
   size_t line_start = 0;
   size_t i = 0;
+  // Errors are reported at `at`, which lies on the current line (line_start <= at).
   auto err = [&](size_t at, const std::string& msg) -> void {
-    throw PtxError(fmt::format("{}:{}:{}: {}", file, line, at - line_start + 1, msg));
+    throw PtxError(fmt::format("{}:{}:{}: parse error: {}", file, line, at - line_start + 1, msg));
   };
   while (i < s.size()) {
     char c = s[i];
@@ -71,6 +72,8 @@ std::vector<Token> lex_ptx(std::string_view s, const std::string& file) {
     }
     if (c == '/' && i + 1 < s.size() && s[i + 1] == '*') {
       size_t start = i;
+      const uint32_t start_line = line;
+      const size_t start_line_start = line_start;
       i += 2;
       while (i + 1 < s.size() && !(s[i] == '*' && s[i + 1] == '/')) {
         if (s[i] == '\n') {
@@ -79,7 +82,12 @@ std::vector<Token> lex_ptx(std::string_view s, const std::string& file) {
         }
         ++i;
       }
-      if (i + 1 >= s.size()) err(start, "unterminated /* comment");
+      if (i + 1 >= s.size()) {
+        // Report where the comment starts, not where the file ends.
+        line = start_line;
+        line_start = start_line_start;
+        err(start, "unterminated /* comment");
+      }
       i += 2;
       continue;
     }

@@ -23,7 +23,7 @@ struct Token {
   bool float_hex_double = false;
 };
 
-// Throws PtxError("file:line:col: ...") on characters that can't start a token or an
+// Throws PtxError("file:line:col: parse error: ...") on characters that can't start a token or an
 // unterminated comment/string.
 std::vector<Token> lex_ptx(std::string_view source, const std::string& file);
 
