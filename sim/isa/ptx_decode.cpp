@@ -839,6 +839,18 @@ class Decoder {
 
 }  // namespace
 
+bool known_opcode(std::string_view base) {
+  static constexpr std::string_view kKnown[] = {
+      "mov",  "ld",    "ldu",   "st",    "cvta", "add",   "sub",   "min",   "max",   "and",  "or",    "xor",
+      "copysign", "mul", "mul24", "mad", "mad24", "fma",  "div",   "rem",   "abs",   "neg",  "not",   "cnot",
+      "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
+      "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
+      "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "trap"};
+  for (auto k : kKnown)
+    if (base == k) return true;
+  return false;
+}
+
 void decode_instruction(DecodeContext& ctx, std::string_view opcode, const Token& op_tok, std::vector<RawOp>& ops,
                         Instr& in) {
   Decoder d(ctx, ops, in);

@@ -652,6 +652,11 @@ class ModuleParser final : public detail::DecodeContext {
       in.guard = pred_reg(g);
     }
     const Token& op_tok = expect(Tok::Ident, "an instruction");
+    const std::string_view base = op_tok.text.substr(0, op_tok.text.find('.'));
+    if (base[0] == '%' || base[0] == '$')
+      fail_at(op_tok, fmt::format("parse error: expected an instruction, got '{}'", op_tok.text));
+    if (!detail::known_opcode(base))
+      unsupported(base == "call" ? std::string("function calls") : fmt::format("instruction '{}'", base));
     std::vector<RawOp> ops;
     if (peek().kind != Tok::Semi) {
       do ops.push_back(parse_operand());
