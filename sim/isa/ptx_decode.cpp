@@ -724,6 +724,7 @@ class Decoder {
     in_.space = md_.space;
     if (in_.space != Space::Global && in_.space != Space::Shared && in_.space != Space::Generic)
       malformed("atomics work on global or shared memory");
+    check_atom_type(is_red, t);
     bool cas = in_.atom == AtomOp::Cas;
     if (is_red) {
       if (cas || in_.atom == AtomOp::Exch) malformed("red does not take .cas or .exch");
@@ -737,6 +738,20 @@ class Decoder {
       if (cas) set(kC, src(ops_[3], t, kC));
     }
     in_.klass = in_.space == Space::Shared ? InstrClass::AtomShared : InstrClass::AtomGlobal;
+  }
+
+  // The operation/type pairs PTX defines (the engine executes exactly these): 32- and
+  // 64-bit only; bitwise ops, exch, cas, inc and dec on integers; inc and dec on .u32;
+  // add on integers, .f32 and .f64; min and max on integers.
+  void check_atom_type(bool is_red, DType t) {
+    const AtomOp op = in_.atom;
+    static const char* names[] = {"", "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor"};
+    auto reject = [&] {
+      unsupported(fmt::format("{}.{} on .{}", base_, names[static_cast<int>(op)], dtype_name(t)));
+    };
+    if (t == DType::Pred || (dtype_bytes(t) != 4 && dtype_bytes(t) != 8)) reject();
+    if (is_float(t) && op != AtomOp::Add) reject();
+    if ((op == AtomOp::Inc || op == AtomOp::Dec) && t != DType::U32) reject();
   }
 
   void sfu() {

@@ -33,3 +33,32 @@ TEST_CASE("instructions outside the subset are unsupported even when their opera
   // A register where an instruction belongs is still a parse error.
   CHECK(ptx_error(kernel_line("%r1, %r2;")) == "t.ptx:10:1: parse error: expected an instruction, got '%r1'");
 }
+
+TEST_CASE("atomics with a type PTX does not define are unsupported, not silently executed as no-ops",
+          "[isa][reject][regression]") {
+  // Before: accepted, and the engine's atomic left memory unchanged and returned 0.
+  CHECK(ptx_error(kernel_line("atom.global.add.u16 %r1, [%rd1], %r2;")) ==
+        "t.ptx:10: unsupported PTX: atom.global.add.u16 %r1, [%rd1], %r2;  (atom.add on .u16)");
+  CHECK(ptx_error(kernel_line("red.shared.or.b8 [%rd1], %r2;")) ==
+        "t.ptx:10: unsupported PTX: red.shared.or.b8 [%rd1], %r2;  (red.or on .b8)");
+  CHECK(ptx_error(kernel_line("atom.global.and.f32 %f1, [%rd1], %f2;")) ==
+        "t.ptx:10: unsupported PTX: atom.global.and.f32 %f1, [%rd1], %f2;  (atom.and on .f32)");
+  CHECK(ptx_error(kernel_line("atom.global.max.f32 %f1, [%rd1], %f2;")) ==
+        "t.ptx:10: unsupported PTX: atom.global.max.f32 %f1, [%rd1], %f2;  (atom.max on .f32)");
+  CHECK(ptx_error(kernel_line("atom.global.exch.f32 %f1, [%rd1], %f2;")) ==
+        "t.ptx:10: unsupported PTX: atom.global.exch.f32 %f1, [%rd1], %f2;  (atom.exch on .f32)");
+  CHECK(ptx_error(kernel_line("red.global.inc.s32 [%rd1], %r2;")) ==
+        "t.ptx:10: unsupported PTX: red.global.inc.s32 [%rd1], %r2;  (red.inc on .s32)");
+  CHECK(ptx_error(kernel_line("atom.global.dec.u64 %rd2, [%rd1], %rd3;")) ==
+        "t.ptx:10: unsupported PTX: atom.global.dec.u64 %rd2, [%rd1], %rd3;  (atom.dec on .u64)");
+  // What nvcc emits for the CUDA atomics stays accepted.
+  for (const char* ok : {"atom.global.add.u32 %r1, [%rd1], %r2;", "atom.global.add.f32 %f1, [%rd1], %f2;",
+                         "atom.global.add.u64 %rd2, [%rd1], %rd3;", "atom.global.add.f64 %rd2, [%rd1], %rd3;",
+                         "atom.shared.min.s32 %r1, [%rd1], %r2;", "atom.global.max.u64 %rd2, [%rd1], %rd3;",
+                         "atom.global.exch.b32 %r1, [%rd1], %r2;", "atom.global.cas.b64 %rd2, [%rd1], %rd3, %rd1;",
+                         "atom.global.inc.u32 %r1, [%rd1], %r2;", "atom.global.xor.b64 %rd2, [%rd1], %rd3;",
+                         "red.global.add.f32 [%rd1], %f1;", "atom.add.u32 %r1, [%rd1], 1;"}) {
+    INFO(ok);
+    CHECK(ptx_error(kernel_line(ok)) == "");
+  }
+}
