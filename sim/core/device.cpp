@@ -7,6 +7,7 @@
 #include "sim/core/kernel_params.hpp"
 #include "sim/core/launch_validation.hpp"
 #include "sim/core/limit_guard.hpp"
+#include "sim/core/memory_counter.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/sm/warp_executor.hpp"
@@ -118,7 +119,9 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   sm::WarpExecutor executor(ctx, stats);
   if (options.mode == SimMode::Timing)
     throw LaunchError("timing mode is not available in this build yet; use functional mode");
-  run_functional(executor, limits, nullptr);
+  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads);
+  run_functional(executor, limits, &counter);
+  counter.finish();
   stats.host_seconds = limits.elapsed_seconds();
   return stats;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 
 namespace warpsim::sm {
 
@@ -181,6 +182,131 @@ SharedConflicts shared_conflicts(const SharedBankSpec& spec, const WarpMemAccess
       if (!active) continue;
       add_request(out, spec, SharedRequest{first, lanes, k, active, cc2_degree(spec, a, refs, chunk)});
     }
+  return out;
+}
+
+namespace {
+
+// Largest number of distinct words (or of accesses, when !distinct) in one bank among
+// n (word, bank) pairs; fixed-size arrays, no allocation.
+uint32_t max_in_bank(const uint64_t* words, const uint32_t* banks, uint32_t n, uint32_t nbanks, bool distinct) {
+  uint64_t seen[64][32];
+  uint32_t count[64] = {};
+  uint32_t best = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t b = banks[i];
+    if (distinct) {
+      bool dup = false;
+      for (uint32_t k = 0; k < count[b]; ++k)
+        if (seen[b][k] == words[i]) {
+          dup = true;
+          break;
+        }
+      if (dup) continue;
+      seen[b][count[b]] = words[i];
+    }
+    best = std::max(best, ++count[b]);
+  }
+  (void)nbanks;
+  return best;
+}
+
+// The cc 1.x broadcast procedure of cc1_read_steps() on fixed arrays (n <= 32).
+uint32_t cc1_steps_fast(const uint64_t* words, const uint32_t* banks, uint32_t n) {
+  uint32_t pending = n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
+  uint32_t steps = 0;
+  while (pending) {
+    ++steps;
+    uint32_t best = 0, best_count = 0;
+    for (uint32_t p = pending; p; p &= p - 1) {
+      uint32_t i = std::countr_zero(p);
+      uint32_t c = 0;
+      for (uint32_t q = pending; q; q &= q - 1) c += words[std::countr_zero(q)] == words[i];
+      if (c > best_count) {
+        best = i;
+        best_count = c;
+      }
+    }
+    const uint64_t w = words[best];
+    const uint32_t bb = banks[best];
+    for (uint32_t q = pending; q; q &= q - 1) {
+      uint32_t j = std::countr_zero(q);
+      if (words[j] == w) pending &= ~(1u << j);
+    }
+    uint64_t served = 0;
+    for (uint32_t q = pending; q; q &= q - 1) {
+      uint32_t j = std::countr_zero(q);
+      if (banks[j] == bb || (served >> banks[j] & 1)) continue;
+      served |= uint64_t(1) << banks[j];
+      pending &= ~(1u << j);
+    }
+  }
+  return steps;
+}
+
+}  // namespace
+
+SharedPasses shared_passes(const SharedBankSpec& spec, const WarpMemAccess& a) {
+  SharedPasses out;
+  if (!a.mask || a.bytes_per_lane() == 0) return out;
+  if (a.bytes_per_lane() != spec.bank_width) {
+    SharedConflicts c = shared_conflicts(spec, a);
+    out.passes = c.passes;
+    out.requests = c.requests;
+    out.max_degree = c.max_degree;
+    return out;
+  }
+  // One bank-width word per lane: requests are groups of `partition` lanes on both rules.
+  const uint32_t group = spec.rules == BankRules::Cc1 ? spec.partition : spec.partition;
+  uint64_t words[32];
+  uint32_t banks[32];
+  // bank_width and banks are powers of two (the parser checks): shifts and masks.
+  const int width_shift = std::countr_zero(spec.bank_width);
+  const uint64_t bank_mask = spec.banks - 1;
+  for (uint32_t first = 0; first < 32; first += group) {
+    uint32_t n = 0;
+    for (uint32_t lane = first; lane < first + group && lane < 32; ++lane) {
+      if (!(a.mask >> lane & 1u)) continue;
+      words[n] = a.addr[lane] >> width_shift;
+      banks[n] = uint32_t(words[n] & bank_mask);
+      ++n;
+    }
+    if (!n) continue;
+    // The common cases, decided without the general procedures: no bank holds two
+    // different words (cc2, and cc1 stores: 1 pass); for cc1 loads additionally at most
+    // one word is read by several threads (it is the broadcast word: 1 step).
+    uint64_t used = 0;
+    uint64_t word_of_bank[64];
+    bool bank_clash = false;       // two different words in one bank
+    bool shared_word = false;      // some bank's word read by more than one lane
+    uint32_t multi_reader_words = 0;
+    uint64_t multi_seen = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const uint32_t b = banks[i];
+      const uint64_t bit = uint64_t(1) << b;
+      if (used & bit) {
+        if (word_of_bank[b] != words[i]) bank_clash = true;
+        else if (!(multi_seen & bit)) {
+          multi_seen |= bit;
+          ++multi_reader_words;
+        }
+        shared_word = true;
+      } else {
+        used |= bit;
+        word_of_bank[b] = words[i];
+      }
+    }
+    uint32_t degree;
+    const bool cc1_load = spec.rules == BankRules::Cc1 && a.kind == AccessKind::Load;
+    if (a.kind == AccessKind::Atomic && !shared_word && !bank_clash) degree = 1;
+    else if (a.kind != AccessKind::Atomic && !bank_clash && (!cc1_load || multi_reader_words <= 1)) degree = 1;
+    else if (a.kind == AccessKind::Atomic) degree = max_in_bank(words, banks, n, spec.banks, false);
+    else if (spec.rules == BankRules::Cc1 && a.kind == AccessKind::Load) degree = cc1_steps_fast(words, banks, n);
+    else degree = max_in_bank(words, banks, n, spec.banks, true);
+    out.passes += degree;
+    out.requests += 1;
+    out.max_degree = std::max(out.max_degree, degree);
+  }
   return out;
 }
 

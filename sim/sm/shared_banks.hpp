@@ -47,6 +47,17 @@ struct SharedConflicts {
   uint32_t conflicts() const { return passes - requests; }  // extra passes caused by conflicts
 };
 
+// The totals of shared_conflicts() without its per-request detail: no allocation, and a
+// fast path for the common case of one bank-width word per lane. The simulator calls
+// this on every shared-memory instruction; it always equals shared_conflicts()'s totals.
+struct SharedPasses {
+  uint32_t passes = 0;
+  uint32_t requests = 0;
+  uint32_t max_degree = 0;
+  uint32_t conflicts() const { return passes - requests; }
+};
+SharedPasses shared_passes(const SharedBankSpec& spec, const mem::WarpMemAccess& access);
+
 // Bank conflicts of one shared-memory access (any kind; the mask selects the lanes).
 // Addresses are byte offsets in the block's shared memory. A zero mask costs nothing.
 SharedConflicts shared_conflicts(const SharedBankSpec& spec, const mem::WarpMemAccess& access);

@@ -1,0 +1,149 @@
+#include "sim/core/memory_counter.hpp"
+
+#include <bit>
+
+#include "sim/memory/memory_path.hpp"
+#include "sim/sm/shared_banks.hpp"
+
+namespace warpsim {
+
+using mem::AccessKind;
+using mem::AccessType;
+
+MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block,
+                             uint64_t grid_threads)
+    : spec_(spec), stats_(stats), threads_per_block_(threads_per_block), grid_threads_(grid_threads) {
+  txns_.reserve(64);
+  if (spec_.has_dram) map_ = std::make_unique<mem::AddressMap>(spec_.dram);
+  if (spec_.has_l1) {
+    l1_.reserve(spec_.sm.count);
+    for (uint32_t i = 0; i < spec_.sm.count; ++i) l1_.emplace_back(spec_.l1);
+  }
+  if (spec_.has_l2) {
+    l2_.reserve(spec_.l2.slices);
+    for (uint32_t i = 0; i < spec_.l2.slices; ++i) l2_.emplace_back(spec_.l2.slice);
+  }
+  stats_.mem_valid = true;
+  stats_.mem.has_l1 = spec_.has_l1;
+  stats_.mem.has_l2 = spec_.has_l2;
+}
+
+void MemoryCounter::on_access(const mem::WarpMemAccess& a, const isa::Instr& in, uint32_t pc, uint32_t block,
+                              uint32_t warp) {
+  if (a.space == isa::Space::Shared) count_shared(a, pc);
+  else count_global(a, pc, block, warp);
+}
+
+void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
+  sm::SharedPasses p = sm::shared_passes(spec_.shared, a);
+  MemStats& m = stats_.mem;
+  if (a.kind == AccessKind::Store) {
+    m.shared_store_transactions += p.passes;
+    m.shared_store_bank_conflicts += p.conflicts();
+  } else {
+    // Loads and shared atomics (an atomic reads before it writes).
+    m.shared_load_transactions += p.passes;
+    m.shared_load_bank_conflicts += p.conflicts();
+  }
+  PcStats& ps = stats_.per_pc[pc];
+  ++ps.requests;
+  ps.transactions += p.passes;
+}
+
+void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uint32_t block, uint32_t warp) {
+  const mem::WarpMemAccess* a = &acc;
+  if (acc.space == isa::Space::Local) {
+    // Local offsets become interleaved device addresses before coalescing.
+    local_view_ = acc;
+    const uint64_t first = uint64_t(block) * threads_per_block_ + uint64_t(warp) * spec_.sm.warp_size;
+    for (uint32_t m = acc.mask; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      local_view_.addr[l] = mem::local_device_address(first + l, grid_threads_, acc.addr[l], acc.elem_bytes);
+    }
+    a = &local_view_;
+  }
+  mem::coalesce(spec_.coalescer, *a, txns_);
+  const uint64_t n = txns_.size();
+  uint64_t moved = 0;
+  for (const auto& t : txns_) moved += t.size;
+  const uint64_t asked = uint64_t(std::popcount(a->mask)) * a->bytes_per_lane();
+  MemStats& m = stats_.mem;
+  const bool local = a->space == isa::Space::Local;
+  switch (a->kind) {
+    case AccessKind::Load:
+      if (local) m.local_load_transactions += n;
+      else {
+        m.gld_transactions += n;
+        m.gld_bytes_requested += asked;
+        m.gld_bytes_transferred += moved;
+      }
+      break;
+    case AccessKind::Store:
+      if (local) m.local_store_transactions += n;
+      else {
+        m.gst_transactions += n;
+        m.gst_bytes_requested += asked;
+        m.gst_bytes_transferred += moved;
+      }
+      break;
+    case AccessKind::Atomic: m.atomic_transactions += n; break;
+  }
+  PcStats& ps = stats_.per_pc[pc];
+  ++ps.requests;
+  ps.transactions += n;
+  through_caches(*a, block % spec_.sm.count);
+}
+
+void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type) {
+  if (!spec_.has_l2 || !sectors) return;
+  mem::Cache& slice = l2_[mem::l2_slice_of(spec_, *map_, addr)];
+  slice.access_functional({addr, sectors, type, false, 0});
+}
+
+void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
+  if (!spec_.has_l1 && !spec_.has_l2) return;
+  const bool local = a.space == isa::Space::Local;
+  const bool use_l1 = spec_.has_l1 && (a.kind == AccessKind::Store || mem::l1_caches_load(spec_, a));
+  const uint32_t line = spec_.has_l2 ? spec_.l2.slice.line_bytes : spec_.l1.line_bytes;
+  for (const auto& t : txns_) {
+    // Split transactions at line boundaries (only "segments" transactions can cross one).
+    for (uint64_t addr = t.addr; addr < t.addr + t.size;) {
+      uint64_t line_end = (addr / line + 1) * line;
+      uint32_t bytes = uint32_t(std::min<uint64_t>(line_end, t.addr + t.size) - addr);
+      if (a.kind == AccessKind::Atomic) {
+        if (spec_.has_l2) l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), AccessType::Atomic);
+      } else if (use_l1) {
+        mem::Cache& l1 = l1_[sm];
+        AccessType type = a.kind == AccessKind::Store ? AccessType::Write : AccessType::Read;
+        mem::AccessResult r = l1.access_functional({addr, spec_.l1.sector_mask(addr, bytes), type, local, 0});
+        if (spec_.has_l2) {
+          const mem::CacheSpec& l2s = spec_.l2.slice;
+          // What the L1 asks of the L2 is expressed in L2 sectors of the bytes involved.
+          if (r.fetch_mask) l2_access(r.line_addr, l2s.sector_mask(addr, bytes), AccessType::Read);
+          if (r.forward_mask) l2_access(addr, l2s.sector_mask(addr, bytes), AccessType::Write);
+          if (r.writeback)
+            l2_access(r.writeback->line_addr, l2s.full_line_mask(), AccessType::Write);
+        }
+      } else if (spec_.has_l2) {
+        AccessType type = a.kind == AccessKind::Store ? AccessType::Write : AccessType::Read;
+        l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), type);
+      }
+      addr += bytes;
+    }
+  }
+}
+
+void MemoryCounter::finish() {
+  MemStats& m = stats_.mem;
+  mem::CacheStats l1, l2;
+  for (const auto& c : l1_) l1 += c.stats();
+  for (const auto& c : l2_) l2 += c.stats();
+  m.l1_hits = l1.read_hits;
+  m.l1_misses = l1.read_misses + l1.read_merged;
+  m.l2_hits = l2.sector_read_hits + l2.sector_write_hits + l2.sector_atomic_hits;
+  m.l2_misses = l2.sector_reads + l2.sector_writes + l2.sector_atomics - m.l2_hits;
+  m.l2_read_transactions = l2.sector_reads + l2.sector_atomics;
+  m.l2_write_transactions = l2.sector_writes;
+}
+
+}  // namespace warpsim

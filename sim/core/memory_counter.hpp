@@ -1,0 +1,49 @@
+// The memory pipeline of a functional run: counts global/local transactions (coalescer),
+// shared-memory passes and bank conflicts (bank model) and cache hits (L1 per SM, L2
+// slices, without timing), for the whole launch and per instruction. In functional mode
+// blocks run one after another, block b on SM b mod SMs, so cache hit rates reflect that
+// order rather than the interleaving of a timed run.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "sim/core/device_spec.hpp"
+#include "sim/core/launch_stats.hpp"
+#include "sim/core/memory_observer.hpp"
+#include "sim/memory/address_map.hpp"
+#include "sim/memory/cache.hpp"
+#include "sim/memory/coalescer.hpp"
+
+namespace warpsim {
+
+class MemoryCounter final : public MemoryObserver {
+ public:
+  MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block, uint64_t grid_threads);
+
+  void on_access(const mem::WarpMemAccess& access, const isa::Instr& instr, uint32_t pc, uint32_t block,
+                 uint32_t warp) override;
+
+  // Copies the cache statistics into the launch's MemStats.
+  void finish();
+
+  // The transactions of the last global/local access (valid until the next call).
+  const std::vector<mem::Transaction>& last_transactions() const { return txns_; }
+
+ private:
+  void count_shared(const mem::WarpMemAccess& a, uint32_t pc);
+  void count_global(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
+  void through_caches(const mem::WarpMemAccess& a, uint32_t sm);
+  void l2_access(uint64_t addr, uint32_t sectors, mem::AccessType type);
+
+  const DeviceSpec& spec_;
+  LaunchStats& stats_;
+  uint32_t threads_per_block_;
+  uint64_t grid_threads_;
+  std::vector<mem::Transaction> txns_;
+  mem::WarpMemAccess local_view_;
+  std::unique_ptr<mem::AddressMap> map_;
+  std::vector<mem::Cache> l1_;
+  std::vector<mem::Cache> l2_;
+};
+
+}  // namespace warpsim
