@@ -62,3 +62,28 @@ TEST_CASE("atomics with a type PTX does not define are unsupported, not silently
     CHECK(ptx_error(kernel_line(ok)) == "");
   }
 }
+
+TEST_CASE("a branch to a label after the last instruction lands on an implicit ret", "[isa][parse][regression]") {
+  // Before: the label resolved to code.size(), one past the last instruction, so the CFG
+  // indexed past its block table and the warp would have fetched past the end of the code.
+  const std::string text = isatest::module(
+      ".entry k(.param .u64 out)\n{\n.reg .pred %p;\n.reg .b32 %r<2>;\n.reg .b64 %rd<3>;\n"
+      "ld.param.u64 %rd1, [out];\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd1, %rd1, %rd2;\n"
+      "setp.lt.u32 %p, %r1, 4;\n@%p bra END;\nst.global.u32 [%rd1], %r1;\nret;\nEND:\n}\n");
+  auto m = warpsim::isa::parse_ptx(text, "t.ptx");
+  const auto& k = *m->kernels[0];
+  REQUIRE(k.code.size() == 9);
+  CHECK(k.code[8].op == warpsim::isa::Op::Ret);
+  CHECK(k.code[5].a.target == 8);
+  for (const auto& in : k.code)
+    if (in.op == warpsim::isa::Op::Bra) {
+      CHECK(in.a.target < static_cast<int32_t>(k.code.size()));
+      CHECK(in.reconv < static_cast<int32_t>(k.code.size()));
+    }
+  ptxtest::Sim sim;
+  const auto& kk = sim.kernel(text);
+  auto out = sim.upload(std::vector<uint32_t>(8, 0xAAAAAAAAu));
+  sim.run(kk, {1, 1, 1}, {8, 1, 1}, {ptxtest::ptr(out)});
+  CHECK(sim.download<uint32_t>(out, 8) ==
+        std::vector<uint32_t>{0xAAAAAAAAu, 0xAAAAAAAAu, 0xAAAAAAAAu, 0xAAAAAAAAu, 4, 5, 6, 7});
+}
