@@ -388,6 +388,7 @@ class ModuleParser final : public detail::DecodeContext {
     auto kernel = std::make_unique<Kernel>();
     k_ = kernel.get();
     const Token& name = expect(Tok::Ident, "a kernel name");
+    name_tok_ = name;
     k_->name = std::string(name.text);
     k_->decl_line = name.line;
     for (auto& other : mod_->kernels)
@@ -689,7 +690,7 @@ class ModuleParser final : public detail::DecodeContext {
 
   // ---- layout and fixups -------------------------------------------------------------
   void finish_kernel() {
-    if (k_->code.empty()) fail_at(peek(), fmt::format("parse error: kernel '{}' has no instructions", k_->name));
+    if (k_->code.empty()) fail_at(name_tok_, fmt::format("parse error: kernel '{}' has no instructions", k_->name));
     for (auto& ref : label_refs_) {
       auto it = labels_.find(ref.name);
       if (it == labels_.end()) fail_at(ref.at, fmt::format("parse error: undefined label '{}'", ref.name));
@@ -824,6 +825,7 @@ class ModuleParser final : public detail::DecodeContext {
   size_t pos_ = 0;
   std::unique_ptr<Module> mod_;
   Kernel* k_ = nullptr;
+  Token name_tok_;  // the current kernel's name (for messages about the whole kernel)
   uint32_t cur_line_ = 0;
 
   std::unordered_map<std::string, VarDecl> module_vars_;

@@ -87,3 +87,9 @@ TEST_CASE("a branch to a label after the last instruction lands on an implicit r
   CHECK(sim.download<uint32_t>(out, 8) ==
         std::vector<uint32_t>{0xAAAAAAAAu, 0xAAAAAAAAu, 0xAAAAAAAAu, 0xAAAAAAAAu, 4, 5, 6, 7});
 }
+
+TEST_CASE("a kernel without instructions is reported at its name", "[isa][reject][regression]") {
+  // Before: at the token after the closing brace (here the next kernel's .entry, line 7).
+  CHECK(ptx_error(isatest::module(".entry empty()\n{\nL:\n}\n.entry next()\n{\nret;\n}\n")) ==
+        "t.ptx:4:8: parse error: kernel 'empty' has no instructions");
+}
