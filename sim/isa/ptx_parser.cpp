@@ -866,19 +866,21 @@ const Kernel& Module::kernel(const std::string& name) const {
   // Plain C++ name: match Itanium-mangled "_Z<len><name>..." entries.
   const Kernel* found = nullptr;
   int matches = 0;
+  std::string overloads;
   std::string prefix = "_Z" + std::to_string(name.size()) + name;
   for (auto& k : kernels) {
     if (k->name.rfind(prefix, 0) == 0) {
       found = k.get();
       ++matches;
+      overloads += (overloads.empty() ? "" : ", ") + k->name;
     }
   }
   if (matches == 1) return *found;
-  std::string list;
-  for (auto& k : kernels) list += (list.empty() ? "" : ", ") + k->name;
   if (matches > 1)
     throw LaunchError(fmt::format("{}: kernel name '{}' is ambiguous (overloads: {}); use the mangled name", path,
-                                  name, list));
+                                  name, overloads));
+  std::string list;
+  for (auto& k : kernels) list += (list.empty() ? "" : ", ") + k->name;
   throw LaunchError(fmt::format("{}: no kernel named '{}' (kernels in this module: {})", path, name,
                                 list.empty() ? "none" : list));
 }
