@@ -708,11 +708,11 @@ class ModuleParser final : public detail::DecodeContext {
         o.offset += value;
       }
     }
-    // The last instruction must not fall off the end, and a label after it (a branch to the
-    // closing brace) needs an instruction to land on.
+    // The last instruction must not fall off the end, and a branch to a label after it (to
+    // the closing brace) needs an instruction to land on.
     const Instr& last = k_->code.back();
     bool label_at_end = false;
-    for (auto& [name, pc] : labels_) label_at_end |= pc == static_cast<int32_t>(k_->code.size());
+    for (auto& ref : label_refs_) label_at_end |= labels_.at(ref.name) == static_cast<int32_t>(k_->code.size());
     if (label_at_end || !(last.op == Op::Ret || last.op == Op::Exit || last.op == Op::Trap ||
                           (last.op == Op::Bra && !last.has_guard))) {
       Instr ret;
