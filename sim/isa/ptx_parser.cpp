@@ -549,7 +549,10 @@ class ModuleParser final : public detail::DecodeContext {
     unsupported_at(d, "");
   }
 
-  RawOp parse_operand() {
+  // Vector elements are parsed with in_vector set: vectors do not nest, and '!' takes a
+  // register, so the recursion is at most two deep whatever the input (no stack overflow on
+  // "{{{{..." or "!!!!...").
+  RawOp parse_operand(bool in_vector = false) {
     RawOp op;
     op.tok = peek();
     const Token& t = peek();
@@ -575,9 +578,10 @@ class ModuleParser final : public detail::DecodeContext {
       return op;
     }
     if (t.kind == Tok::LBrace) {
+      if (in_vector) fail_at(t, "parse error: vector operands do not nest");
       next();
       op.k = RawOp::K::Vec;
-      do op.elems.push_back(parse_operand());
+      do op.elems.push_back(parse_operand(true));
       while (accept(Tok::Comma));
       expect(Tok::RBrace, "'}'");
       if (op.elems.size() != 2 && op.elems.size() != 4) fail_at(t, "parse error: vector operands have 2 or 4 elements");
@@ -585,7 +589,8 @@ class ModuleParser final : public detail::DecodeContext {
     }
     if (t.kind == Tok::Bang) {
       next();
-      op = parse_operand();
+      if (peek().kind != Tok::Ident) fail_at(t, "parse error: '!' applies to a predicate register");
+      op = parse_operand(in_vector);
       if (op.k != RawOp::K::Reg) fail_at(t, "parse error: '!' applies to a predicate register");
       op.neg = true;
       return op;
