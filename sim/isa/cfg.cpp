@@ -12,6 +12,64 @@ bool ends_block(const Instr& in) {
 }
 bool is_exit(const Instr& in) { return in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap; }
 
+// Strongly connected components (iterative Kosaraju) of the blocks with !reaches[b];
+// returns the highest-numbered block of each component without edges to another one.
+std::vector<uint32_t> infinite_region_exits(const std::vector<BasicBlock>& blocks,
+                                            const std::vector<std::vector<uint32_t>>& preds,
+                                            const std::vector<bool>& reaches) {
+  const uint32_t n = static_cast<uint32_t>(blocks.size());
+  std::vector<uint32_t> finish;  // post-order of the forward graph
+  std::vector<bool> seen(n, false);
+  for (uint32_t root = 0; root < n; ++root) {
+    if (reaches[root] || seen[root]) continue;
+    std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
+    seen[root] = true;
+    while (!stack.empty()) {
+      auto& [b, i] = stack.back();
+      if (i < blocks[b].succ.size()) {
+        uint32_t s = blocks[b].succ[i++];
+        if (!reaches[s] && !seen[s]) {
+          seen[s] = true;
+          stack.push_back({s, 0});
+        }
+      } else {
+        finish.push_back(b);
+        stack.pop_back();
+      }
+    }
+  }
+  constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> comp(n, kNone);
+  uint32_t ncomp = 0;
+  for (auto it = finish.rbegin(); it != finish.rend(); ++it) {
+    if (comp[*it] != kNone) continue;
+    std::vector<uint32_t> work{*it};
+    comp[*it] = ncomp;
+    while (!work.empty()) {
+      uint32_t b = work.back();
+      work.pop_back();
+      for (uint32_t p : preds[b])
+        if (!reaches[p] && comp[p] == kNone) {
+          comp[p] = ncomp;
+          work.push_back(p);
+        }
+    }
+    ++ncomp;
+  }
+  std::vector<bool> sink(ncomp, true);
+  std::vector<uint32_t> rep(ncomp, 0);
+  for (uint32_t b = 0; b < n; ++b) {
+    if (comp[b] == kNone) continue;
+    rep[comp[b]] = std::max(rep[comp[b]], b);
+    for (uint32_t s : blocks[b].succ)
+      if (comp[s] != comp[b]) sink[comp[b]] = false;
+  }
+  std::vector<uint32_t> out;
+  for (uint32_t c = 0; c < ncomp; ++c)
+    if (sink[c]) out.push_back(rep[c]);
+  return out;
+}
+
 }  // namespace
 
 std::vector<BasicBlock> build_basic_blocks(const Kernel& k) {
@@ -81,8 +139,14 @@ std::vector<uint32_t> immediate_post_dominators(const std::vector<BasicBlock>& b
         work.push_back(p);
       }
   }
+  // Only one block of each region that cannot reach an exit gets the virtual edge: the last
+  // block (in code order, normally the loop latch) of each strongly connected component of
+  // those blocks that has no edge to another such component. Giving every such block the
+  // edge would make the exit the post-dominator of every branch inside an infinite loop, so
+  // an if inside `for (;;)` would never reconverge and a barrier after it would deadlock.
   std::vector<bool> to_exit(n, false);
-  for (uint32_t b = 0; b < n; ++b) to_exit[b] = blocks[b].exits || !reaches[b];
+  for (uint32_t b = 0; b < n; ++b) to_exit[b] = blocks[b].exits;
+  for (uint32_t rep : infinite_region_exits(blocks, preds, reaches)) to_exit[rep] = true;
   for (uint32_t b = 0; b < n; ++b)
     if (to_exit[b]) rsucc_of[exit].push_back(b);
   for (uint32_t b = 0; b < n; ++b) rsucc_of[b] = preds[b];

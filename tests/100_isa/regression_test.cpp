@@ -93,3 +93,35 @@ TEST_CASE("a kernel without instructions is reported at its name", "[isa][reject
   CHECK(ptx_error(isatest::module(".entry empty()\n{\nL:\n}\n.entry next()\n{\nret;\n}\n")) ==
         "t.ptx:4:8: parse error: kernel 'empty' has no instructions");
 }
+
+TEST_CASE("an if inside an infinite loop reconverges inside it, so a barrier after it is no deadlock",
+          "[isa][cfg][regression]") {
+  // for (;;) { if (tid < 16) x++; __syncthreads(); }  stopped by the instruction limit.
+  // Before: every block of the loop had a virtual exit edge, the if's reconvergence point was
+  // the kernel exit, half the warp waited at bar.sync for the other half parked on the stack,
+  // and the launch failed with a (wrong) barrier-deadlock report.
+  const std::string text = isatest::module(R"(
+.entry spin()
+{
+  .reg .b32 %r<3>;
+  .reg .pred %p1;
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 16;
+LOOP:
+  @!%p1 bra JOIN;
+  add.u32 %r2, %r2, 1;
+JOIN:
+  bar.sync 0;
+  bra.uni LOOP;
+}
+)");
+  ptxtest::Sim sim;
+  const auto& k = sim.kernel(text);
+  warpsim::Limits limits;
+  limits.max_warp_instructions = 1000;
+  auto t = ptxtest::catch_error([&] { sim.run(k, {1, 1, 1}, {64, 1, 1}, {}, 0, limits); });
+  CHECK(t.type == "KernelFault");
+  CHECK(t.fault == warpsim::KernelFault::Kind::LimitExceeded);
+  CHECK(t.what == "kernel 'spin' stopped: instruction limit of 1000 warp instructions exceeded after 1001 "
+                  "(infinite loop?)");
+}
