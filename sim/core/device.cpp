@@ -8,6 +8,7 @@
 #include "sim/core/launch_validation.hpp"
 #include "sim/core/limit_guard.hpp"
 #include "sim/core/memory_counter.hpp"
+#include "sim/core/timing_runner.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/sm/warp_executor.hpp"
@@ -117,11 +118,13 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
 
   LimitGuard limits(options.limits, kernel.name);
   sm::WarpExecutor executor(ctx, stats);
-  if (options.mode == SimMode::Timing)
-    throw LaunchError("timing mode is not available in this build yet; use functional mode");
-  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads);
-  run_functional(executor, limits, &counter);
-  counter.finish();
+  if (options.mode == SimMode::Timing) {
+    run_timing(spec, executor, stats, limits);
+  } else {
+    MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads);
+    run_functional(executor, limits, &counter);
+    counter.finish();
+  }
   stats.host_seconds = limits.elapsed_seconds();
   return stats;
 }

@@ -140,6 +140,11 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
     d.l2 = mem::parse_l2_spec(*c, d.dram.channels);
     c->finish();
   }
+  if (auto c = r.child_opt("partition")) {
+    d.partition = mem::parse_partition_spec(*c);
+  } else if (d.has_dram) {
+    r.fail("partition", "missing required key (a device with a \"dram\" section needs partition latencies)");
+  }
   {
     ConfigReader c = r.child("interconnect");
     d.interconnect = mem::parse_interconnect_spec(c);

@@ -10,6 +10,7 @@
 #include "sim/memory/coalescer.hpp"
 #include "sim/memory/dram_spec.hpp"
 #include "sim/memory/interconnect_spec.hpp"
+#include "sim/memory/partition_spec.hpp"
 #include "sim/sm/shared_banks.hpp"
 
 namespace warpsim {
@@ -85,6 +86,7 @@ struct DeviceSpec {
   bool has_l2 = false;
   mem::L2Spec l2;
   mem::InterconnectSpec interconnect;
+  mem::PartitionSpec partition;     // fixed latencies inside a memory partition
   bool has_dram = false;            // without a DRAM model, global accesses cost issue.global_latency
   mem::DramSpec dram;
   Json document;                    // the validated JSON (after overrides), for reports

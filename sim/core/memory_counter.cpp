@@ -11,9 +11,17 @@ using mem::AccessKind;
 using mem::AccessType;
 
 MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block,
-                             uint64_t grid_threads)
-    : spec_(spec), stats_(stats), threads_per_block_(threads_per_block), grid_threads_(grid_threads) {
+                             uint64_t grid_threads, bool model_caches)
+    : spec_(spec),
+      stats_(stats),
+      threads_per_block_(threads_per_block),
+      grid_threads_(grid_threads),
+      model_caches_(model_caches) {
   txns_.reserve(64);
+  stats_.mem_valid = true;
+  stats_.mem.has_l1 = spec_.has_l1;
+  stats_.mem.has_l2 = spec_.has_l2;
+  if (!model_caches_) return;
   if (spec_.has_dram) map_ = std::make_unique<mem::AddressMap>(spec_.dram);
   if (spec_.has_l1) {
     l1_.reserve(spec_.sm.count);
@@ -23,9 +31,6 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
     l2_.reserve(spec_.l2.slices);
     for (uint32_t i = 0; i < spec_.l2.slices; ++i) l2_.emplace_back(spec_.l2.slice);
   }
-  stats_.mem_valid = true;
-  stats_.mem.has_l1 = spec_.has_l1;
-  stats_.mem.has_l2 = spec_.has_l2;
 }
 
 void MemoryCounter::on_access(const mem::WarpMemAccess& a, const isa::Instr& in, uint32_t pc, uint32_t block,
@@ -36,6 +41,7 @@ void MemoryCounter::on_access(const mem::WarpMemAccess& a, const isa::Instr& in,
 
 void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
   sm::SharedPasses p = sm::shared_passes(spec_.shared, a);
+  last_passes_ = p.passes;
   MemStats& m = stats_.mem;
   if (a.kind == AccessKind::Store) {
     m.shared_store_transactions += p.passes;
@@ -91,7 +97,7 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
   PcStats& ps = stats_.per_pc[pc];
   ++ps.requests;
   ps.transactions += n;
-  through_caches(*a, block % spec_.sm.count);
+  if (model_caches_) through_caches(*a, block % spec_.sm.count);
 }
 
 void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type) {
@@ -134,6 +140,7 @@ void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
 }
 
 void MemoryCounter::finish() {
+  if (!model_caches_) return;
   MemStats& m = stats_.mem;
   mem::CacheStats l1, l2;
   for (const auto& c : l1_) l1 += c.stats();

@@ -18,7 +18,10 @@ namespace warpsim {
 
 class MemoryCounter final : public MemoryObserver {
  public:
-  MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block, uint64_t grid_threads);
+  // `model_caches`: run the functional L1/L2 (functional mode); a timed run models the
+  // caches in its memory system instead and only counts transactions here.
+  MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block, uint64_t grid_threads,
+                bool model_caches = true);
 
   void on_access(const mem::WarpMemAccess& access, const isa::Instr& instr, uint32_t pc, uint32_t block,
                  uint32_t warp) override;
@@ -28,6 +31,8 @@ class MemoryCounter final : public MemoryObserver {
 
   // The transactions of the last global/local access (valid until the next call).
   const std::vector<mem::Transaction>& last_transactions() const { return txns_; }
+  // The wavefronts of the last shared-memory access.
+  uint32_t last_shared_passes() const { return last_passes_; }
 
  private:
   void count_shared(const mem::WarpMemAccess& a, uint32_t pc);
@@ -39,6 +44,8 @@ class MemoryCounter final : public MemoryObserver {
   LaunchStats& stats_;
   uint32_t threads_per_block_;
   uint64_t grid_threads_;
+  bool model_caches_;
+  uint32_t last_passes_ = 0;
   std::vector<mem::Transaction> txns_;
   mem::WarpMemAccess local_view_;
   std::unique_ptr<mem::AddressMap> map_;

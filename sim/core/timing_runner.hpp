@@ -1,0 +1,14 @@
+// Runs a grid in timing mode: the SMs and the memory system are wired here, blocks are
+// handed to SMs as their resources free up (in linear block order, round-robin over SMs),
+// and the clock jumps over cycles in which nothing can happen.
+#pragma once
+#include "sim/core/device_spec.hpp"
+#include "sim/core/launch_stats.hpp"
+#include "sim/core/limit_guard.hpp"
+#include "sim/sm/warp_executor.hpp"
+
+namespace warpsim {
+
+void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, LaunchStats& stats, LimitGuard& limits);
+
+}  // namespace warpsim

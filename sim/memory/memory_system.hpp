@@ -1,0 +1,66 @@
+// The timed memory hierarchy behind the SMs: per-SM load/store queues and L1 caches,
+// the interconnect, memory partitions with L2 slices, and the DRAM channels. Components
+// are wired here and only here.
+//
+// Contract: an SM submits the transactions of one warp memory instruction (after the
+// coalescer) with a token; when every read/atomic transaction of it has its data back,
+// a MemResponse with that token appears in responses() (tokens of stores are never
+// answered). tick(now) advances everything by one SM cycle; next_event(now) is the
+// earliest cycle at which tick can do anything (for idle skipping). Nothing is dropped:
+// every queue is bounded and applies back-pressure to the one before it.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/core/device_spec.hpp"
+#include "sim/core/launch_stats.hpp"
+#include "sim/memory/address_map.hpp"
+#include "sim/memory/cache.hpp"
+#include "sim/memory/coalescer.hpp"
+#include "sim/memory/dram_system.hpp"
+#include "sim/memory/interconnect.hpp"
+#include "sim/memory/mem_access.hpp"
+
+namespace warpsim::mem {
+
+struct MemResponse {
+  uint32_t sm = 0;
+  uint64_t token = 0;
+  uint64_t cycle = 0;
+};
+
+class MemorySystem {
+ public:
+  MemorySystem(const DeviceSpec& spec);
+  ~MemorySystem();
+
+  // Whether SM `sm`'s load/store queue can take another warp instruction now.
+  bool can_accept(uint32_t sm) const;
+  // The transactions of one warp instruction. `use_l1`: loads that the L1 caches, and all
+  // stores on a device with an L1 (write-through / write-back per its policy).
+  // token == 0: no response wanted.
+  void submit(uint32_t sm, const std::vector<Transaction>& txns, AccessKind kind, bool local, bool use_l1,
+              uint64_t token, uint64_t now);
+
+  bool tick(uint64_t now);
+  uint64_t next_event(uint64_t now) const;
+  std::vector<MemResponse>& responses() { return responses_; }
+  bool idle() const;
+
+  // Cache and DRAM statistics into `stats` (mem.l1_*, mem.l2_*, dram).
+  void fill_stats(LaunchStats& stats, uint64_t elapsed_sm_cycles) const;
+  // A one-paragraph description of what is queued where (deadlock reports).
+  std::string describe_state() const;
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+  std::vector<MemResponse> responses_;
+};
+
+}  // namespace warpsim::mem

@@ -1,0 +1,47 @@
+// The per-generation issue model: which execution unit an instruction uses, how long it
+// occupies it, and when its result may be consumed. All numbers come from the device
+// config's "issue" section; memory instructions get their unit time from the access
+// (bank-conflict passes, transactions) at issue.
+#pragma once
+#include <cstdint>
+
+#include "sim/core/device_spec.hpp"
+#include "sim/isa/ir.hpp"
+
+namespace warpsim::sm {
+
+enum class Unit : uint8_t { Alu, Sfu, Dp, Lsu, None };
+
+struct IssueCost {
+  Unit unit = Unit::Alu;
+  uint32_t busy = 1;      // cycles the unit is occupied by this warp instruction
+  uint32_t latency = 1;   // cycles from issue until a dependent instruction may issue
+};
+
+class IssueModel {
+ public:
+  explicit IssueModel(const IssueSpec& spec) : s_(spec) {}
+
+  Unit unit(const isa::Instr& in) const;
+
+  // Cost of a non-memory instruction (and of ld.param).
+  IssueCost cost(const isa::Instr& in) const;
+
+  // A shared-memory access that takes `passes` wavefronts.
+  IssueCost shared_cost(uint32_t passes) const {
+    uint32_t p = passes ? passes : 1;
+    return {Unit::Lsu, s_.mem_cycles * p, s_.shared_latency + (p - 1) * s_.mem_cycles};
+  }
+  // A global/local access of `transactions` transactions: the LSU hands over one
+  // transaction per cycle, and never takes less than its issue time.
+  IssueCost global_cost(uint32_t transactions) const {
+    return {Unit::Lsu, transactions > s_.mem_cycles ? transactions : s_.mem_cycles, s_.global_latency};
+  }
+
+  const IssueSpec& spec() const { return s_; }
+
+ private:
+  IssueSpec s_;
+};
+
+}  // namespace warpsim::sm

@@ -1,0 +1,342 @@
+#include "sim/sm/sm_core.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/memory/memory_path.hpp"
+
+namespace warpsim::sm {
+
+using isa::Op;
+
+class SmCore::Probe final : public IssueProbe {
+ public:
+  Probe(SmCore& sm, uint64_t now) : sm_(sm), now_(now) {}
+  bool can_issue(uint32_t slot) override {
+    WarpTiming& wt = sm_.warps_[slot];
+    if (wt.ready_at > now_) return false;
+    uint64_t uf = sm_.unit_free(wt.next_unit, wt.sched);
+    if (uf > now_) {
+      wt.pipe_seen_until = std::max(wt.pipe_seen_until, uf);
+      return false;
+    }
+    if (wt.next_global && !sm_.shared_.memory->can_accept(sm_.id_)) {
+      wt.pipe_seen_until = std::max(wt.pipe_seen_until, now_ + 1);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  SmCore& sm_;
+  uint64_t now_;
+};
+
+SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
+  const DeviceSpec& spec = *shared_.spec;
+  for (uint32_t s = 0; s < spec.sm.schedulers; ++s)
+    schedulers_.push_back(make_scheduler(spec.sm.scheduler_policy, spec.sm.two_level_active_warps));
+  alu_free_.assign(spec.sm.schedulers, 0);
+  warps_.resize(spec.sm.max_warps);
+  blocks_.resize(shared_.blocks_per_sm);
+}
+
+uint64_t SmCore::unit_free(Unit u, uint32_t sched) const {
+  switch (u) {
+    case Unit::Alu: return alu_free_[sched];
+    case Unit::Sfu: return sfu_free_;
+    case Unit::Dp: return dp_free_;
+    case Unit::Lsu: return lsu_free_;
+    default: return 0;
+  }
+}
+
+void SmCore::account_until(uint64_t now) {
+  if (now <= accounted_until_) return;
+  const uint64_t dt = now - accounted_until_;
+  if (resident_warps_) {
+    shared_.counters->active_cycles += dt;
+    shared_.counters->resident_warp_cycles += uint64_t(resident_warps_) * dt;
+  }
+  accounted_until_ = now;
+}
+
+void SmCore::assign_block(uint32_t linear, uint64_t now) {
+  account_until(now);
+  uint32_t bs = 0;
+  while (blocks_[bs].used) ++bs;
+  BlockSlot& b = blocks_[bs];
+  b.used = true;
+  shared_.executor->init_block(b.state, linear, id_);
+  const uint32_t nw = static_cast<uint32_t>(b.state.warps.size());
+  b.warp_slots.clear();
+  b.warps_alive = nw;
+  const uint32_t sb_size = shared_.deps->scoreboard_size();
+  uint32_t slot = 0;
+  for (uint32_t wi = 0; wi < nw; ++wi) {
+    while (warps_[slot].used) ++slot;
+    WarpTiming& wt = warps_[slot];
+    wt.used = true;
+    wt.retired_pending = false;
+    wt.block_slot = bs;
+    wt.sched = slot % static_cast<uint32_t>(schedulers_.size());
+    wt.warp = &b.state.warps[wi];
+    wt.reg_ready.assign(sb_size, 0);
+    wt.reg_mem.assign(sb_size, 0);
+    wt.t_free = now;
+    wt.release_at = 0;
+    wt.pipe_seen_until = 0;
+    wt.pending_loads = 0;
+    ++wt.generation;
+    wt.waiting_barrier = false;
+    update_ready(wt, now);
+    schedulers_[wt.sched]->add(slot);
+    b.warp_slots.push_back(slot);
+    ++resident_warps_;
+  }
+  ++resident_blocks_;
+}
+
+void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
+  Warp& w = *wt.warp;
+  if (w.done || wt.waiting_barrier) {
+    wt.ready_at = kNever;
+    return;
+  }
+  w.stack.reconverge();
+  const uint32_t pc = static_cast<uint32_t>(w.stack.top().pc);
+  const KernelDeps& d = *shared_.deps;
+  uint64_t ready = std::max(wt.t_free, wt.release_at);
+  bool mem = false;
+  for (const uint16_t* s = d.reads_begin(pc); s != d.writes_end(pc); ++s) {
+    uint64_t t = wt.reg_ready[*s];
+    if (t > ready) {
+      ready = t;
+      mem = wt.reg_mem[*s] != 0;
+    }
+  }
+  wt.ready_at = ready;
+  wt.ready_mem = mem;
+  const isa::Instr& nx = shared_.ctx->kernel->code[pc];
+  wt.next_unit = shared_.issue->unit(nx);
+  const bool mem_op = nx.op == Op::Ld || nx.op == Op::St || nx.op == Op::Atom || nx.op == Op::Red;
+  wt.next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param;
+  (void)now;
+}
+
+void SmCore::account_wait(WarpTiming& wt, uint32_t pc, uint64_t now) {
+  TimingCounters& c = *shared_.counters;
+  uint64_t start = wt.t_free;
+  if (now > start) {
+    shared_.stats->per_pc[pc].stall_cycles += now - start;
+    if (wt.release_at > start) {
+      uint64_t e = std::min(wt.release_at, now);
+      c.stall_sync += e - start;
+      start = e;
+    }
+    uint64_t dep_end = std::min(std::max(start, wt.ready_at), now);
+    if (dep_end > start) (wt.ready_mem ? c.stall_memory : c.stall_exec) += dep_end - start;
+    uint64_t eligible = now - dep_end;
+    uint64_t pipe = wt.pipe_seen_until > dep_end ? std::min(wt.pipe_seen_until, now) - dep_end : 0;
+    c.stall_pipe += pipe;
+    c.stall_not_selected += eligible - pipe;
+  }
+  wt.pipe_seen_until = 0;
+  wt.release_at = 0;
+}
+
+uint64_t SmCore::new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests, uint32_t submissions) {
+  uint32_t id;
+  if (!free_loads_.empty()) {
+    id = free_loads_.back();
+    free_loads_.pop_back();
+  } else {
+    loads_.emplace_back();
+    id = static_cast<uint32_t>(loads_.size() - 1);
+  }
+  PendingLoad& pl = loads_[id];
+  pl.used = true;
+  pl.slot = slot;
+  pl.generation = warps_[slot].generation;
+  pl.left = submissions;
+  pl.ndests = static_cast<uint8_t>(std::min<uint32_t>(ndests, 8));
+  for (uint32_t i = 0; i < pl.ndests; ++i) pl.dests[i] = dests[i];
+  return (uint64_t(id_) << 40) | (uint64_t(id) + 1);
+}
+
+void SmCore::issue(uint32_t slot, uint64_t now) {
+  WarpTiming& wt = warps_[slot];
+  Warp& w = *wt.warp;
+  w.stack.reconverge();
+  const uint32_t pc = static_cast<uint32_t>(w.stack.top().pc);
+  account_wait(wt, pc, now);
+  StepResult r = shared_.executor->step(w, now);
+  ++shared_.counters->issued;
+  const isa::Instr& in = *r.instr;
+  const IssueModel& im = *shared_.issue;
+  const KernelDeps& deps = *shared_.deps;
+  const bool mem_op = in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
+
+  IssueCost cost;
+  bool dest_pending = false;
+  if (mem_op && r.n_accesses) {
+    // Which accesses go to the memory system and wait for data.
+    uint32_t waits = 0;
+    for (uint8_t i = 0; i < r.n_accesses; ++i) {
+      const mem::WarpMemAccess& a = r.accesses[i];
+      if (a.space != isa::Space::Shared &&
+          (a.kind == mem::AccessKind::Load || (a.kind == mem::AccessKind::Atomic && in.op == Op::Atom)))
+        ++waits;
+    }
+    uint64_t token = 0;
+    if (waits) {
+      token = new_token(slot, deps.writes_begin(pc), uint32_t(deps.writes_end(pc) - deps.writes_begin(pc)), waits);
+      ++wt.pending_loads;
+      dest_pending = true;
+    }
+    cost = {Unit::Lsu, 0, 0};
+    const uint32_t block = w.block->linear;
+    for (uint8_t i = 0; i < r.n_accesses; ++i) {
+      const mem::WarpMemAccess& a = r.accesses[i];
+      shared_.counter->on_access(a, in, pc, block, w.index);
+      if (a.space == isa::Space::Shared) {
+        IssueCost c = im.shared_cost(shared_.counter->last_shared_passes());
+        cost.busy += c.busy;
+        cost.latency = std::max(cost.latency, c.latency);
+      } else {
+        const auto& txns = shared_.counter->last_transactions();
+        IssueCost c = im.global_cost(static_cast<uint32_t>(txns.size()));
+        cost.busy += c.busy;
+        const bool local = a.space == isa::Space::Local;
+        const bool use_l1 = a.kind == mem::AccessKind::Store ? shared_.spec->has_l1
+                                                             : mem::l1_caches_load(*shared_.spec, a);
+        const bool wants = a.kind == mem::AccessKind::Load || (a.kind == mem::AccessKind::Atomic && in.op == Op::Atom);
+        shared_.memory->submit(id_, txns, a.kind, local, use_l1, wants ? token : 0, now);
+      }
+    }
+  } else if (mem_op && in.klass != isa::InstrClass::LdParam) {
+    cost = {Unit::Lsu, im.spec().mem_cycles, 1};  // every lane predicated off: no data moves
+  } else {
+    cost = im.cost(in);
+  }
+
+  switch (cost.unit) {
+    case Unit::Alu: alu_free_[wt.sched] = now + cost.busy; break;
+    case Unit::Sfu: sfu_free_ = now + cost.busy; break;
+    case Unit::Dp:
+      dp_free_ = now + cost.busy;
+      if (im.spec().dp_blocks_other_schedulers)
+        for (auto& a : alu_free_) a = std::max(a, now + cost.busy);
+      break;
+    case Unit::Lsu: lsu_free_ = now + std::max<uint32_t>(cost.busy, 1); break;
+    default: break;
+  }
+  const uint8_t from_mem = mem_op ? 1 : 0;
+  for (const uint16_t* s = deps.writes_begin(pc); s != deps.writes_end(pc); ++s) {
+    wt.reg_ready[*s] = dest_pending ? kNever : now + cost.latency;
+    wt.reg_mem[*s] = from_mem;
+  }
+
+  wt.t_free = now + 1;
+  if (r.kind == StepResult::Kind::WaitingAtBarrier) wt.waiting_barrier = true;
+  if (r.barrier_released) {
+    const uint64_t resume = now + im.spec().barrier_latency;
+    for (uint32_t s : blocks_[wt.block_slot].warp_slots) {
+      WarpTiming& o = warps_[s];
+      if (!o.used) continue;
+      if (o.waiting_barrier || s == slot) {
+        o.waiting_barrier = false;
+        o.release_at = resume;
+        if (s != slot) update_ready(o, now);
+      }
+    }
+  }
+  if (r.kind == StepResult::Kind::WarpDone) {
+    if (wt.pending_loads == 0) retire_warp(slot, now);
+    else {
+      wt.retired_pending = true;
+      wt.ready_at = kNever;
+    }
+    return;
+  }
+  update_ready(wt, now);
+  if (wt.ready_at == kNever && dest_pending) schedulers_[wt.sched]->long_latency(slot);
+}
+
+void SmCore::retire_warp(uint32_t slot, uint64_t now) {
+  account_until(now);
+  WarpTiming& wt = warps_[slot];
+  wt.used = false;
+  wt.ready_at = kNever;
+  schedulers_[wt.sched]->remove(slot);
+  --resident_warps_;
+  BlockSlot& b = blocks_[wt.block_slot];
+  if (--b.warps_alive == 0) {
+    b.used = false;
+    --resident_blocks_;
+    ++finished_;
+  }
+}
+
+bool SmCore::tick(uint64_t now) {
+  bool progress = false;
+  Probe probe(*this, now);
+  for (uint32_t s = 0; s < schedulers_.size(); ++s) {
+    int slot = schedulers_[s]->select(probe);
+    if (slot < 0) continue;
+    issue(static_cast<uint32_t>(slot), now);
+    schedulers_[s]->issued(static_cast<uint32_t>(slot));
+    progress = true;
+  }
+  return progress;
+}
+
+uint64_t SmCore::next_wake(uint64_t now) {
+  uint64_t best = kNever;
+  for (const WarpTiming& wt : warps_) {
+    if (!wt.used || wt.ready_at == kNever) continue;
+    uint64_t t = std::max(wt.ready_at, unit_free(wt.next_unit, wt.sched));
+    if (wt.next_global && !shared_.memory->can_accept(id_)) t = std::max(t, now + 1);
+    best = std::min(best, t);
+  }
+  return best == kNever ? kNever : std::max(best, now + 1);
+}
+
+void SmCore::memory_response(uint64_t token, uint64_t now) {
+  const uint32_t id = static_cast<uint32_t>((token & ((uint64_t(1) << 40) - 1)) - 1);
+  PendingLoad& pl = loads_[id];
+  if (!pl.used || --pl.left > 0) return;
+  pl.used = false;
+  free_loads_.push_back(id);
+  WarpTiming& wt = warps_[pl.slot];
+  if (!wt.used || wt.generation != pl.generation) return;
+  for (uint32_t i = 0; i < pl.ndests; ++i) wt.reg_ready[pl.dests[i]] = now;
+  --wt.pending_loads;
+  if (wt.retired_pending) {
+    if (wt.pending_loads == 0) retire_warp(pl.slot, now);
+    return;
+  }
+  update_ready(wt, now);
+  wake = std::min(wake, std::max(wt.ready_at, now + 1));
+}
+
+std::string SmCore::describe(uint64_t now) const {
+  std::string s = fmt::format("SM {}: {} blocks, {} warps resident", id_, resident_blocks_, resident_warps_);
+  uint32_t shown = 0;
+  for (uint32_t i = 0; i < warps_.size() && shown < 6; ++i) {
+    const WarpTiming& wt = warps_[i];
+    if (!wt.used) continue;
+    ++shown;
+    const Warp& w = *wt.warp;
+    const uint32_t pc = w.stack.empty() ? 0 : static_cast<uint32_t>(w.stack.top().pc);
+    s += fmt::format("\n    warp slot {} (block {}, warp {}): pc {} (PTX line {}), {}", i, w.block->linear, w.index, pc,
+                     shared_.ctx->kernel->code[pc].ptx_line,
+                     wt.retired_pending    ? "exited, waiting for loads"
+                     : wt.waiting_barrier  ? "waiting at barrier"
+                     : wt.ready_at == kNever ? fmt::format("waiting for {} memory load(s)", wt.pending_loads)
+                                             : fmt::format("ready at cycle {}", wt.ready_at));
+  }
+  (void)now;
+  return s;
+}
+
+}  // namespace warpsim::sm

@@ -1,0 +1,132 @@
+// The timing model of one streaming multiprocessor: resident blocks and warps, warp
+// schedulers (policy from the config), a scoreboard per warp, the execution units with
+// the generation's issue model, and the hand-off of memory instructions to the memory
+// system. Instructions execute functionally when they issue (WarpExecutor::step); their
+// timing decides only when dependents and the unit may go on.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/core/device_spec.hpp"
+#include "sim/core/launch_stats.hpp"
+#include "sim/core/memory_counter.hpp"
+#include "sim/memory/memory_system.hpp"
+#include "sim/sm/issue_model.hpp"
+#include "sim/sm/kernel_deps.hpp"
+#include "sim/sm/warp_executor.hpp"
+#include "sim/sm/warp_scheduler.hpp"
+
+namespace warpsim::sm {
+
+constexpr uint64_t kNever = UINT64_MAX;
+
+// Warp-cycle counters summed over all SMs (the stall breakdown and occupancy integrals).
+struct TimingCounters {
+  uint64_t issued = 0;
+  uint64_t stall_exec = 0, stall_memory = 0, stall_sync = 0, stall_not_selected = 0, stall_pipe = 0;
+  uint64_t active_cycles = 0;         // SM-cycles with at least one resident warp
+  uint64_t resident_warp_cycles = 0;  // resident warps integrated over time
+};
+
+// Everything the SMs of one launch share.
+struct SmShared {
+  const DeviceSpec* spec = nullptr;
+  const LaunchContext* ctx = nullptr;
+  WarpExecutor* executor = nullptr;
+  MemoryCounter* counter = nullptr;
+  mem::MemorySystem* memory = nullptr;
+  const KernelDeps* deps = nullptr;
+  const IssueModel* issue = nullptr;
+  LaunchStats* stats = nullptr;
+  TimingCounters* counters = nullptr;
+  uint32_t blocks_per_sm = 1;
+};
+
+class SmCore {
+ public:
+  SmCore(uint32_t id, const SmShared& shared);
+
+  uint32_t id() const { return id_; }
+  bool has_free_block_slot() const { return resident_blocks_ < shared_.blocks_per_sm; }
+  bool empty() const { return resident_blocks_ == 0; }
+  void assign_block(uint32_t linear_block, uint64_t now);
+
+  // Issues at most one instruction per scheduler; returns whether anything issued.
+  bool tick(uint64_t now);
+  // Earliest cycle at which tick() may issue, given what is known now (kNever: only a
+  // memory response can wake this SM).
+  uint64_t next_wake(uint64_t now);
+  void memory_response(uint64_t token, uint64_t now);
+  // Blocks finished since the last call.
+  uint32_t take_finished_blocks() {
+    uint32_t n = finished_;
+    finished_ = 0;
+    return n;
+  }
+  // Integrates occupancy up to `now`.
+  void account_until(uint64_t now);
+  std::string describe(uint64_t now) const;
+  uint64_t wake = 0;  // maintained by the runner
+
+ private:
+  struct WarpTiming {
+    bool used = false;
+    bool retired_pending = false;  // executed its exit, waiting for outstanding loads
+    bool waiting_barrier = false;
+    uint32_t block_slot = 0;
+    uint32_t sched = 0;
+    Warp* warp = nullptr;
+    uint64_t ready_at = 0;         // next instruction's operands ready (kNever: waiting on memory)
+    bool ready_mem = false;        // the operand it waits for is a memory result
+    Unit next_unit = Unit::Alu;
+    bool next_global = false;      // next instruction goes to the memory system
+    uint64_t t_free = 0;           // start of the current wait (cycle after the last issue)
+    uint64_t release_at = 0;       // barrier release cycle (sync accounting)
+    uint64_t pipe_seen_until = 0;  // ready but its unit was busy until then
+    uint32_t pending_loads = 0;
+    uint32_t generation = 0;
+    std::vector<uint64_t> reg_ready;
+    std::vector<uint8_t> reg_mem;
+  };
+  struct BlockSlot {
+    bool used = false;
+    BlockState state;
+    std::vector<uint32_t> warp_slots;
+    uint32_t warps_alive = 0;
+  };
+  struct PendingLoad {
+    uint32_t slot = 0;
+    uint32_t generation = 0;
+    uint32_t left = 0;  // submissions still outstanding
+    uint8_t ndests = 0;
+    uint16_t dests[8] = {};
+    bool used = false;
+  };
+  class Probe;
+
+  uint64_t unit_free(Unit u, uint32_t sched) const;
+  void issue(uint32_t slot, uint64_t now);
+  void update_ready(WarpTiming& wt, uint64_t now);
+  void account_wait(WarpTiming& wt, uint32_t pc, uint64_t now);
+  void retire_warp(uint32_t slot, uint64_t now);
+  uint64_t new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests, uint32_t submissions);
+
+  uint32_t id_;
+  SmShared shared_;
+  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
+  std::vector<WarpTiming> warps_;
+  std::vector<BlockSlot> blocks_;
+  std::vector<PendingLoad> loads_;
+  std::vector<uint32_t> free_loads_;
+  std::vector<uint64_t> alu_free_;  // per scheduler
+  uint64_t sfu_free_ = 0, dp_free_ = 0, lsu_free_ = 0;
+  uint32_t resident_blocks_ = 0;
+  uint32_t resident_warps_ = 0;
+  uint32_t finished_ = 0;
+  uint64_t accounted_until_ = 0;
+  uint64_t age_ = 0;
+};
+
+}  // namespace warpsim::sm
