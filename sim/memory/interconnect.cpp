@@ -19,7 +19,8 @@ Crossbar::Crossbar(const InterconnectSpec& spec, uint32_t sources, uint32_t dest
       flight_(destinations),
       out_(destinations),
       out_flits_(destinations, 0),
-      rr_(destinations, 0) {
+      rr_(destinations, 0),
+      queued_for_(destinations, 0) {
   if (sources == 0 || destinations == 0)
     throw std::invalid_argument(fmt::format("{}: needs at least one source and one destination", name_));
 }
@@ -40,6 +41,8 @@ void Crossbar::push(Packet p, uint64_t now) {
     throw std::logic_error(fmt::format("{}: push to full input port {}", name_, p.src));
   p.pushed_at = now;
   in_flits_[p.src] += spec_.flits(p.bytes);
+  ++queued_for_[p.dst];
+  ++queued_;
   in_[p.src].push_back(p);
   ++stats_.packets_pushed;
 }
@@ -47,9 +50,9 @@ void Crossbar::push(Packet p, uint64_t now) {
 bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
   const uint64_t cycle_begin = now * spec_.flits_per_cycle;
   const uint64_t cycle_end = cycle_begin + spec_.flits_per_cycle;
+  if (queued_for_[dst] == 0) return false;          // nothing anywhere is headed there
   if (out_slot_[dst] >= cycle_end) return false;  // output port used up this cycle
-  for (uint32_t j = 0; j < sources_; ++j) {
-    uint32_t src = (rr_[dst] + j) % sources_;
+  for (uint32_t j = 0, src = rr_[dst]; j < sources_; ++j, src = src + 1 == sources_ ? 0 : src + 1) {
     if (in_[src].empty() || in_[src].front().dst != dst) continue;
     uint64_t start = std::max({in_slot_[src], out_slot_[dst], cycle_begin});
     if (start >= cycle_end) continue;  // this input port is used up this cycle
@@ -65,10 +68,13 @@ bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
     out_slot_[dst] = end;
     uint64_t due = slot_cycle(end - 1) + spec_.latency;
     flight_[dst].push_back({head, k, due});
+    ++in_flight_;
     in_flits_[src] -= k;
     out_flits_[dst] += k;
     in_[src].pop_front();
-    rr_[dst] = (src + 1) % sources_;
+    --queued_for_[dst];
+    --queued_;
+    rr_[dst] = src + 1 == sources_ ? 0 : src + 1;
     return true;
   }
   return false;
@@ -77,14 +83,16 @@ bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
 bool Crossbar::tick(uint64_t now) {
   bool progress = false;
   // Several passes: with more than one flit per cycle a port may carry several packets.
-  for (bool granted = true; granted;) {
+  for (bool granted = queued_ > 0; granted;) {
     granted = false;
     for (uint32_t d = 0; d < destinations_; ++d) granted |= grant_one(d, now);
     progress |= granted;
   }
+  if (in_flight_ == 0) return progress;
   for (uint32_t d = 0; d < destinations_; ++d) {
     auto& f = flight_[d];
     while (!f.empty() && f.front().due <= now) {
+      --in_flight_;
       Packet p = f.front().packet;
       uint32_t k = f.front().flits;
       f.pop_front();

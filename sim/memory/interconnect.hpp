@@ -91,6 +91,9 @@ class Crossbar {
   std::vector<std::deque<Packet>> out_;
   std::vector<uint32_t> out_flits_;            // reserved: in flight + in out_
   std::vector<uint32_t> rr_;                   // per destination: first input to consider
+  std::vector<uint32_t> queued_for_;           // per destination: packets queued at the inputs for it
+  uint64_t queued_ = 0;                        // packets queued at all inputs
+  uint64_t in_flight_ = 0;                     // packets granted and not yet delivered
   CrossbarStats stats_;
 };
 

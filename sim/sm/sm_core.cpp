@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/memory/memory_path.hpp"
 
 namespace warpsim::sm {
@@ -10,7 +12,10 @@ using isa::Op;
 
 class SmCore::Probe final : public IssueProbe {
  public:
-  Probe(SmCore& sm, uint64_t now) : sm_(sm), now_(now) {}
+  Probe(SmCore& sm, uint64_t now) : sm_(sm), now_(now) {
+    ready_at = sm.ready_at_.data();
+    this->now = now;
+  }
   bool can_issue(uint32_t slot) override {
     WarpTiming& wt = sm_.warps_[slot];
     if (wt.ready_at > now_) return false;
@@ -37,6 +42,7 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
     schedulers_.push_back(make_scheduler(spec.sm.scheduler_policy, spec.sm.two_level_active_warps));
   alu_free_.assign(spec.sm.schedulers, 0);
   warps_.resize(spec.sm.max_warps);
+  ready_at_.assign(spec.sm.max_warps, kNever);
   blocks_.resize(shared_.blocks_per_sm);
 }
 
@@ -91,6 +97,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     update_ready(wt, now);
     schedulers_[wt.sched]->add(slot);
     b.warp_slots.push_back(slot);
+    used_slots_.push_back(slot);
     ++resident_warps_;
   }
   ++resident_blocks_;
@@ -99,7 +106,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
 void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   Warp& w = *wt.warp;
   if (w.done || wt.waiting_barrier) {
-    wt.ready_at = kNever;
+    set_ready(wt, kNever);
     return;
   }
   w.stack.reconverge();
@@ -114,7 +121,7 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
       mem = wt.reg_mem[*s] != 0;
     }
   }
-  wt.ready_at = ready;
+  set_ready(wt, ready);
   wt.ready_mem = mem;
   const isa::Instr& nx = shared_.ctx->kernel->code[pc];
   wt.next_unit = shared_.issue->unit(nx);
@@ -254,7 +261,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
     if (wt.pending_loads == 0) retire_warp(slot, now);
     else {
       wt.retired_pending = true;
-      wt.ready_at = kNever;
+      set_ready(wt, kNever);
     }
     return;
   }
@@ -266,7 +273,8 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
   account_until(now);
   WarpTiming& wt = warps_[slot];
   wt.used = false;
-  wt.ready_at = kNever;
+  set_ready(wt, kNever);
+  used_slots_.erase(std::find(used_slots_.begin(), used_slots_.end(), slot));
   schedulers_[wt.sched]->remove(slot);
   --resident_warps_;
   BlockSlot& b = blocks_[wt.block_slot];
@@ -292,8 +300,9 @@ bool SmCore::tick(uint64_t now) {
 
 uint64_t SmCore::next_wake(uint64_t now) {
   uint64_t best = kNever;
-  for (const WarpTiming& wt : warps_) {
-    if (!wt.used || wt.ready_at == kNever) continue;
+  for (uint32_t slot : used_slots_) {
+    if (ready_at_[slot] == kNever) continue;
+    const WarpTiming& wt = warps_[slot];
     uint64_t t = std::max(wt.ready_at, unit_free(wt.next_unit, wt.sched));
     if (wt.next_global && !shared_.memory->can_accept(id_)) t = std::max(t, now + 1);
     best = std::min(best, t);

@@ -109,6 +109,10 @@ class SmCore {
   uint64_t unit_free(Unit u, uint32_t sched) const;
   void issue(uint32_t slot, uint64_t now);
   void update_ready(WarpTiming& wt, uint64_t now);
+  void set_ready(WarpTiming& wt, uint64_t t) {
+    wt.ready_at = t;
+    ready_at_[static_cast<size_t>(&wt - warps_.data())] = t;
+  }
   void account_wait(WarpTiming& wt, uint32_t pc, uint64_t now);
   void retire_warp(uint32_t slot, uint64_t now);
   uint64_t new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests, uint32_t submissions);
@@ -117,6 +121,8 @@ class SmCore {
   SmShared shared_;
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<WarpTiming> warps_;
+  std::vector<uint64_t> ready_at_;  // dense copy of warps_[slot].ready_at for the schedulers' pre-filter
+  std::vector<uint32_t> used_slots_;
   std::vector<BlockSlot> blocks_;
   std::vector<PendingLoad> loads_;
   std::vector<uint32_t> free_loads_;

@@ -18,7 +18,13 @@ namespace warpsim::sm {
 class IssueProbe {
  public:
   virtual ~IssueProbe() = default;
+  // Cheap pre-filter the policies apply before can_issue(): a warp whose operands are
+  // not ready before `now` cannot issue (ready_at is indexed by slot).
+  bool operands_ready(uint32_t slot) const { return ready_at[slot] <= now; }
   virtual bool can_issue(uint32_t slot) = 0;
+
+  const uint64_t* ready_at = nullptr;
+  uint64_t now = 0;
 };
 
 class WarpScheduler {
