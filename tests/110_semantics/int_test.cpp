@@ -1,0 +1,355 @@
+// Integer arithmetic, logic, shifts, bit fields, comparisons and selects at edge values,
+// for every integer width, against references written with wider arithmetic.
+#include <catch2/catch.hpp>
+
+#include "eval.hpp"
+
+using semtest::bits;
+using semtest::check_binary;
+using semtest::eval;
+using semtest::int_edges;
+
+namespace {
+
+template <class T>
+using Wider = std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>;
+
+// Runs the same check for every integer type of PTX: s/u 16, 32, 64 (8-bit types only
+// exist for ld/st/cvt).
+template <template <class> class Check>
+void for_int_types() {
+  Check<int16_t>::run("s16");
+  Check<uint16_t>::run("u16");
+  Check<int32_t>::run("s32");
+  Check<uint32_t>::run("u32");
+  Check<int64_t>::run("s64");
+  Check<uint64_t>::run("u64");
+}
+
+template <class T>
+struct AddSub {
+  static void run(const std::string& t) {
+    auto v = int_edges<T>();
+    check_binary<T>("add." + t + " %d, %a, %b;", t, t, v, [](T x, T y) { return T(Wider<T>(x) + y); });
+    check_binary<T>("sub." + t + " %d, %a, %b;", t, t, v, [](T x, T y) { return T(Wider<T>(x) - y); });
+  }
+};
+
+template <class T>
+struct Mul {
+  static void run(const std::string& t) {
+    auto v = int_edges<T>();
+    constexpr int n = sizeof(T) * 8;
+    check_binary<T>("mul.lo." + t + " %d, %a, %b;", t, t, v, [](T x, T y) { return T(Wider<T>(x) * Wider<T>(y)); });
+    check_binary<T>("mul.hi." + t + " %d, %a, %b;", t, t, v,
+                    [](T x, T y) { return T((Wider<T>(x) * Wider<T>(y)) >> n); });
+    if constexpr (sizeof(T) <= 4) {
+      using W = std::conditional_t<std::is_signed_v<T>, std::conditional_t<sizeof(T) == 2, int32_t, int64_t>,
+                                   std::conditional_t<sizeof(T) == 2, uint32_t, uint64_t>>;
+      std::string wt = (std::is_signed_v<T> ? "s" : "u") + std::to_string(2 * n);
+      check_binary<T, W>("mul.wide." + t + " %d, %a, %b;", t, wt, v,
+                         [](T x, T y) { return W(Wider<T>(x) * Wider<T>(y)); });
+    }
+  }
+};
+
+template <class T>
+struct MinMax {
+  static void run(const std::string& t) {
+    auto v = int_edges<T>();
+    check_binary<T>("min." + t + " %d, %a, %b;", t, t, v, [](T x, T y) { return std::min(x, y); });
+    check_binary<T>("max." + t + " %d, %a, %b;", t, t, v, [](T x, T y) { return std::max(x, y); });
+  }
+};
+
+template <class T>
+struct DivRem {
+  // Division by zero gives all ones (the unsigned maximum, -1 when signed) and x % 0 = x;
+  // the most negative value / -1 gives the most negative value and % -1 gives 0 (no trap).
+  static void run(const std::string& t) {
+    auto v = int_edges<T>();
+    check_binary<T>("div." + t + " %d, %a, %b;", t, t, v, [](T x, T y) -> T {
+      if (y == 0) return T(~std::make_unsigned_t<T>(0));
+      return T(Wider<T>(x) / Wider<T>(y));
+    });
+    check_binary<T>("rem." + t + " %d, %a, %b;", t, t, v, [](T x, T y) -> T {
+      if (y == 0) return x;
+      return T(Wider<T>(x) % Wider<T>(y));
+    });
+  }
+};
+
+template <class T>
+struct Logic {
+  static void run(const std::string& t) {
+    std::string b = "b" + t.substr(1);
+    auto v = int_edges<T>();
+    check_binary<T>("and." + b + " %d, %a, %b;", b, b, v, [](T x, T y) { return T(x & y); });
+    check_binary<T>("or." + b + " %d, %a, %b;", b, b, v, [](T x, T y) { return T(x | y); });
+    check_binary<T>("xor." + b + " %d, %a, %b;", b, b, v, [](T x, T y) { return T(x ^ y); });
+  }
+};
+
+template <class T>
+struct Compare {
+  static void run(const std::string& t) {
+    auto v = int_edges<T>();
+    using U = std::make_unsigned_t<T>;
+    check_binary<T, bool>("setp.eq." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return x == y; });
+    check_binary<T, bool>("setp.ne." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return x != y; });
+    check_binary<T, bool>("setp.lt." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return x < y; });
+    check_binary<T, bool>("setp.le." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return x <= y; });
+    check_binary<T, bool>("setp.gt." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return x > y; });
+    check_binary<T, bool>("setp.ge." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return x >= y; });
+    // lo/ls/hi/hs compare as unsigned whatever the type.
+    check_binary<T, bool>("setp.lo." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return U(x) < U(y); });
+    check_binary<T, bool>("setp.ls." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return U(x) <= U(y); });
+    check_binary<T, bool>("setp.hi." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return U(x) > U(y); });
+    check_binary<T, bool>("setp.hs." + t + " %d, %a, %b;", t, "pred", v, [](T x, T y) { return U(x) >= U(y); });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("add and sub wrap around at every width", "[semantics][int]") { for_int_types<AddSub>(); }
+TEST_CASE("mul.lo, mul.hi and mul.wide at every width", "[semantics][int]") { for_int_types<Mul>(); }
+TEST_CASE("min and max, signed and unsigned", "[semantics][int]") { for_int_types<MinMax>(); }
+TEST_CASE("div and rem incl. division by zero and MIN / -1", "[semantics][int]") { for_int_types<DivRem>(); }
+TEST_CASE("and, or, xor", "[semantics][int]") { for_int_types<Logic>(); }
+TEST_CASE("setp with every integer comparison", "[semantics][int]") { for_int_types<Compare>(); }
+
+TEST_CASE("division by zero and overflow: the documented results", "[semantics][int]") {
+  auto run = [](const std::string& code, const std::string& t, uint64_t a, uint64_t b) {
+    return eval(code, {t, t, t, ""}, {{a, b, 0, 0}})[0].d;
+  };
+  CHECK(run("div.u32 %d, %a, %b;", "u32", 7, 0) == 0xFFFFFFFFu);
+  CHECK(run("div.s32 %d, %a, %b;", "s32", 7, 0) == 0xFFFFFFFFu);                      // -1
+  CHECK(run("div.s32 %d, %a, %b;", "s32", bits<int32_t>(-7), 0) == 0xFFFFFFFFu);      // -1
+  CHECK(run("rem.s32 %d, %a, %b;", "s32", bits<int32_t>(-7), 0) == bits<int32_t>(-7));
+  CHECK(run("div.s32 %d, %a, %b;", "s32", 0x80000000u, 0xFFFFFFFFu) == 0x80000000u);   // INT_MIN / -1
+  CHECK(run("rem.s32 %d, %a, %b;", "s32", 0x80000000u, 0xFFFFFFFFu) == 0);
+  CHECK(run("div.s64 %d, %a, %b;", "s64", 0x8000000000000000ull, ~0ull) == 0x8000000000000000ull);
+  CHECK(run("div.u64 %d, %a, %b;", "u64", 5, 0) == ~0ull);
+  CHECK(run("rem.u16 %d, %a, %b;", "u16", 0xFFFF, 0) == 0xFFFF);
+  // C semantics otherwise: truncation toward zero, the remainder takes the dividend's sign.
+  CHECK(run("div.s32 %d, %a, %b;", "s32", bits<int32_t>(-7), 2) == bits<int32_t>(-3));
+  CHECK(run("rem.s32 %d, %a, %b;", "s32", bits<int32_t>(-7), 2) == bits<int32_t>(-1));
+  CHECK(run("rem.s32 %d, %a, %b;", "s32", 7, bits<int32_t>(-2)) == 1);
+}
+
+TEST_CASE("add.sat.s32 / sub.sat.s32 clamp instead of wrapping", "[semantics][int]") {
+  auto v = int_edges<int32_t>();
+  auto clamp = [](int64_t r) { return int32_t(std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, r))); };
+  check_binary<int32_t>("add.sat.s32 %d, %a, %b;", "s32", "s32", v,
+                        [&](int32_t x, int32_t y) { return clamp(int64_t(x) + y); });
+  check_binary<int32_t>("sub.sat.s32 %d, %a, %b;", "s32", "s32", v,
+                        [&](int32_t x, int32_t y) { return clamp(int64_t(x) - y); });
+}
+
+TEST_CASE("mad.lo, mad.hi, mad.hi.sat and mad.wide", "[semantics][int]") {
+  std::vector<int32_t> sv = {0, 1, -1, 3, INT32_MAX, INT32_MIN, INT32_MIN + 1, 0x10000, -0x12345};
+  std::vector<semtest::Case> cases;
+  for (int32_t a : sv)
+    for (int32_t b : sv)
+      for (int32_t c : sv) cases.push_back({bits(a), bits(b), bits(c), 0});
+  auto lo = eval("mad.lo.s32 %d, %a, %b, %c;", {"s32", "s32", "s32", "s32"}, cases);
+  auto hi = eval("mad.hi.s32 %d, %a, %b, %c;", {"s32", "s32", "s32", "s32"}, cases);
+  auto hisat = eval("mad.hi.sat.s32 %d, %a, %b, %c;", {"s32", "s32", "s32", "s32"}, cases);
+  auto ulo = eval("mad.lo.u32 %d, %a, %b, %c;", {"u32", "u32", "u32", "u32"}, cases);
+  auto uhi = eval("mad.hi.u32 %d, %a, %b, %c;", {"u32", "u32", "u32", "u32"}, cases);
+  std::vector<semtest::Case> wide_cases;
+  for (auto& c : cases) wide_cases.push_back({c[0], c[1], uint64_t(int64_t(int32_t(c[2])) * 0x100000001ll), 0});
+  auto wide = eval("mad.wide.s32 %d, %a, %b, %c;", {"s64", "s32", "s32", "s64"}, wide_cases);
+  auto uwide = eval("mad.wide.u32 %d, %a, %b, %c;", {"u64", "u32", "u32", "u64"}, wide_cases);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    int32_t a = int32_t(cases[i][0]), b = int32_t(cases[i][1]), c = int32_t(cases[i][2]);
+    uint32_t ua = uint32_t(a), ub = uint32_t(b), uc = uint32_t(c);
+    int64_t p = int64_t(a) * b;
+    uint64_t up = uint64_t(ua) * ub;
+    INFO("a=" << a << " b=" << b << " c=" << c);
+    CHECK(lo[i].d == uint32_t(uint64_t(p) + uint32_t(c)));
+    CHECK(hi[i].d == uint32_t(uint32_t(uint64_t(p) >> 32) + uint32_t(c)));
+    int64_t hs = int64_t(int32_t(uint64_t(p) >> 32)) + c;
+    CHECK(hisat[i].d == uint32_t(int32_t(std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, hs)))));
+    CHECK(ulo[i].d == uint32_t(up + uc));
+    CHECK(uhi[i].d == uint32_t((up >> 32) + uc));
+    int64_t cw = int64_t(wide_cases[i][2]);
+    CHECK(wide[i].d == uint64_t(p) + uint64_t(cw));
+    CHECK(uwide[i].d == up + uint64_t(cw));
+  }
+  // 16-bit mad.wide: a 32-bit addend.
+  auto w16 = eval("mad.wide.s16 %d, %a, %b, %c;", {"s32", "s16", "s16", "s32"},
+                  {{bits<int16_t>(-32768), bits<int16_t>(-32768), bits<int32_t>(-1), 0}});
+  CHECK(w16[0].d == 0x3FFFFFFFu);
+}
+
+TEST_CASE("mul24 and mad24 use the low 24 bits", "[semantics][int]") {
+  // lo: low 32 bits of the 48-bit product; hi: bits 47..16.
+  std::vector<uint32_t> v = {0, 1, 0xFFFFFF, 0x800000, 0x1000000, 0xFFFFFFFF, 0x7FFFFF, 0x123456, 0xFF800001};
+  auto s24 = [](uint32_t x) { return int64_t(int32_t(x << 8) >> 8); };
+  auto u24 = [](uint32_t x) { return int64_t(x & 0xFFFFFF); };
+  check_binary<uint32_t>("mul24.lo.u32 %d, %a, %b;", "u32", "u32", v,
+                         [&](uint32_t x, uint32_t y) { return uint32_t(u24(x) * u24(y)); });
+  check_binary<uint32_t>("mul24.hi.u32 %d, %a, %b;", "u32", "u32", v,
+                         [&](uint32_t x, uint32_t y) { return uint32_t(uint64_t(u24(x) * u24(y)) >> 16); });
+  check_binary<uint32_t>("mul24.lo.s32 %d, %a, %b;", "s32", "s32", v,
+                         [&](uint32_t x, uint32_t y) { return uint32_t(s24(x) * s24(y)); });
+  check_binary<uint32_t>("mul24.hi.s32 %d, %a, %b;", "s32", "s32", v,
+                         [&](uint32_t x, uint32_t y) { return uint32_t(uint64_t(s24(x) * s24(y)) >> 16); });
+  auto m = eval("mad24.lo.u32 %d, %a, %b, %c;", {"u32", "u32", "u32", "u32"},
+                {{0x1000003, 0xFF000002, 10, 0}, {0xFFFFFF, 0xFFFFFF, 0xFFFFFFFF, 0}});
+  CHECK(m[0].d == 16);                                                    // 3 * 2 + 10
+  CHECK(m[1].d == uint32_t(uint64_t(0xFFFFFF) * 0xFFFFFF + 0xFFFFFFFFu));  // wraps
+  auto mh = eval("mad24.hi.s32 %d, %a, %b, %c;", {"s32", "s32", "s32", "s32"}, {{0x800000, 0x800000, 5, 0}});
+  CHECK(mh[0].d == uint32_t((int64_t(-0x800000) * -0x800000) >> 16) + 5);
+}
+
+TEST_CASE("abs and neg at the most negative value; not, cnot", "[semantics][int]") {
+  auto un = [](const std::string& code, const std::string& t, uint64_t a) {
+    return eval(code, {t, t, "", ""}, {{a, 0, 0, 0}})[0].d;
+  };
+  CHECK(un("abs.s32 %d, %a;", "s32", 0x80000000u) == 0x80000000u);
+  CHECK(un("abs.s32 %d, %a;", "s32", bits<int32_t>(-5)) == 5);
+  CHECK(un("abs.s32 %d, %a;", "s32", 5) == 5);
+  CHECK(un("abs.s16 %d, %a;", "s16", 0x8000) == 0x8000);
+  CHECK(un("abs.s16 %d, %a;", "s16", 0xFFFF) == 1);
+  CHECK(un("abs.s64 %d, %a;", "s64", 0x8000000000000000ull) == 0x8000000000000000ull);
+  CHECK(un("abs.s64 %d, %a;", "s64", bits<int64_t>(-3)) == 3);
+  CHECK(un("neg.s32 %d, %a;", "s32", 0x80000000u) == 0x80000000u);
+  CHECK(un("neg.s32 %d, %a;", "s32", 1) == 0xFFFFFFFFu);
+  CHECK(un("neg.s32 %d, %a;", "s32", 0) == 0);
+  CHECK(un("neg.s16 %d, %a;", "s16", 2) == 0xFFFE);
+  CHECK(un("neg.s64 %d, %a;", "s64", 1) == ~0ull);
+  CHECK(un("not.b32 %d, %a;", "b32", 0x0F0F0000) == 0xF0F0FFFFu);
+  CHECK(un("not.b16 %d, %a;", "b16", 0x00FF) == 0xFF00);
+  CHECK(un("not.b64 %d, %a;", "b64", 0) == ~0ull);
+  CHECK(un("cnot.b32 %d, %a;", "b32", 0) == 1);
+  CHECK(un("cnot.b32 %d, %a;", "b32", 0x80000000u) == 0);
+  CHECK(un("cnot.b16 %d, %a;", "b16", 7) == 0);
+  CHECK(un("cnot.b64 %d, %a;", "b64", 0x100000000ull) == 0);
+}
+
+TEST_CASE("shl and shr: shift amounts at and beyond the width", "[semantics][int]") {
+  const std::vector<uint32_t> amounts = {0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 255, 256, 0xFFFFFFFF};
+  auto check = [&](const std::string& op, const std::string& t, uint64_t a, auto ref) {
+    std::vector<semtest::Case> cases;
+    for (uint32_t s : amounts) cases.push_back({a, s, 0, 0});
+    auto out = eval(op + " %d, %a, %b;", {t, t, "u32", ""}, cases);
+    for (size_t i = 0; i < amounts.size(); ++i) {
+      INFO(op << " " << std::hex << a << " by " << std::dec << amounts[i]);
+      CHECK(out[i].d == (ref(amounts[i]) & semtest::size_mask(t)));
+    }
+  };
+  for (uint64_t a : {0x1ull, 0x8000000000000001ull, 0xFFFFFFFFFFFFFFFFull, 0x123456789ABCDEF0ull}) {
+    check("shl.b64", "b64", a, [&](uint32_t s) { return s >= 64 ? 0 : a << s; });
+    check("shr.u64", "u64", a, [&](uint32_t s) { return s >= 64 ? 0 : a >> s; });
+    check("shr.s64", "s64", a, [&](uint32_t s) { return uint64_t(int64_t(a) >> std::min(s, 63u)); });
+    uint32_t a32 = uint32_t(a >> 32);
+    check("shl.b32", "b32", a32, [&](uint32_t s) { return uint64_t(s >= 32 ? 0 : a32 << s); });
+    check("shr.u32", "u32", a32, [&](uint32_t s) { return uint64_t(s >= 32 ? 0 : a32 >> s); });
+    check("shr.s32", "s32", a32, [&](uint32_t s) { return uint64_t(uint32_t(int32_t(a32) >> std::min(s, 31u))); });
+    uint16_t a16 = uint16_t(a >> 48);
+    check("shl.b16", "b16", a16, [&](uint32_t s) { return uint64_t(s >= 16 ? 0 : uint16_t(a16 << s)); });
+    check("shr.u16", "u16", a16, [&](uint32_t s) { return uint64_t(s >= 16 ? 0 : a16 >> s); });
+    check("shr.s16", "s16", a16, [&](uint32_t s) { return uint64_t(uint16_t(int16_t(a16) >> std::min(s, 15u))); });
+  }
+}
+
+TEST_CASE("popc, clz and brev", "[semantics][int]") {
+  auto un = [](const std::string& code, const std::string& dt, const std::string& t, uint64_t a) {
+    return eval(code, {dt, t, "", ""}, {{a, 0, 0, 0}})[0].d;
+  };
+  CHECK(un("popc.b32 %d, %a;", "u32", "b32", 0) == 0);
+  CHECK(un("popc.b32 %d, %a;", "u32", "b32", 0xFFFFFFFF) == 32);
+  CHECK(un("popc.b32 %d, %a;", "u32", "b32", 0x80000001) == 2);
+  CHECK(un("popc.b64 %d, %a;", "u32", "b64", ~0ull) == 64);
+  CHECK(un("popc.b64 %d, %a;", "u32", "b64", 0x8000000100000001ull) == 3);
+  CHECK(un("clz.b32 %d, %a;", "u32", "b32", 0) == 32);
+  CHECK(un("clz.b32 %d, %a;", "u32", "b32", 1) == 31);
+  CHECK(un("clz.b32 %d, %a;", "u32", "b32", 0x80000000) == 0);
+  CHECK(un("clz.b32 %d, %a;", "u32", "b32", 0x00010000) == 15);
+  CHECK(un("clz.b64 %d, %a;", "u32", "b64", 0) == 64);
+  CHECK(un("clz.b64 %d, %a;", "u32", "b64", 0x00000000FFFFFFFFull) == 32);
+  CHECK(un("clz.b64 %d, %a;", "u32", "b64", 0x8000000000000000ull) == 0);
+  CHECK(un("brev.b32 %d, %a;", "b32", "b32", 1) == 0x80000000u);
+  CHECK(un("brev.b32 %d, %a;", "b32", "b32", 0x12345678) == 0x1E6A2C48u);
+  CHECK(un("brev.b32 %d, %a;", "b32", "b32", 0) == 0);
+  CHECK(un("brev.b64 %d, %a;", "b64", "b64", 1) == 0x8000000000000000ull);
+  CHECK(un("brev.b64 %d, %a;", "b64", "b64", 0x0123456789ABCDEFull) == 0xF7B3D591E6A2C480ull);
+}
+
+namespace {
+
+uint64_t low_mask(int n) { return n >= 64 ? ~0ull : (1ull << n) - 1; }
+
+// bfe written as mask-and-extend (the PTX text spells it bit by bit).
+uint64_t ref_bfe(uint64_t a, uint32_t pos, uint32_t len, bool sgn, int width) {
+  pos &= 0xFF;
+  len &= 0xFF;
+  if (len == 0) return 0;
+  if (pos >= uint32_t(width)) {
+    bool sbit = sgn && ((a >> (width - 1)) & 1);
+    return sbit ? low_mask(width) : 0;
+  }
+  int n = std::min<int>(len, width - pos);
+  uint64_t v = (a >> pos) & low_mask(n);
+  if (sgn && ((v >> (n - 1)) & 1)) v |= ~low_mask(n);
+  return v & low_mask(width);
+}
+
+uint64_t ref_bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int width) {
+  pos &= 0xFF;
+  len &= 0xFF;
+  int n = pos >= uint32_t(width) ? 0 : std::min<int>(len, width - pos);
+  uint64_t field = low_mask(n) << pos;
+  return ((b & ~field) | ((a << pos) & field)) & low_mask(width);
+}
+
+}  // namespace
+
+TEST_CASE("bfe and bfi at field boundaries", "[semantics][int]") {
+  const std::vector<uint32_t> positions = {0, 1, 4, 15, 31, 32, 33, 63, 64, 255, 256 + 4};
+  const std::vector<uint32_t> lengths = {0, 1, 4, 8, 31, 32, 33, 64, 65, 255, 256 + 8};
+  const uint64_t values[] = {0xF0F0F0F0A5A5A5A5ull, 0x8000000080000000ull, 0x7FFFFFFF7FFFFFFFull, 0};
+  for (const char* t : {"u32", "s32", "u64", "s64"}) {
+    std::string ty = t;
+    int width = ty.substr(1) == "32" ? 32 : 64;
+    bool sgn = ty[0] == 's';
+    std::vector<semtest::Case> cases;
+    for (uint64_t a : values)
+      for (uint32_t p : positions)
+        for (uint32_t l : lengths) cases.push_back({a & low_mask(width), p, l, 0});
+    auto out = eval("bfe." + ty + " %d, %a, %b, %c;", {ty, ty, "u32", "u32"}, cases);
+    for (size_t i = 0; i < cases.size(); ++i) {
+      INFO("bfe." << ty << " a=" << std::hex << cases[i][0] << std::dec << " pos=" << cases[i][1]
+                  << " len=" << cases[i][2]);
+      CHECK(out[i].d == ref_bfe(cases[i][0], uint32_t(cases[i][1]), uint32_t(cases[i][2]), sgn, width));
+    }
+  }
+  for (const char* t : {"b32", "b64"}) {
+    std::string ty = t;
+    int width = ty == "b32" ? 32 : 64;
+    std::vector<semtest::Case> cases;
+    for (uint64_t a : values)
+      for (uint32_t p : positions)
+        for (uint32_t l : lengths)
+          cases.push_back({a & low_mask(width), 0xFEDCBA9876543210ull & low_mask(width), p, 0, l});
+    auto out = eval("bfi." + ty + " %d, %a, %b, %c, %e;", {ty, ty, ty, "u32", "u32"}, cases);
+    for (size_t i = 0; i < cases.size(); ++i) {
+      INFO("bfi." << ty << " a=" << std::hex << cases[i][0] << " b=" << cases[i][1] << std::dec << " pos="
+                  << cases[i][2] << " len=" << cases[i][4]);
+      CHECK(out[i].d == ref_bfi(cases[i][0], cases[i][1], uint32_t(cases[i][2]), uint32_t(cases[i][4]), width));
+    }
+  }
+  // Hand-checked: the PTX manual's pictures.
+  auto one = [](const std::string& code, const std::string& t, semtest::Case c) {
+    return eval(code, {t, t, t, "u32", "u32"}, {c})[0].d;
+  };
+  CHECK(one("bfe.u32 %d, %a, %c, %e;", "u32", {0xF0F0F0F0, 0, 4, 0, 8}) == 0x0F);
+  CHECK(one("bfe.s32 %d, %a, %c, %e;", "s32", {0x00000F00, 0, 8, 0, 4}) == 0xFFFFFFFF);
+  CHECK(one("bfe.s32 %d, %a, %c, %e;", "s32", {0x00000700, 0, 8, 0, 4}) == 7);
+  CHECK(one("bfe.s32 %d, %a, %c, %e;", "s32", {0x80000000, 0, 40, 0, 4}) == 0xFFFFFFFF);
+  CHECK(one("bfe.u32 %d, %a, %c, %e;", "u32", {0x80000000, 0, 28, 0, 8}) == 0x8);
+  CHECK(one("bfi.b32 %d, %a, %b, %c, %e;", "b32", {0xFF, 0, 8, 0, 4}) == 0xF00);
+  CHECK(one("bfi.b32 %d, %a, %b, %c, %e;", "b32", {0x0, 0xFFFFFFFF, 28, 0, 8}) == 0x0FFFFFFF);
+}
