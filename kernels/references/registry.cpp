@@ -7,6 +7,7 @@ namespace warpsim::ref {
 std::map<std::string, ReferenceFn> reference_registry() {
   return {
       {"vecadd", vecadd},
+      {"pointer_chase", pointer_chase},
       {"matmul", matmul},
       {"block_sums", block_sums},
       {"block_sums_2x", block_sums_2x},
