@@ -394,8 +394,11 @@ struct SlctK {
     const uint64_t* s = exec::src(c, in.c);
     uint64_t* d = exec::dst(c, in.d[0]);
     bool fsel = in.stype == DType::F32;
+    bool ftz = in.ftz;
     for_lanes(m, [&](int l) {
-      bool take_a = fsel ? !(get<float>(s[l]) < 0.0f) : get<int32_t>(s[l]) >= 0;
+      // .ftz: a subnormal selector (exponent bits all zero) counts as zero, so it selects a.
+      bool flushed = ftz && (uint32_t(s[l]) & 0x7F800000u) == 0;
+      bool take_a = fsel ? (flushed || !(get<float>(s[l]) < 0.0f)) : get<int32_t>(s[l]) >= 0;
       d[l] = take_a ? a[l] : b[l];
     });
   }
