@@ -787,6 +787,7 @@ class Decoder {
     set(kD0, dst(d));
     if (!d.pipe.empty()) {
       RawOp p = d;
+      p.k = RawOp::K::Reg;  // d may be the sink "_"
       p.name = d.pipe;
       set(kD1, pdst(p));
     }

@@ -629,6 +629,7 @@ class ModuleParser final : public detail::DecodeContext {
       next();
       if (t.text == "_") {
         op.k = RawOp::K::Sink;
+        if (accept(Tok::Bar)) op.pipe = expect(Tok::Ident, "a predicate register").text;  // "_|%p"
         return op;
       }
       op.name = t.text;
