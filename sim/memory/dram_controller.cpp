@@ -49,7 +49,10 @@ void DramChannel::enqueue(uint64_t id, uint32_t bank, uint64_t row, uint32_t bur
     blp_advance(now);
     ++busy_banks_;
   }
-  next_event_ = std::min(next_event_, now);
+  // Only this request became a new candidate; the others' bounds still hold.
+  const uint64_t r = engine_.ready_cycle(next_command(q, b), bank);
+  sched_next_ = std::min(sched_next_, r);
+  next_event_ = std::min(next_event_, std::max(r, now));
 }
 
 void DramChannel::note_outcome(QueuedRequest& q, RowOutcome o) {
@@ -183,29 +186,34 @@ bool DramChannel::tick(uint64_t now, std::vector<DramCompletion>& done) {
     progress = true;
   }
 
-  uint64_t next_ready = kNever;
   bool issued = false;
+  uint64_t refresh_next = kNever;
   if (!refreshing_ && now >= refresh_due_) refreshing_ = true;
   if (refreshing_) {
-    issued = refresh_step(now, next_ready);
-  } else if (!queue_.empty()) {
-    SchedulerChoice c = scheduler_->pick(SchedulerInput{queue_, banks_, engine_, now});
+    issued = refresh_step(now, refresh_next);
+    if (issued) sched_next_ = 0;  // banks changed behind the scheduler: re-scan when resumed
+  } else if (!queue_.empty() && sched_next_ <= now) {
+    SchedulerInput in{queue_, banks_, engine_, now};
+    const SchedulerChoice c = scheduler_->pick(in);
     if (c.index >= 0) {
+      const uint32_t bank = queue_[size_t(c.index)].bank;
       issue(size_t(c.index), c.command, now);
+      // Only `bank` changed, so the other banks' bound from the scan still holds.
+      in.queue = queue_;
+      sched_next_ = std::max(std::min(c.next_ready, scheduler_->next_ready_in_bank(in, bank)),
+                             now + 1);
       issued = true;
     } else {
-      next_ready = c.next_ready;
+      sched_next_ = c.next_ready;
     }
   }
 
-  if (issued) {
-    next_event_ = now + 1;  // state changed: re-evaluate next cycle
-  } else {
-    uint64_t n = next_ready;
-    if (inflight_size_ > 0) n = std::min(n, ring_[inflight_head_].done);
-    if (!refreshing_) n = std::min(n, refresh_due_);
-    next_event_ = n;
-  }
+  uint64_t n = refreshing_      ? (issued ? now + 1 : refresh_next)
+               : queue_.empty() ? kNever
+                                : sched_next_;
+  if (inflight_size_ > 0) n = std::min(n, ring_[inflight_head_].done);
+  if (!refreshing_) n = std::min(n, refresh_due_);
+  next_event_ = std::max(n, now + 1);  // at most one command per cycle
   return progress || issued;
 }
 

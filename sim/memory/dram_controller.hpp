@@ -81,6 +81,7 @@ class DramChannel {
   bool refreshing_ = false;
   uint64_t refresh_due_ = kNever;
   uint64_t next_event_ = kNever;
+  uint64_t sched_next_ = 0;  // lower bound on when the scheduler can pick a command
 
   // Bank-level parallelism: time integral of banks with outstanding requests.
   uint32_t busy_banks_ = 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "sim/core/error.hpp"
@@ -10,45 +11,99 @@ namespace warpsim::mem {
 
 namespace {
 
+// Earliest ready cycle per bank over one scan (banks <= 64).
+class BankMins {
+ public:
+  explicit BankMins(size_t banks) : n_(banks) {
+    for (size_t b = 0; b < n_; ++b) min_[b] = kNever;
+  }
+  void add(uint32_t bank, uint64_t r) { min_[bank] = std::min(min_[bank], r); }
+  uint64_t min_except(int bank) const {
+    uint64_t m = kNever;
+    for (size_t b = 0; b < n_; ++b)
+      if (int(b) != bank) m = std::min(m, min_[b]);
+    return m;
+  }
+
+ private:
+  size_t n_;
+  std::array<uint64_t, 64> min_;
+};
+
 class FrFcfs final : public DramScheduler {
  public:
   SchedulerChoice pick(const SchedulerInput& in) override {
-    SchedulerChoice other;  // oldest ready ACT/PRE
-    uint64_t next = kNever;
-    for (size_t i = 0; i < in.queue.size(); ++i) {
-      const QueuedRequest& q = in.queue[i];
-      const BankState& b = in.banks[q.bank];
-      DramCommand c = next_command(q, b);
-      if (c == DramCommand::PRE && b.queued_hits > 0) continue;  // row still wanted
-      uint64_t r = in.engine.ready_cycle(c, q.bank);
-      if (r <= in.now) {
-        if (is_column(c)) return SchedulerChoice{int(i), c, kNever};  // oldest ready hit
-        if (other.index < 0) other = SchedulerChoice{int(i), c, kNever};
-      } else if (r < next) {
-        next = r;
+    int hit = -1, other = -1;
+    DramCommand hit_cmd = DramCommand::RD, other_cmd = DramCommand::ACT;
+    BankMins mins(in.banks.size());
+    const TimingEngine::ReadyView ready = in.engine.view();
+    const QueuedRequest* queue = in.queue.data();
+    const BankState* banks = in.banks.data();
+    const size_t n = in.queue.size();
+    const uint64_t now = in.now;
+    for (size_t i = 0; i < n; ++i) {
+      const QueuedRequest& q = queue[i];
+      const BankState& b = banks[q.bank];
+      const bool row_hit = b.open && b.row == q.row;
+      if (!row_hit && b.open && b.queued_hits > 0) continue;  // row still wanted: no PRE
+      const DramCommand c = row_hit ? (q.write ? DramCommand::WR : DramCommand::RD)
+                                    : (b.open ? DramCommand::PRE : DramCommand::ACT);
+      const uint64_t r = ready(c, q.bank);
+      mins.add(q.bank, r);
+      if (r <= now) {
+        if (row_hit) {
+          if (hit < 0) hit = int(i), hit_cmd = c;  // oldest ready row hit
+        } else if (other < 0) {
+          other = int(i), other_cmd = c;           // oldest ready ACT / PRE
+        }
       }
     }
-    if (other.index >= 0) return other;
-    return SchedulerChoice{-1, DramCommand::ACT, next};
+    SchedulerChoice ch;
+    if (hit >= 0) ch.index = hit, ch.command = hit_cmd;
+    else if (other >= 0) ch.index = other, ch.command = other_cmd;
+    ch.next_ready = mins.min_except(ch.index >= 0 ? int(queue[ch.index].bank) : -1);
+    return ch;
+  }
+
+  uint64_t next_ready_in_bank(const SchedulerInput& in, uint32_t bank) override {
+    uint64_t next = kNever;
+    const BankState& b = in.banks[bank];
+    const TimingEngine::ReadyView ready = in.engine.view();
+    for (const QueuedRequest& q : in.queue) {
+      if (q.bank != bank) continue;
+      const DramCommand c = next_command(q, b);
+      if (c == DramCommand::PRE && b.queued_hits > 0) continue;
+      next = std::min(next, ready(c, bank));
+    }
+    return next;
   }
 };
 
 class Fcfs final : public DramScheduler {
  public:
   SchedulerChoice pick(const SchedulerInput& in) override {
-    uint64_t seen = 0;  // banks whose oldest request was already considered (banks <= 64)
-    uint64_t next = kNever;
+    uint64_t seen = 0;  // banks whose oldest request was already considered
+    BankMins mins(in.banks.size());
+    const TimingEngine::ReadyView ready = in.engine.view();
+    SchedulerChoice ch;
     for (size_t i = 0; i < in.queue.size(); ++i) {
       const QueuedRequest& q = in.queue[i];
       const uint64_t bit = uint64_t(1) << q.bank;
       if (seen & bit) continue;
       seen |= bit;
-      DramCommand c = next_command(q, in.banks[q.bank]);
-      uint64_t r = in.engine.ready_cycle(c, q.bank);
-      if (r <= in.now) return SchedulerChoice{int(i), c, kNever};
-      if (r < next) next = r;
+      const DramCommand c = next_command(q, in.banks[q.bank]);
+      const uint64_t r = ready(c, q.bank);
+      mins.add(q.bank, r);
+      if (r <= in.now && ch.index < 0) ch.index = int(i), ch.command = c;
     }
-    return SchedulerChoice{-1, DramCommand::ACT, next};
+    ch.next_ready = mins.min_except(ch.index >= 0 ? int(in.queue[ch.index].bank) : -1);
+    return ch;
+  }
+
+  uint64_t next_ready_in_bank(const SchedulerInput& in, uint32_t bank) override {
+    for (const QueuedRequest& q : in.queue)
+      if (q.bank == bank) return in.engine.ready_cycle(next_command(q, in.banks[bank]), bank);
+    return kNever;
   }
 };
 

@@ -2,8 +2,8 @@
 //
 // Each cycle the controller asks its scheduler for at most one command. The scheduler sees
 // the queue (oldest first), the bank states and the timing engine, and returns the queue
-// entry to serve and its command, or none plus the earliest cycle at which one of the
-// commands it would consider becomes timing-ready (for idle skipping). Policies:
+// entry to serve and its command (or none), plus the earliest cycle at which another
+// candidate becomes timing-ready, for idle skipping. Policies:
 //  - "fr-fcfs" (default; Rixner et al.): ready column commands to open rows first, oldest
 //    first; otherwise the oldest request whose ACT or PRE is ready. A row is not closed
 //    while a queued request still targets it (so a multi-burst request is never cut).
@@ -35,13 +35,17 @@ struct SchedulerInput {
 struct SchedulerChoice {
   int index = -1;                     // queue entry to serve; -1 = nothing ready now
   DramCommand command = DramCommand::ACT;
-  uint64_t next_ready = kNever;       // when index < 0: earliest ready cycle considered
+  // Earliest ready cycle among the candidates considered, leaving out every candidate of
+  // the chosen request's bank when one is chosen (its state is about to change).
+  uint64_t next_ready = kNever;
 };
 
 class DramScheduler {
  public:
   virtual ~DramScheduler() = default;
   virtual SchedulerChoice pick(const SchedulerInput& in) = 0;
+  // Earliest ready cycle among the candidates of one bank (after a command changed it).
+  virtual uint64_t next_ready_in_bank(const SchedulerInput& in, uint32_t bank) = 0;
 };
 
 struct DramSchedulerEntry {

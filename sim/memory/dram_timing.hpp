@@ -57,6 +57,23 @@ class TimingEngine {
     r = r > g ? r : g;
     return r > b ? r : b;
   }
+  // Read-only snapshot of the ready cycles for tight loops (valid until the next issue).
+  struct ReadyView {
+    const uint64_t* channel;
+    const uint64_t* group;
+    const uint64_t* bank;
+    uint32_t group_shift;
+    uint64_t operator()(DramCommand c, uint32_t b) const {
+      const int ci = int(c);
+      const uint64_t r = channel[ci];
+      const uint64_t g = group[(b >> group_shift) * kDramCommandCount + ci];
+      const uint64_t k = bank[b * kDramCommandCount + ci];
+      const uint64_t m = r > g ? r : g;
+      return m > k ? m : k;
+    }
+  };
+  ReadyView view() const { return ReadyView{channel_.data(), group_.data(), bank_.data(), group_shift_}; }
+
   bool can_issue(DramCommand c, uint32_t bank, uint64_t now) const {
     return now >= ready_cycle(c, bank);
   }

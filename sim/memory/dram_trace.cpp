@@ -66,7 +66,10 @@ DramRunResult drive(const DramSpec& spec, Next&& next, std::vector<DramCompletio
     if (out) out->insert(out->end(), done.begin(), done.end());
     done.clear();
     uint64_t nx = sys.next_event_cycle();
-    if (have && head.arrival > now) nx = std::min(nx, head.arrival);
+    if (have) {
+      if (head.arrival > now) nx = std::min(nx, head.arrival);
+      else if (sys.can_accept(head.addr, head.write)) nx = now + 1;  // a slot freed this cycle
+    }
     if (nx == UINT64_MAX) break;  // unreachable: a blocked head means a busy channel
     now = std::max(now + 1, nx);
   }

@@ -9,8 +9,9 @@
 //
 // Back-pressure: requests enter the model in trace order; when the head request's
 // channel queue is full, it and everything after it wait (in order) until a slot frees.
-// A request is enqueued in the first cycle >= its arrival at which it fits, before that
-// cycle's tick. Total cycles = the cycle in which the last request's data completed.
+// A request is enqueued, before that cycle's tick, in the first cycle >= its arrival at
+// which its queue has room (a slot freed by a tick is usable from the next cycle).
+// Total cycles = the cycle in which the last request's data completed.
 #pragma once
 #include <cstdint>
 #include <istream>

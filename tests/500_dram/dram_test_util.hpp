@@ -78,7 +78,10 @@ inline std::vector<DramCompletion> run(DramSystem& sys, const std::vector<Arriva
     }
     sys.completions().clear();
     uint64_t nx = every_cycle ? now + 1 : sys.next_event_cycle();
-    if (next < reqs.size() && reqs[next].cycle > now) nx = std::min(nx, reqs[next].cycle);
+    if (next < reqs.size()) {
+      if (reqs[next].cycle > now) nx = std::min(nx, reqs[next].cycle);
+      else if (sys.can_accept(reqs[next].addr, reqs[next].write)) nx = now + 1;
+    }
     if (nx == UINT64_MAX) break;
     now = std::max(now + 1, nx);
   }

@@ -214,11 +214,13 @@ TEST_CASE("Queues are bounded and nothing is dropped", "[dram][controller]") {
   CHECK_THROWS_WITH(sys.enqueue(DramRequest{16, row[16], 32, false}, 0),
                     Contains("channel 0 queue is full"));
   uint64_t now = 0;
-  while (!sys.can_accept(row[16], false)) {
+  for (;;) {
     sys.tick(now);
+    if (sys.can_accept(row[16], false)) break;
     now = std::max(now + 1, sys.next_event_cycle());
   }
-  CHECK(now == 13);  // the first RD (cycle 12) freed its slot
+  CHECK(now == 12);  // the first RD freed its slot
+  ++now;
   sys.enqueue(DramRequest{16, row[16], 32, false}, now);
   std::vector<uint64_t> done;
   while (sys.busy()) {
