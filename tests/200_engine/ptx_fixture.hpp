@@ -120,6 +120,20 @@ struct Sim {
   }
 };
 
+// Index of the instruction whose (flattened) text starts with `prefix`; it must be unique.
+inline int pc_of(const warpsim::isa::Kernel& k, const std::string& prefix) {
+  int found = -1;
+  for (size_t i = 0; i < k.text.size(); ++i)
+    if (k.text[i].rfind(prefix, 0) == 0) {
+      INFO("instruction text '" << prefix << "' is not unique");
+      REQUIRE(found < 0);
+      found = static_cast<int>(i);
+    }
+  INFO("no instruction starts with '" << prefix << "'");
+  REQUIRE(found >= 0);
+  return found;
+}
+
 inline KernelArg ptr(DevPtr p) { return KernelArg::ptr(p); }
 inline KernelArg integer(int64_t v) { return KernelArg::integer(v); }
 
