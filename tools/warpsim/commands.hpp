@@ -8,5 +8,6 @@ namespace warpsim::cli {
 // One declaration per subcommand, e.g. void register_run_command(CLI::App& app);
 void register_run_command(CLI::App& app);        // cmd_run.cpp
 void register_occupancy_command(CLI::App& app);  // cmd_occupancy.cpp
+void register_dram_command(CLI::App& app);       // cmd_dram.cpp
 
 }  // namespace warpsim::cli

@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   // One line per subcommand (declared in commands.hpp, defined in its cmd_*.cpp).
   warpsim::cli::register_run_command(app);
   warpsim::cli::register_occupancy_command(app);
+  warpsim::cli::register_dram_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
