@@ -18,6 +18,7 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
       grid_threads_(grid_threads),
       model_caches_(model_caches) {
   txns_.reserve(64);
+  shared_memo_.resize(stats_.per_pc.size());
   stats_.mem_valid = true;
   stats_.mem.has_l1 = spec_.has_l1;
   stats_.mem.has_l2 = spec_.has_l2;
@@ -40,20 +41,56 @@ void MemoryCounter::on_access(const mem::WarpMemAccess& a, const isa::Instr& in,
 }
 
 void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
-  sm::SharedPasses p = sm::shared_passes(spec_.shared, a);
-  last_passes_ = p.passes;
+  uint32_t passes, conflicts;
+  SharedMemo* memo = pc < shared_memo_.size() ? &shared_memo_[pc] : nullptr;
+  const uint32_t first = std::countr_zero(a.mask);
+  // Word-aligned accesses keep their bank pattern under a uniform offset; others are
+  // computed every time.
+  const bool memo_ok = memo && (a.addr[first] % spec_.shared.bank_width) == 0;
+  bool hit = memo_ok && memo->valid && memo->mask == a.mask && memo->kind == uint8_t(a.kind) &&
+             memo->bytes == a.bytes_per_lane();
+  const uint64_t base = a.addr[first];
+  if (hit)
+    for (uint32_t m = a.mask; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      if (memo->delta[l] != int64_t(a.addr[l] - base)) {
+        hit = false;
+        break;
+      }
+    }
+  if (hit) {
+    passes = memo->passes;
+    conflicts = memo->conflicts;
+  } else {
+    sm::SharedPasses p = sm::shared_passes(spec_.shared, a);
+    passes = p.passes;
+    conflicts = p.conflicts();
+    if (memo_ok) {
+      memo->valid = true;
+      memo->mask = a.mask;
+      memo->kind = uint8_t(a.kind);
+      memo->bytes = uint8_t(a.bytes_per_lane());
+      for (uint32_t m = a.mask; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        memo->delta[l] = int64_t(a.addr[l] - base);
+      }
+      memo->passes = passes;
+      memo->conflicts = conflicts;
+    }
+  }
+  last_passes_ = passes;
   MemStats& m = stats_.mem;
   if (a.kind == AccessKind::Store) {
-    m.shared_store_transactions += p.passes;
-    m.shared_store_bank_conflicts += p.conflicts();
+    m.shared_store_transactions += passes;
+    m.shared_store_bank_conflicts += conflicts;
   } else {
     // Loads and shared atomics (an atomic reads before it writes).
-    m.shared_load_transactions += p.passes;
-    m.shared_load_bank_conflicts += p.conflicts();
+    m.shared_load_transactions += passes;
+    m.shared_load_bank_conflicts += conflicts;
   }
   PcStats& ps = stats_.per_pc[pc];
   ++ps.requests;
-  ps.transactions += p.passes;
+  ps.transactions += passes;
 }
 
 void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uint32_t block, uint32_t warp) {

@@ -40,6 +40,18 @@ class MemoryCounter final : public MemoryObserver {
   void through_caches(const mem::WarpMemAccess& a, uint32_t sm);
   void l2_access(uint64_t addr, uint32_t sectors, mem::AccessType type);
 
+  // The last shared access of each instruction: most instructions repeat one lane pattern
+  // (addresses relative to the first active lane) in every warp, and the bank-conflict
+  // result depends only on that pattern (a uniform offset only rotates the banks).
+  struct SharedMemo {
+    bool valid = false;
+    uint32_t mask = 0;
+    uint8_t kind = 0, bytes = 0;
+    int64_t delta[32] = {};
+    uint32_t passes = 0, conflicts = 0;
+  };
+  std::vector<SharedMemo> shared_memo_;
+
   const DeviceSpec& spec_;
   LaunchStats& stats_;
   uint32_t threads_per_block_;

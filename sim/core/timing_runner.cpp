@@ -90,12 +90,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, LaunchStats&
     deliver(now);
     for (auto& s : sms) {
       if (s->wake > now) continue;
-      if (s->tick(now)) {
-        limits.on_instructions(stats.exec.inst_executed);
-        s->wake = now + 1;  // it may issue again next cycle
-      } else {
-        s->wake = s->next_wake(now);
-      }
+      if (s->tick(now)) limits.on_instructions(stats.exec.inst_executed);
+      s->wake = s->next_wake(now);
     }
     // Submissions from the SMs may have given the memory system work.
     mem_next = std::min(mem_next, memory.next_event(now));

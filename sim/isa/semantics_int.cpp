@@ -344,22 +344,16 @@ inline uint32_t combine(BoolOp op, uint32_t x, uint32_t y) {
   }
 }
 
-template <class T>
-inline bool int_compare(Cmp cmp, T x, T y) {
-  using UT = U<T>;
-  switch (cmp) {
-    case Cmp::Eq: return x == y;
-    case Cmp::Ne: return x != y;
-    case Cmp::Lt: return x < y;
-    case Cmp::Le: return x <= y;
-    case Cmp::Gt: return x > y;
-    case Cmp::Ge: return x >= y;
-    case Cmp::Lo: return UT(x) < UT(y);
-    case Cmp::Ls: return UT(x) <= UT(y);
-    case Cmp::Hi: return UT(x) > UT(y);
-    case Cmp::Hs: return UT(x) >= UT(y);
-    default: return false;
+// One tight loop per comparison (the switch is outside the lane loop).
+template <class T, class C>
+inline uint32_t compare_lanes(const uint64_t* a, const uint64_t* b, uint32_t m, C cmp) {
+  uint32_t r = 0;
+  if (m == 0xFFFFFFFFu) {
+    for (int l = 0; l < kWarpLanes; ++l) r |= uint32_t(cmp(get<T>(a[l]), get<T>(b[l]))) << l;
+    return r;
   }
+  for_lanes(m, [&](int l) { r |= uint32_t(cmp(get<T>(a[l]), get<T>(b[l]))) << l; });
+  return r;
 }
 
 template <class T>
@@ -367,8 +361,21 @@ struct SetpIntK {
   static void run(ExecCtx& c, const Instr& in, uint32_t m) {
     const uint64_t* a = exec::src(c, in.a);
     const uint64_t* b = exec::src(c, in.b);
+    using UT = U<T>;
     uint32_t r = 0;
-    for_lanes(m, [&](int l) { r |= uint32_t(int_compare<T>(in.cmp, get<T>(a[l]), get<T>(b[l]))) << l; });
+    switch (in.cmp) {
+      case Cmp::Eq: r = compare_lanes<T>(a, b, m, [](T x, T y) { return x == y; }); break;
+      case Cmp::Ne: r = compare_lanes<T>(a, b, m, [](T x, T y) { return x != y; }); break;
+      case Cmp::Lt: r = compare_lanes<T>(a, b, m, [](T x, T y) { return x < y; }); break;
+      case Cmp::Le: r = compare_lanes<T>(a, b, m, [](T x, T y) { return x <= y; }); break;
+      case Cmp::Gt: r = compare_lanes<T>(a, b, m, [](T x, T y) { return x > y; }); break;
+      case Cmp::Ge: r = compare_lanes<T>(a, b, m, [](T x, T y) { return x >= y; }); break;
+      case Cmp::Lo: r = compare_lanes<T>(a, b, m, [](T x, T y) { return UT(x) < UT(y); }); break;
+      case Cmp::Ls: r = compare_lanes<T>(a, b, m, [](T x, T y) { return UT(x) <= UT(y); }); break;
+      case Cmp::Hi: r = compare_lanes<T>(a, b, m, [](T x, T y) { return UT(x) > UT(y); }); break;
+      case Cmp::Hs: r = compare_lanes<T>(a, b, m, [](T x, T y) { return UT(x) >= UT(y); }); break;
+      default: break;
+    }
     uint32_t cpred = in.boolop != BoolOp::None ? exec::pred_src(c, in.c) : 0;
     exec::pred_write(c, in.d[0], combine(in.boolop, r, cpred), m);
     if (in.d[1].kind == Operand::Kind::Pred) exec::pred_write(c, in.d[1], combine(in.boolop, ~r, cpred), m);

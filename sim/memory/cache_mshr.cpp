@@ -4,29 +4,32 @@
 
 namespace warpsim::mem {
 
-MshrTable::MshrTable(uint32_t entries, uint32_t max_merge) : entries_(entries), max_merge_(max_merge) {
+MshrTable::MshrTable(uint32_t entries, uint32_t max_merge)
+    : entries_(entries), active_lines_(entries), active_index_(entries), max_merge_(max_merge) {
   for (auto& e : entries_) e.waiters.reserve(max_merge);
 }
 
 MshrEntry* MshrTable::find(uint64_t line_addr) {
-  for (auto& e : entries_)
-    if (e.in_use && e.line_addr == line_addr) return &e;
-  return nullptr;
+  return const_cast<MshrEntry*>(static_cast<const MshrTable*>(this)->find(line_addr));
 }
 
 const MshrEntry* MshrTable::find(uint64_t line_addr) const {
-  for (const auto& e : entries_)
-    if (e.in_use && e.line_addr == line_addr) return &e;
+  // A scan of the compact list of lines in use (contiguous, usually short).
+  for (uint32_t i = 0; i < used_; ++i)
+    if (active_lines_[i] == line_addr) return &entries_[active_index_[i]];
   return nullptr;
 }
 
 MshrEntry& MshrTable::allocate(uint64_t line_addr) {
-  for (auto& e : entries_) {
+  for (uint32_t i = 0; i < entries_.size(); ++i) {
+    MshrEntry& e = entries_[i];
     if (e.in_use) continue;
     e.in_use = true;
     e.line_addr = line_addr;
     e.pending = 0;
     e.waiters.clear();
+    active_lines_[used_] = line_addr;
+    active_index_[used_] = i;
     ++used_;
     return e;
   }
@@ -37,6 +40,13 @@ void MshrTable::release(MshrEntry& e) {
   if (!e.in_use) throw std::logic_error("MshrTable::release of a free entry");
   e.in_use = false;
   e.waiters.clear();
+  const uint32_t index = static_cast<uint32_t>(&e - entries_.data());
+  for (uint32_t i = 0; i < used_; ++i)
+    if (active_index_[i] == index) {
+      active_lines_[i] = active_lines_[used_ - 1];
+      active_index_[i] = active_index_[used_ - 1];
+      break;
+    }
   --used_;
 }
 

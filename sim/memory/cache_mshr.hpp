@@ -40,6 +40,8 @@ class MshrTable {
 
  private:
   std::vector<MshrEntry> entries_;
+  std::vector<uint64_t> active_lines_;  // [0, used_): lines with an entry, for find()
+  std::vector<uint32_t> active_index_;  // their entry indices
   uint32_t max_merge_;
   uint32_t used_ = 0;
 };

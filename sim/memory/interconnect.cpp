@@ -104,6 +104,7 @@ bool Crossbar::tick(uint64_t now) {
       stats_.total_latency += lat;
       stats_.max_latency = std::max(stats_.max_latency, lat);
       out_[d].push_back(p);
+      ++out_count_;
       progress = true;
     }
   }
@@ -127,6 +128,7 @@ Packet Crossbar::pop(uint32_t dst) {
   if (out_.at(dst).empty()) throw std::logic_error(fmt::format("{}: pop from empty output {}", name_, dst));
   Packet p = out_[dst].front();
   out_[dst].pop_front();
+  --out_count_;
   out_flits_[dst] -= spec_.flits(p.bytes);
   return p;
 }

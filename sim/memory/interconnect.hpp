@@ -59,6 +59,8 @@ class Crossbar {
   uint64_t next_event_cycle() const;
 
   bool has_packet(uint32_t dst) const { return !out_.at(dst).empty(); }
+  // Packets delivered to any output and not yet popped.
+  uint64_t outputs_waiting() const { return out_count_; }
   const Packet& front(uint32_t dst) const { return out_.at(dst).front(); }  // requires has_packet
   Packet pop(uint32_t dst);
 
@@ -94,6 +96,7 @@ class Crossbar {
   std::vector<uint32_t> queued_for_;           // per destination: packets queued at the inputs for it
   uint64_t queued_ = 0;                        // packets queued at all inputs
   uint64_t in_flight_ = 0;                     // packets granted and not yet delivered
+  uint64_t out_count_ = 0;                     // packets in the output queues
   CrossbarStats stats_;
 };
 

@@ -58,6 +58,8 @@ struct MemorySystem::Impl {
     std::unique_ptr<Cache> l1;
   };
   std::vector<SmSide> sms;
+  uint64_t lsu_pending = 0;  // transactions in all SMs' load/store queues
+  uint64_t out_pending = 0;  // packets in all SMs' network queues
 
   struct Partition {
     std::unique_ptr<Cache> l2;
@@ -150,6 +152,10 @@ struct MemorySystem::Impl {
   }
 
   // ---- SM side ---------------------------------------------------------------------------
+  void push_out(SmSide& sm, const Packet& p) {
+    sm.out.push_back(p);
+    ++out_pending;
+  }
   Packet make_request(uint32_t sm, uint64_t addr, uint32_t data_bytes, uint32_t sectors, PacketType type,
                       uint64_t id, uint64_t user_kind) {
     Packet p;
@@ -175,6 +181,7 @@ struct MemorySystem::Impl {
       if (t.kind == AccessKind::Store) complete_txn(id, now);
       else schedule(now + spec.issue.global_latency, EventKind::TxnDone, id, 0);
       sm.lsu.pop_front();
+      --lsu_pending;
       return true;
     }
     if (t.use_l1 && sm.l1) {
@@ -187,47 +194,49 @@ struct MemorySystem::Impl {
           case AccessStatus::Hit: schedule(r.ready_cycle, EventKind::TxnDone, id, 0); break;
           case AccessStatus::HitOnPendingMiss: break;
           case AccessStatus::Miss:
-            sm.out.push_back(make_request(sm_id, r.line_addr, spec.l1.line_bytes,
+            push_out(sm, make_request(sm_id, r.line_addr, spec.l1.line_bytes,
                                           spec.has_l2 ? spec.l2.slice.full_line_mask() : 0,
                                           PacketType::ReadRequest, r.line_addr, kUserL1Fill));
             break;
         }
         if (r.writeback)
-          sm.out.push_back(make_request(sm_id, r.writeback->line_addr, spec.l1.line_bytes,
+          push_out(sm, make_request(sm_id, r.writeback->line_addr, spec.l1.line_bytes,
                                         spec.has_l2 ? spec.l2.slice.full_line_mask() : 0, PacketType::WriteRequest,
                                         0, 0));
       } else {  // store through the L1 (write-through / write-evict / local write-back)
         AccessResult r = l1.access({t.addr, l1_sectors, AccessType::Write, t.local, id}, now);
         if (r.status == AccessStatus::ReservationFail) return false;
         if (r.forward_mask)
-          sm.out.push_back(make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::WriteRequest,
+          push_out(sm, make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::WriteRequest,
                                         0, 0));
         if (r.writeback)
-          sm.out.push_back(make_request(sm_id, r.writeback->line_addr, spec.l1.line_bytes,
+          push_out(sm, make_request(sm_id, r.writeback->line_addr, spec.l1.line_bytes,
                                         spec.has_l2 ? spec.l2.slice.full_line_mask() : 0, PacketType::WriteRequest,
                                         0, 0));
         complete_txn(id, now);
       }
       sm.lsu.pop_front();
+      --lsu_pending;
       return true;
     }
     // Straight to the memory partitions.
     switch (t.kind) {
       case AccessKind::Load:
-        sm.out.push_back(make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::ReadRequest,
+        push_out(sm, make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::ReadRequest,
                                       id, 0));
         break;
       case AccessKind::Atomic:
-        sm.out.push_back(make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes),
+        push_out(sm, make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes),
                                       PacketType::AtomicRequest, id, 0));
         break;
       case AccessKind::Store:
-        sm.out.push_back(make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::WriteRequest,
+        push_out(sm, make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::WriteRequest,
                                       0, 0));
         complete_txn(id, now);
         break;
     }
     sm.lsu.pop_front();
+      --lsu_pending;
     return true;
   }
 
@@ -387,7 +396,7 @@ struct MemorySystem::Impl {
         free_preq.push_back(uint32_t(e.b));
       }
     }
-    if (icnt) {
+    if (icnt && icnt->replies().outputs_waiting()) {
       Crossbar& rep = icnt->replies();
       for (uint32_t port = 0; port < rep.destinations(); ++port)
         while (rep.has_packet(port)) {
@@ -395,14 +404,16 @@ struct MemorySystem::Impl {
           progress = true;
         }
     }
-    for (uint32_t s = 0; s < sms.size(); ++s) progress |= lsu_step(s, now);
+    if (lsu_pending)
+      for (uint32_t s = 0; s < sms.size(); ++s) progress |= lsu_step(s, now);
     if (icnt) {
       Crossbar& req = icnt->requests();
-      for (uint32_t s = 0; s < sms.size(); ++s) {
+      for (uint32_t s = 0; out_pending && s < sms.size(); ++s) {
         SmSide& sm = sms[s];
         while (!sm.out.empty() && req.can_push(sm.out.front().src, sm.out.front().dst, sm.out.front().bytes)) {
           req.push(sm.out.front(), now);
           sm.out.pop_front();
+          --out_pending;
           progress = true;
         }
       }
@@ -461,20 +472,14 @@ struct MemorySystem::Impl {
   uint64_t next_event(uint64_t now) const {
     uint64_t t = UINT64_MAX;
     if (!events.empty()) t = std::min(t, events.top().time);
-    for (const auto& sm : sms)
-      if (!sm.lsu.empty() || !sm.out.empty()) return now + 1;
+    if (lsu_pending || out_pending) return now + 1;
     if (icnt) {
       for (const auto& p : parts) {
         if (!p.pending.empty() || !p.replies.empty()) return now + 1;
         if (!p.arriving.empty()) t = std::min(t, p.arriving.front().first);
         if (!p.dram_q.empty()) t = std::min(t, p.dram_q.front().second);
       }
-      const Crossbar& req = icnt->requests();
-      for (uint32_t p = 0; p < req.destinations(); ++p)
-        if (req.has_packet(p)) return now + 1;
-      const Crossbar& rep = icnt->replies();
-      for (uint32_t p = 0; p < rep.destinations(); ++p)
-        if (rep.has_packet(p)) return now + 1;
+      if (icnt->requests().outputs_waiting() || icnt->replies().outputs_waiting()) return now + 1;
       t = std::min(t, icnt->next_event_cycle());
       uint64_t ne = dram->next_event_cycle();
       if (ne != UINT64_MAX) t = std::min(t, core_cycle_at(std::max(ne, dram_next)));
@@ -484,8 +489,7 @@ struct MemorySystem::Impl {
 
   bool idle() const {
     if (!events.empty()) return false;
-    for (const auto& sm : sms)
-      if (!sm.lsu.empty() || !sm.out.empty()) return false;
+    if (lsu_pending || out_pending) return false;
     if (!icnt) return true;
     for (const auto& p : parts)
       if (!p.pending.empty() || !p.replies.empty() || !p.dram_q.empty() || !p.arriving.empty()) return false;
@@ -507,6 +511,7 @@ void MemorySystem::submit(uint32_t sm, const std::vector<Transaction>& txns, Acc
     uint32_t id = m.new_txn();
     m.txns[id] = {t.addr, t.size, sm, wants ? token : 0, kind, local, use_l1};
     m.sms[sm].lsu.push_back(id);
+    ++m.lsu_pending;
   }
   if (wants && txns.empty()) responses_.push_back({sm, token, now});
   if (m.sms[sm].lsu.size() > kLsuCapacity)

@@ -257,50 +257,61 @@ SharedPasses shared_passes(const SharedBankSpec& spec, const WarpMemAccess& a) {
     return out;
   }
   // One bank-width word per lane: requests are groups of `partition` lanes on both rules.
-  const uint32_t group = spec.rules == BankRules::Cc1 ? spec.partition : spec.partition;
+  const uint32_t group = spec.partition;
   uint64_t words[32];
   uint32_t banks[32];
   // bank_width and banks are powers of two (the parser checks): shifts and masks.
   const int width_shift = std::countr_zero(spec.bank_width);
   const uint64_t bank_mask = spec.banks - 1;
   for (uint32_t first = 0; first < 32; first += group) {
-    uint32_t n = 0;
-    for (uint32_t lane = first; lane < first + group && lane < 32; ++lane) {
-      if (!(a.mask >> lane & 1u)) continue;
-      words[n] = a.addr[lane] >> width_shift;
-      banks[n] = uint32_t(words[n] & bank_mask);
-      ++n;
-    }
-    if (!n) continue;
-    // The common cases, decided without the general procedures: no bank holds two
-    // different words (cc2, and cc1 stores: 1 pass); for cc1 loads additionally at most
+    const uint32_t group_mask = group >= 32 ? 0xFFFFFFFFu : (((1u << group) - 1) << first);
+    const uint32_t m = a.mask & group_mask;
+    if (!m) continue;
+    // One pass decides the common cases without the general procedures: no bank holds
+    // two different words (cc2, and cc1 stores: 1 pass); for cc1 loads additionally at most
     // one word is read by several threads (it is the broadcast word: 1 step).
-    uint64_t used = 0;
+    uint64_t used = 0, multi_seen = 0;
     uint64_t word_of_bank[64];
-    bool bank_clash = false;       // two different words in one bank
-    bool shared_word = false;      // some bank's word read by more than one lane
+    bool bank_clash = false;  // two different words in one bank
+    bool shared_word = false; // some bank's word touched by more than one lane
     uint32_t multi_reader_words = 0;
-    uint64_t multi_seen = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-      const uint32_t b = banks[i];
+    uint32_t n = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+      const uint64_t w = a.addr[std::countr_zero(mm)] >> width_shift;
+      const uint32_t b = uint32_t(w & bank_mask);
       const uint64_t bit = uint64_t(1) << b;
-      if (used & bit) {
-        if (word_of_bank[b] != words[i]) bank_clash = true;
-        else if (!(multi_seen & bit)) {
+      ++n;
+      if (!(used & bit)) {
+        used |= bit;
+        word_of_bank[b] = w;
+      } else if (word_of_bank[b] != w) {
+        bank_clash = true;
+        shared_word = true;
+      } else {
+        shared_word = true;
+        if (!(multi_seen & bit)) {
           multi_seen |= bit;
           ++multi_reader_words;
         }
-        shared_word = true;
-      } else {
-        used |= bit;
-        word_of_bank[b] = words[i];
       }
     }
+    const bool cc1_load_multi = spec.rules == BankRules::Cc1 && a.kind == AccessKind::Load && multi_reader_words > 1;
+    const bool simple = a.kind == AccessKind::Atomic ? !shared_word : (!bank_clash && !cc1_load_multi);
+    if (simple) {
+      out.passes += 1;
+      out.requests += 1;
+      out.max_degree = std::max(out.max_degree, 1u);
+      continue;
+    }
+    // The general procedures need the lanes' words and banks in lane order.
+    n = 0;
+    for (uint32_t mm = m; mm; mm &= mm - 1) {
+      words[n] = a.addr[std::countr_zero(mm)] >> width_shift;
+      banks[n] = uint32_t(words[n] & bank_mask);
+      ++n;
+    }
     uint32_t degree;
-    const bool cc1_load = spec.rules == BankRules::Cc1 && a.kind == AccessKind::Load;
-    if (a.kind == AccessKind::Atomic && !shared_word && !bank_clash) degree = 1;
-    else if (a.kind != AccessKind::Atomic && !bank_clash && (!cc1_load || multi_reader_words <= 1)) degree = 1;
-    else if (a.kind == AccessKind::Atomic) degree = max_in_bank(words, banks, n, spec.banks, false);
+    if (a.kind == AccessKind::Atomic) degree = max_in_bank(words, banks, n, spec.banks, false);
     else if (spec.rules == BankRules::Cc1 && a.kind == AccessKind::Load) degree = cc1_steps_fast(words, banks, n);
     else degree = max_in_bank(words, banks, n, spec.banks, true);
     out.passes += degree;

@@ -17,14 +17,16 @@ class SmCore::Probe final : public IssueProbe {
     this->now = now;
   }
   bool can_issue(uint32_t slot) override {
-    WarpTiming& wt = sm_.warps_[slot];
-    if (wt.ready_at > now_) return false;
-    uint64_t uf = sm_.unit_free(wt.next_unit, wt.sched);
+    if (sm_.ready_at_[slot] > now_) return false;
+    const uint32_t sched = slot % static_cast<uint32_t>(sm_.schedulers_.size());
+    uint64_t uf = sm_.unit_free(static_cast<Unit>(sm_.next_unit_[slot]), sched);
     if (uf > now_) {
+      WarpTiming& wt = sm_.warps_[slot];
       wt.pipe_seen_until = std::max(wt.pipe_seen_until, uf);
       return false;
     }
-    if (wt.next_global && !sm_.shared_.memory->can_accept(sm_.id_)) {
+    if (sm_.next_global_[slot] && !sm_.shared_.memory->can_accept(sm_.id_)) {
+      WarpTiming& wt = sm_.warps_[slot];
       wt.pipe_seen_until = std::max(wt.pipe_seen_until, now_ + 1);
       return false;
     }
@@ -41,8 +43,12 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
   for (uint32_t s = 0; s < spec.sm.schedulers; ++s)
     schedulers_.push_back(make_scheduler(spec.sm.scheduler_policy, spec.sm.two_level_active_warps));
   alu_free_.assign(spec.sm.schedulers, 0);
+  sched_next_try_.assign(spec.sm.schedulers, kNever);
+  sched_slots_.resize(spec.sm.schedulers);
   warps_.resize(spec.sm.max_warps);
   ready_at_.assign(spec.sm.max_warps, kNever);
+  next_unit_.assign(spec.sm.max_warps, 0);
+  next_global_.assign(spec.sm.max_warps, 0);
   blocks_.resize(shared_.blocks_per_sm);
 }
 
@@ -96,6 +102,8 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     wt.waiting_barrier = false;
     update_ready(wt, now);
     schedulers_[wt.sched]->add(slot);
+    sched_slots_[wt.sched].push_back(slot);
+    wake_scheduler(wt.sched, now);
     b.warp_slots.push_back(slot);
     used_slots_.push_back(slot);
     ++resident_warps_;
@@ -127,6 +135,9 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   wt.next_unit = shared_.issue->unit(nx);
   const bool mem_op = nx.op == Op::Ld || nx.op == Op::St || nx.op == Op::Atom || nx.op == Op::Red;
   wt.next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param;
+  const size_t slot = static_cast<size_t>(&wt - warps_.data());
+  next_unit_[slot] = static_cast<uint8_t>(wt.next_unit);
+  next_global_[slot] = wt.next_global;
   (void)now;
 }
 
@@ -253,7 +264,10 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
       if (o.waiting_barrier || s == slot) {
         o.waiting_barrier = false;
         o.release_at = resume;
-        if (s != slot) update_ready(o, now);
+        if (s != slot) {
+          update_ready(o, now);
+          wake_scheduler(o.sched, std::max(o.ready_at, now + 1));
+        }
       }
     }
   }
@@ -275,6 +289,8 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
   wt.used = false;
   set_ready(wt, kNever);
   used_slots_.erase(std::find(used_slots_.begin(), used_slots_.end(), slot));
+  auto& ss = sched_slots_[wt.sched];
+  ss.erase(std::find(ss.begin(), ss.end(), slot));
   schedulers_[wt.sched]->remove(slot);
   --resident_warps_;
   BlockSlot& b = blocks_[wt.block_slot];
@@ -289,24 +305,37 @@ bool SmCore::tick(uint64_t now) {
   bool progress = false;
   Probe probe(*this, now);
   for (uint32_t s = 0; s < schedulers_.size(); ++s) {
+    if (sched_next_try_[s] > now) continue;
     int slot = schedulers_[s]->select(probe);
-    if (slot < 0) continue;
+    if (slot < 0) {
+      sched_next_try_[s] = scheduler_earliest(s, now);
+      continue;
+    }
     issue(static_cast<uint32_t>(slot), now);
     schedulers_[s]->issued(static_cast<uint32_t>(slot));
+    sched_next_try_[s] = now + 1;
     progress = true;
   }
   return progress;
 }
 
-uint64_t SmCore::next_wake(uint64_t now) {
+uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) const {
   uint64_t best = kNever;
-  for (uint32_t slot : used_slots_) {
-    if (ready_at_[slot] == kNever) continue;
-    const WarpTiming& wt = warps_[slot];
-    uint64_t t = std::max(wt.ready_at, unit_free(wt.next_unit, wt.sched));
-    if (wt.next_global && !shared_.memory->can_accept(id_)) t = std::max(t, now + 1);
+  const uint64_t unit_times[5] = {alu_free_[s], sfu_free_, dp_free_, lsu_free_, 0};
+  const bool mem_blocked = !shared_.memory->can_accept(id_);
+  for (uint32_t slot : sched_slots_[s]) {
+    const uint64_t r = ready_at_[slot];
+    if (r == kNever) continue;
+    uint64_t t = std::max(r, unit_times[next_unit_[slot]]);
+    if (mem_blocked && next_global_[slot]) t = std::max(t, now + 1);
     best = std::min(best, t);
   }
+  return best == kNever ? kNever : std::max(best, now + 1);
+}
+
+uint64_t SmCore::next_wake(uint64_t now) {
+  uint64_t best = kNever;
+  for (uint64_t t : sched_next_try_) best = std::min(best, t);
   return best == kNever ? kNever : std::max(best, now + 1);
 }
 
@@ -325,7 +354,7 @@ void SmCore::memory_response(uint64_t token, uint64_t now) {
     return;
   }
   update_ready(wt, now);
-  wake = std::min(wake, std::max(wt.ready_at, now + 1));
+  wake_scheduler(wt.sched, std::max(wt.ready_at, now + 1));
 }
 
 std::string SmCore::describe(uint64_t now) const {

@@ -122,11 +122,23 @@ class SmCore {
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<WarpTiming> warps_;
   std::vector<uint64_t> ready_at_;  // dense copy of warps_[slot].ready_at for the schedulers' pre-filter
+  std::vector<uint8_t> next_unit_;  // dense copies of next_unit / next_global (hot scans touch only these)
+  std::vector<uint8_t> next_global_;
   std::vector<uint32_t> used_slots_;
   std::vector<BlockSlot> blocks_;
   std::vector<PendingLoad> loads_;
   std::vector<uint32_t> free_loads_;
   std::vector<uint64_t> alu_free_;  // per scheduler
+  // Per scheduler: the earliest cycle a select() can succeed, known from its last failed
+  // select; lowered whenever one of its warps becomes ready earlier (responses, barrier
+  // releases, new blocks). Lets the SM skip cycles in which nothing can issue.
+  std::vector<uint64_t> sched_next_try_;
+  std::vector<std::vector<uint32_t>> sched_slots_;
+  uint64_t scheduler_earliest(uint32_t s, uint64_t now) const;
+  void wake_scheduler(uint32_t s, uint64_t t) {
+    if (t < sched_next_try_[s]) sched_next_try_[s] = t;
+    if (t < wake) wake = t;
+  }
   uint64_t sfu_free_ = 0, dp_free_ = 0, lsu_free_ = 0;
   uint32_t resident_blocks_ = 0;
   uint32_t resident_warps_ = 0;

@@ -197,11 +197,16 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
       addr[l] = a;
     });
   } else {
-    const bool narrow = in.space != Space::Global;  // shared/local addresses are 32-bit offsets
-    exec::for_lanes(mask, [&](int l) {
-      uint64_t a = uint64_t((base ? int64_t(base[l]) : 0) + off);
-      addr[l] = narrow ? (a & 0xFFFFFFFFu) : a;
-    });
+    // Explicit state space: one plain loop per case so the compiler vectorises it.
+    const uint64_t narrow = in.space != Space::Global ? 0xFFFFFFFFull : ~uint64_t(0);  // shared/local: 32-bit
+    if (mask == 0xFFFFFFFFu) {
+      if (base)
+        for (int l = 0; l < isa::kWarpLanes; ++l) addr[l] = (base[l] + uint64_t(off)) & narrow;
+      else
+        for (int l = 0; l < isa::kWarpLanes; ++l) addr[l] = uint64_t(off) & narrow;
+    } else {
+      exec::for_lanes(mask, [&](int l) { addr[l] = ((base ? base[l] : 0) + uint64_t(off)) & narrow; });
+    }
     (in.space == Space::Global ? gmask : in.space == Space::Shared ? smask : lmask) = mask;
   }
   {
@@ -229,7 +234,8 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     acc.cache = in.cache;
     acc.is_volatile = in.is_volatile;
     acc.mask = m;
-    exec::for_lanes(m, [&](int l) { acc.addr[l] = addr[l]; });
+    if (m == 0xFFFFFFFFu) std::memcpy(acc.addr.data(), addr, sizeof(addr));
+    else exec::for_lanes(m, [&](int l) { acc.addr[l] = addr[l]; });
   };
   r.accesses = accesses_.data();
   ExecStats& es = stats_.exec;
@@ -269,7 +275,8 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     }
     if (nv == 1 && is_load && val[0]) {
       uint64_t* d = val[0];
-      exec::for_lanes(smask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], sgn); });
+      if (sgn) exec::for_lanes(smask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], true); });
+      else exec::for_lanes(smask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], false); });
     } else if (nv == 1 && !is_load) {
       const uint64_t* v = val[0];
       exec::for_lanes(smask, [&](int l) { write_elem<EB>(sh + addr[l], v[l]); });
