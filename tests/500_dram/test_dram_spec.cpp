@@ -190,3 +190,18 @@ TEST_CASE("Scheduler registry: names and factory", "[dram][spec][scheduler]") {
   CHECK_THROWS_WITH(make_dram_scheduler("lifo"),
                     Contains("unknown DRAM scheduler \"lifo\"; valid: fr-fcfs, fcfs"));
 }
+
+TEST_CASE("Device configs carry the same DRAM as the presets", "[dram][spec]") {
+  // warpsim dram --config c2070 reads only the `dram` object of a full device config.
+  for (const char* name : {"fx5800", "c2070"}) {
+    INFO(name);
+    DramSpec dev = load_dram_spec(std::string(WARPSIM_SOURCE_DIR) + "/configs/" + name + ".json");
+    DramSpec pre = preset(name);
+    CHECK(dev.peak_bandwidth_gbps() == pre.peak_bandwidth_gbps());
+    CHECK(dev.address_map.layout == pre.address_map.layout);
+    CHECK(dev.timing.tRC == pre.timing.tRC);
+    CHECK(dev.timing.tWTR == pre.timing.tWTR);
+  }
+  CHECK_THROWS_WITH(load_dram_spec(std::string(WARPSIM_SOURCE_DIR) + "/configs/nope.json"),
+                    Contains("nope.json: cannot open file"));
+}

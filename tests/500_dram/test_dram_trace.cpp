@@ -8,6 +8,7 @@
 
 #include "dram_test_util.hpp"
 #include "sim/core/error.hpp"
+#include "sim/memory/dram_report.hpp"
 #include "sim/memory/dram_trace.hpp"
 
 using namespace dramtest;
@@ -104,4 +105,29 @@ TEST_CASE("Stream and in-memory drivers agree", "[dram][trace]") {
   CHECK(a.stats.write_transactions == b.stats.write_transactions);
   CHECK(a.stats.write_transactions > 0);
   CHECK(a.stats.read_transactions + a.stats.write_transactions == 2000 * 2);  // 64-byte atoms
+}
+
+TEST_CASE("Report: nvprof-style metric names and per-bank counts", "[dram][trace]") {
+  DramSpec s = preset("fx5800");
+  DramRunResult r = run_text(s, "0 R 0x0\n0 R 0x20\n1 W 0x100\n2 R 0x20000\n");
+  Json m = dram_metrics_json(r.stats);
+  for (const char* k : {"dram_read_transactions", "dram_write_transactions", "dram_read_bytes",
+                        "dram_write_bytes", "dram_utilization", "dram_row_hits", "dram_row_misses",
+                        "dram_row_conflicts", "dram_bank_level_parallelism",
+                        "achieved_dram_bandwidth_gbps", "dram_cycles"})
+    CHECK(m.contains(k));
+  CHECK(m["dram_read_transactions"] == 3);
+  CHECK(m["dram_write_bytes"] == 32);
+  CHECK(m["dram_row_hits"] == 1);
+  CHECK(m["dram_row_conflicts"] == 1);
+  CHECK(m["dram_cycles"] == r.cycles);
+  Json d = dram_section_json(r.stats);
+  REQUIRE(d["channels"].size() == 8);
+  CHECK(d["channels"][0]["reads"] == 3);
+  CHECK(d["channels"][0]["banks"].size() == 8);
+  CHECK(d["channels"][0]["banks"][0]["row_conflicts"] == 1);
+  CHECK(d["channels"][1]["writes"] == 1);
+  const std::string text = dram_summary_text(r.stats);
+  CHECK_THAT(text, Contains("requests           4 (3 reads, 1 writes)"));
+  CHECK_THAT(text, Contains("row conflicts      1 (25.0%)"));
 }
