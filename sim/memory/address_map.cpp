@@ -107,6 +107,9 @@ AddressMapSpec parse_address_map_spec(ConfigReader& r, const DramSpec& g) {
       }
     }
     if (m.layout.size() > 64) r.fail("bits", fmt::format("{} bits; at most 64", m.layout.size()));
+    // GPGPU-Sim pads its strings to 64 bits with leading 0s; dropping them lets the bits above
+    // the highest letter continue the row instead of aliasing large addresses.
+    m.layout.erase(0, std::min(m.layout.find_first_not_of('0'), m.layout.size()));
     auto count = [&](char c) { return uint32_t(std::count(m.layout.begin(), m.layout.end(), c)); };
     auto check = [&](char c, const char* what, const char* key, uint64_t value) {
       uint32_t need = log2_exact(value);

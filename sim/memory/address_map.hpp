@@ -8,8 +8,9 @@
 //     the same as taking log2(channels) bits at bit N).
 //  2. rest is split by a bit layout (MSB first, one letter per bit): R row, B bank,
 //     C column (access-atom index in the row), S byte within the atom, 0 ignored bit.
-//     Bits above the layout's top continue the row. Bits of one field need not be
-//     contiguous; the lowest-placed bit of a field is its bit 0.
+//     Leading 0s are dropped and the bits above the layout's top continue the row (so
+//     GPGPU-Sim's 64-bit strings do not alias addresses above their row bits). Bits of one
+//     field need not be contiguous; the lowest-placed bit of a field is its bit 0.
 //  3. optional hashes: channel_hash "xor" folds every address bit above the channel field
 //     (chunk / channels) by XOR into ceil(log2 channels)-bit slices and combines the fold
 //     with the channel by XOR (power-of-two counts) or by addition mod channels (other

@@ -70,6 +70,9 @@ TEST_CASE("FX5800: GPGPU-Sim layout with the channel at bit 8", "[dram][address]
   CHECK(m.decode(0x20000) == DramAddress{0, 0, 0, 1, 0});   // rest bit 14: row 1
   CHECK(m.decode(0x20000 + 0x300 + 0x4000 * 5 + 0x40) == DramAddress{3, 0, 5, 1, 2});
   for (uint64_t k = 0; k < 16; ++k) CHECK(m.channel_of(k * 2048 + 100) == 0);
+  // GPGPU-Sim's padding 0s are dropped: above 2 GiB the row keeps counting (14 R bits).
+  CHECK(s.address_map.layout == "RRRRRRRRRRRRRRBBBCCCCCCSSSSS");
+  CHECK(m.decode((uint64_t(1) << 31) + 0x20) == DramAddress{0, 0, 0, 1u << 14, 1});
   CHECK(one_to_one(s, 4 << 20));
 }
 
