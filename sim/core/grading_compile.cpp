@@ -1,0 +1,83 @@
+// nvcc for submissions, and private temporary folders.
+#include "sim/core/grading_compile.hpp"
+
+#include <fmt/format.h>
+#include <stdlib.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <vector>
+
+#include "sim/core/error.hpp"
+#include "sim/core/launch_spec.hpp"
+
+namespace warpsim::grading {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+}  // namespace
+
+CompileResult compile_cu(const std::string& nvcc, const std::string& cu, const std::string& out_dir) {
+  CompileResult r;
+  fs::path out = fs::path(out_dir) / (fs::path(cu).stem().string() + ".ptx");
+  std::string command = shell_quote(nvcc);
+  for (const auto& f : nvcc_ptx_flags()) command += " " + f;
+  command += " " + shell_quote(fs::absolute(cu).string()) + " -o " + shell_quote(out.string()) + " 2>&1 </dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) {
+    r.log = fmt::format("cannot run {}", nvcc);
+    return r;
+  }
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.log.append(buf.data(), n);
+  int status = pclose(pipe);
+  r.ok = status == 0 && fs::is_regular_file(out);
+  if (r.ok) r.ptx_path = out.string();
+  else if (r.log.empty()) r.log = fmt::format("nvcc exited with status {}", status);
+  return r;
+}
+
+std::string summarize_nvcc_log(const std::string& log, size_t max_lines) {
+  // "/long/path/x.cu(12): error: ..." -> "x.cu(12): error: ..."
+  static const std::regex path_prefix(R"((^|\s)(/[^\s:()]*/)([^/\s:()]+\.(cu|cuh|h|hpp)))");
+  std::istringstream in(log);
+  std::string line;
+  std::vector<std::string> errors, all;
+  while (std::getline(in, line)) {
+    line = std::regex_replace(line, path_prefix, "$1$3");
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    all.push_back(line);
+    if (line.find("error") != std::string::npos) errors.push_back(line);
+  }
+  const std::vector<std::string>& shown = errors.empty() ? all : errors;
+  std::string out;
+  for (size_t i = 0; i < shown.size() && i < max_lines; ++i) out += (out.empty() ? "" : "\n") + shown[i];
+  if (shown.size() > max_lines) out += fmt::format("\n... and {} more", shown.size() - max_lines);
+  return out;
+}
+
+TempDir::TempDir(const std::string& prefix) {
+  std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) throw Error(fmt::format("cannot create a temporary folder {}", pattern));
+  path_ = buf.data();
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+}  // namespace warpsim::grading

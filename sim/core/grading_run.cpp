@@ -1,0 +1,316 @@
+// Running one submission in-process, turning every failure into a verdict.
+#include "sim/core/grading_run.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <new>
+#include <string_view>
+
+#include "sim/core/error.hpp"
+#include "sim/core/grading_compile.hpp"
+#include "sim/core/grading_scope.hpp"
+#include "sim/core/launch_spec.hpp"
+#include "sim/core/metrics.hpp"
+
+namespace warpsim::grading {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Thrown inside the runner to end grading with a verdict; never leaves run_submission.
+struct Stop {
+  Failure failure;
+};
+
+// "warp_instructions", "cycles", "host_seconds" from LimitGuard's messages.
+std::string limit_of(const std::string& message) {
+  if (message.find("instruction limit") != std::string::npos) return "warp_instructions";
+  if (message.find("cycle limit") != std::string::npos) return "cycles";
+  if (message.find("host time limit") != std::string::npos) return "host_seconds";
+  return "unknown";
+}
+
+std::string replace_all(const std::string& s, const std::string& from, const std::string& to) {
+  std::string out;
+  size_t done = 0;
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, done)) {
+    out.append(s, done, at - done);
+    out += to;
+    done = at + from.size();
+  }
+  out.append(s, done, std::string::npos);
+  return out;
+}
+
+std::map<std::string, double> metric_map(const LaunchStats& stats) {
+  std::map<std::string, double> out;
+  for (const auto& g : collect_metrics(stats))
+    for (const auto& m : g.metrics) out[m.name] = m.value;
+  return out;
+}
+
+std::map<std::string, HostBuffer> read_outputs(const Device& device, const PreparedLaunch& prepared) {
+  std::map<std::string, HostBuffer> out;
+  for (const auto& name : prepared.spec().check.outputs) {
+    const auto& buf = prepared.buffer(name);
+    HostBuffer copy(buf.initial.type, buf.initial.count);
+    device.copy_from_device(copy.bytes.data(), buf.ptr, copy.bytes.size());
+    out.emplace(name, std::move(copy));
+  }
+  return out;
+}
+
+// A module loaded on one device, with the assignment's kernel found in it.
+struct LoadedKernel {
+  std::unique_ptr<Device> device;
+  const isa::Kernel* kernel = nullptr;
+};
+
+class Runner {
+ public:
+  Runner(const Assignment& a, const Submission& s, const RunnerOptions& o) : a_(a), s_(s), o_(o) {}
+
+  SubmissionReport run() {
+    auto start = std::chrono::steady_clock::now();
+    SubmissionReport r;
+    r.name = s_.name;
+    r.path = s_.path;
+    r.notes = s_.notes;
+    try {
+      grade(r);
+    } catch (const Stop& stop) {
+      r.failure = stop.failure;
+    } catch (const std::bad_alloc&) {
+      r.failure = Failure{Verdict::LimitExceeded, "address_space",
+                          "the simulation ran out of host memory (limits.max_address_space_bytes)", stage_};
+    } catch (const std::exception& e) {
+      r.failure = Failure{Verdict::InternalError, "", e.what(), stage_};
+    }
+    // PTX compiled from a .cu lives in a temporary folder; messages name it by file name only.
+    if (r.failure && work_dir_) r.failure->message = replace_all(r.failure->message, work_dir_->path() + "/", "");
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+  }
+
+ private:
+  void stage(std::string s) {
+    stage_ = std::move(s);
+    if (o_.on_stage) o_.on_stage(stage_);
+  }
+
+  [[noreturn]] void stop(Verdict v, std::string message, std::string limit = "") const {
+    throw Stop{Failure{v, std::move(limit), std::move(message), stage_}};
+  }
+
+  const std::string& nvcc() {
+    if (!nvcc_) nvcc_ = o_.nvcc ? *o_.nvcc : find_nvcc();
+    return *nvcc_;
+  }
+
+  // The PTX of the submission: the file itself, or the .cu compiled.
+  std::string submission_ptx() {
+    fs::path p(s_.path);
+    std::error_code ec;
+    if (!fs::is_regular_file(p, ec)) {
+      std::string why = s_.notes.empty() ? fmt::format("{}: not a .cu or .ptx file", s_.path) : s_.notes.back();
+      stop(Verdict::BadSubmission, fs::exists(p, ec) ? why : fmt::format("{}: no such file", s_.path));
+    }
+    if (p.extension() == ".ptx") return s_.path;
+    if (p.extension() != ".cu") stop(Verdict::BadSubmission, fmt::format("{}: expected a .cu or .ptx file", s_.path));
+    stage(fmt::format("compiling {}", p.filename().string()));
+    if (nvcc().empty())
+      stop(Verdict::NvccNotFound, fmt::format("{} is CUDA source and nvcc was not found (looked in $NVCC, PATH, "
+                                              "/usr/local/cuda/bin); submit the PTX (nvcc -ptx -lineinfo) instead",
+                                              p.filename().string()));
+    CompileResult c = compile_cu(nvcc(), s_.path, work_dir().path());
+    if (!c.ok) stop(Verdict::CompileError, summarize_nvcc_log(c.log));
+    return c.ptx_path;
+  }
+
+  TempDir& work_dir() {
+    if (!work_dir_) work_dir_ = std::make_unique<TempDir>("warpsim-grade");
+    return *work_dir_;
+  }
+
+  std::unique_ptr<Device> make_device(const AssignmentConfig& c) const {
+    auto d = std::make_unique<Device>(c.device);
+    d->set_memory_capacity(a_.limits.max_device_memory_bytes);
+    return d;
+  }
+
+  LaunchOptions launch_options(SimMode mode) const {
+    LaunchOptions lo;
+    lo.mode = mode;
+    lo.limits.max_cycles = a_.limits.max_cycles;
+    lo.limits.max_warp_instructions = a_.limits.max_warp_instructions;
+    lo.limits.max_host_seconds = a_.limits.max_host_seconds;
+    return lo;
+  }
+
+  // The spec with the submission's (or solution's) module; registers from the loader.
+  static LaunchSpec with_module(const LaunchSpec& spec, const std::string& ptx) {
+    LaunchSpec s = spec;
+    s.module_path = ptx;
+    s.module_is_cu = false;
+    s.registers = 0;
+    return s;
+  }
+
+  LoadedKernel load(const std::string& ptx, const AssignmentConfig& c) {
+    LoadedKernel k;
+    k.device = make_device(c);
+    const isa::Module* module = nullptr;
+    try {
+      module = &k.device->load_ptx_file(ptx);
+    } catch (const PtxError& e) {
+      stop(Verdict::PtxError, e.what());
+    }
+    try {
+      k.kernel = &module->kernel(a_.kernel);
+    } catch (const Error& e) {
+      stop(Verdict::MissingKernel, e.what());
+    }
+    return k;
+  }
+
+  // The solution's outputs for spec `si` (run once, functional, on the first config).
+  const std::map<std::string, HostBuffer>& solution_outputs(size_t si) {
+    auto it = solution_outputs_.find(si);
+    if (it != solution_outputs_.end()) return it->second;
+    const AssignmentSpec& as = a_.specs[si];
+    std::string saved = stage_;
+    stage(fmt::format("running the reference solution on {}", as.label));
+    try {
+      std::string module = pick_module(a_.solution, !nvcc().empty());
+      if (fs::path(module).extension() == ".cu") {
+        CompileResult c = compile_cu(nvcc(), module, work_dir().path());
+        if (!c.ok) throw Error(summarize_nvcc_log(c.log));
+        module = c.ptx_path;
+      }
+      auto device = make_device(a_.configs.front());
+      const isa::Kernel& kernel = device->load_ptx_file(module).kernel(a_.kernel);
+      PreparedLaunch prepared = prepare(*device, with_module(as.spec, module), &kernel);
+      launch(*device, prepared, launch_options(SimMode::Functional));
+      it = solution_outputs_.emplace(si, read_outputs(*device, prepared)).first;
+    } catch (const Stop&) {
+      throw;
+    } catch (const std::exception& e) {
+      stop(Verdict::InternalError, fmt::format("the reference solution {} failed: {}", a_.solution, e.what()));
+    }
+    stage(saved);
+    return it->second;
+  }
+
+  CriterionMeasure measure(size_t ci, const Criterion& c, const AssignmentSpec& as, const AssignmentConfig& ac,
+                           const isa::Kernel& kernel, const LaunchStats& stats,
+                           const std::map<std::string, double>& metrics) {
+    CriterionMeasure m;
+    m.applies = c.applies_to(as.label, ac.label);
+    if (!m.applies) return m;
+    if (c.where.kind == Where::Kind::All) {
+      auto it = metrics.find(c.metric);
+      if (it == metrics.end()) {
+        m.note = fmt::format("{} is not measured on {}", c.metric, ac.label);
+      } else {
+        m.measured = true;
+        m.value = it->second;
+      }
+      return m;
+    }
+    auto sel = selections_.find(ci);
+    if (sel == selections_.end()) sel = selections_.emplace(ci, select_instructions(kernel, c.where)).first;
+    if (!sel->second.error.empty()) {
+      m.note = sel->second.error;
+      return m;
+    }
+    m.measured = true;
+    m.value = scoped_metric(c.metric, kernel, stats, sel->second.pcs);
+    return m;
+  }
+
+  RunMeasurement run_one(size_t si, const AssignmentConfig& ac, LoadedKernel& lk, const std::string& ptx) {
+    const AssignmentSpec& as = a_.specs[si];
+    Device& device = *lk.device;
+    stage(fmt::format("running {} on {}", as.label, ac.label));
+    LaunchSpec spec = with_module(as.spec, ptx);
+    std::optional<PreparedLaunch> prepared;
+    try {
+      prepared.emplace(prepare(device, spec, lk.kernel));
+    } catch (const ConfigError& e) {
+      stop(Verdict::BadSignature, fmt::format("kernel '{}' does not take the assignment's arguments: {}", a_.kernel,
+                                              e.what()));
+    } catch (const LaunchError& e) {
+      stop(Verdict::LimitExceeded, e.what(), "device_memory");
+    }
+    LaunchStats stats;
+    try {
+      stats = launch(device, *prepared, launch_options(a_.mode));
+    } catch (const LaunchError& e) {
+      stop(Verdict::LaunchError, e.what());
+    } catch (const KernelFault& e) {
+      switch (e.kind()) {
+        case KernelFault::Kind::MemoryAccess:
+          // The engine reports a trap instruction through its memory-fault path.
+          if (std::string_view(e.what()).starts_with("trap instruction executed")) stop(Verdict::Trap, e.what());
+          stop(Verdict::MemoryFault, e.what());
+        case KernelFault::Kind::Deadlock: stop(Verdict::Deadlock, e.what());
+        case KernelFault::Kind::Trap: stop(Verdict::Trap, e.what());
+        case KernelFault::Kind::LimitExceeded: stop(Verdict::LimitExceeded, e.what(), limit_of(e.what()));
+      }
+      stop(Verdict::InternalError, e.what());
+    }
+    RunMeasurement m;
+    m.spec = as.label;
+    m.config = ac.label;
+    stage(fmt::format("checking the output of {} on {}", as.label, ac.label));
+    CheckResult check;
+    if (a_.correctness.against == Correctness::Against::Spec) {
+      check = check_outputs(device, *prepared);
+    } else {
+      auto got = read_outputs(device, *prepared);
+      check = compare_outputs(spec, got, solution_outputs(si));
+    }
+    m.correct = check.passed;
+    m.check_message = check.message;
+    m.mismatches = check.mismatches;
+    m.metrics = metric_map(stats);
+    for (size_t ci = 0; ci < a_.criteria.size(); ++ci)
+      m.criteria.push_back(measure(ci, a_.criteria[ci], as, ac, *lk.kernel, stats, m.metrics));
+    return m;
+  }
+
+  void grade(SubmissionReport& r) {
+    stage("reading the submission");
+    std::string ptx = submission_ptx();
+    std::vector<LoadedKernel> loaded;
+    for (const auto& c : a_.configs) {
+      stage(fmt::format("loading {} for {}", fs::path(ptx).filename().string(), c.label));
+      loaded.push_back(load(ptx, c));
+    }
+    for (size_t si = 0; si < a_.specs.size(); ++si)
+      for (size_t ci = 0; ci < a_.configs.size(); ++ci)
+        r.runs.push_back(run_one(si, a_.configs[ci], loaded[ci], ptx));
+  }
+
+  const Assignment& a_;
+  const Submission& s_;
+  const RunnerOptions& o_;
+  std::string stage_;
+  std::optional<std::string> nvcc_;
+  std::unique_ptr<TempDir> work_dir_;
+  std::map<size_t, std::map<std::string, HostBuffer>> solution_outputs_;
+  std::map<size_t, Selection> selections_;  // per criterion (the same code on every config)
+};
+
+}  // namespace
+
+SubmissionReport run_submission(const Assignment& assignment, const Submission& submission,
+                                const RunnerOptions& options) {
+  return Runner(assignment, submission, options).run();
+}
+
+}  // namespace warpsim::grading
