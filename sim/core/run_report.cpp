@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/line_report.hpp"
 #include "sim/core/metrics.hpp"
+
+#include <filesystem>
 
 namespace warpsim {
 
@@ -34,6 +37,15 @@ std::string format_run_summary(const LaunchStats& s, const isa::Kernel& kernel, 
   if (s.timing.valid)
     out += fmt::format("  time: {} cycles = {:.3f} us at {:.0f} MHz\n", count(s.timing.elapsed_cycles_sm),
                        s.timing.duration_ns / 1000.0, device.clock_mhz);
+  auto top = costliest_lines(attribute_lines(s, kernel), 3);
+  if (!top.empty()) {
+    out += s.timing.valid ? "  costliest source lines (warp-cycles waiting + issuing):\n"
+                          : "  busiest source lines (warp instructions):\n";
+    for (const auto& l : top)
+      out += fmt::format("    {}{}:{:<5} {:>14}  {}\n", l.ptx_line ? "ptx " : "",
+                         std::filesystem::path(l.file).filename().string(), l.line,
+                         count(l.stall_cycles + l.warp_instructions), l.text);
+  }
   out += fmt::format("  simulated {} warp instructions in {:.3f} s ({:.2f} M/s)\n", count(s.exec.inst_executed),
                      s.host_seconds, s.host_seconds > 0 ? s.exec.inst_executed / s.host_seconds / 1e6 : 0.0);
   return out;

@@ -9,6 +9,7 @@
 #include "sim/core/device_spec.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/launch_spec.hpp"
+#include "sim/core/line_report.hpp"
 #include "sim/core/run_report.hpp"
 #include "sim/core/stats_printers.hpp"
 #include "tools/warpsim/cli_paths.hpp"
@@ -25,6 +26,7 @@ struct RunOptions {
   std::vector<std::string> vars;
   bool functional = false;
   std::string json_out;
+  bool by_line = false;
   uint32_t registers = 0;
   uint64_t max_instructions = 0;
   uint64_t max_cycles = 0;
@@ -66,9 +68,15 @@ int run(const RunOptions& o) {
   const isa::Kernel& kernel = *prepared.kernel;
 
   fmt::print("{}", format_run_summary(stats, kernel, dev_spec, spec, check));
+  const std::vector<LineStats> lines = attribute_lines(stats, kernel);
+  if (o.by_line) {
+    fmt::print("\n{}", format_line_report(lines, stats));
+    fmt::print("\n{}", format_branch_report(stats, kernel));
+  }
   fmt::print("\n{}", format_metric_tables(stats));
   if (!o.json_out.empty()) {
     Json j = stats_to_json(stats, &kernel);
+    j["lines"] = lines_to_json(lines, stats.exec.warp_size);
     j["spec"] = spec.path;
     j["config"] = dev_spec.file;
     j["check"] = {{"checked", check.checked}, {"passed", check.passed}, {"message", check.message}};
@@ -90,6 +98,7 @@ void register_run_command(CLI::App& app) {
   cmd->add_option("--var", o->vars, "override a spec variable, e.g. --var width=256 (repeatable)");
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
   cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");
+  cmd->add_flag("--by-line", o->by_line, "per source line statistics and divergence by branch instance");
   cmd->add_option("--registers", o->registers, "registers per thread (overrides the spec)");
   cmd->add_option("--max-instructions", o->max_instructions, "stop after this many warp instructions (0: no limit)");
   cmd->add_option("--max-cycles", o->max_cycles, "stop after this many simulated cycles (0: no limit)");
