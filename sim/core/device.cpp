@@ -118,10 +118,25 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
 
   LimitGuard limits(options.limits, kernel.name);
   sm::WarpExecutor executor(ctx, stats);
-  if (options.mode == SimMode::Timing) {
-    run_timing(spec, executor, stats, limits);
+  const bool timing = options.mode == SimMode::Timing;
+  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, /*model_caches=*/!timing);
+  if (!options.trace_warps.empty()) {
+    std::vector<std::pair<uint32_t, uint32_t>> traced;
+    for (const auto& t : options.trace_warps) {
+      if (t.block >= grid.count())
+        throw LaunchError(fmt::format("--trace-warp {},{}: block {} does not exist (the grid has {} blocks, numbered "
+                                      "x + y*grid.x + z*grid.x*grid.y)",
+                                      t.block, t.warp, t.block, grid.count()));
+      if (t.warp >= ctx.warps_per_block)
+        throw LaunchError(fmt::format("--trace-warp {},{}: warp {} does not exist (a block has {} warps)", t.block,
+                                      t.warp, t.warp, ctx.warps_per_block));
+      traced.push_back({t.block, t.warp});
+    }
+    counter.trace_warps(traced, options.trace_limit);
+  }
+  if (timing) {
+    run_timing(spec, executor, counter, stats, limits);
   } else {
-    MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads);
     run_functional(executor, limits, &counter);
     counter.finish();
   }

@@ -127,6 +127,34 @@ struct BranchInstanceStats {
   std::vector<uint64_t> diverged;
 };
 
+// One memory instruction of a traced warp (--trace-warp).
+struct TraceTransaction {
+  uint64_t addr = 0;
+  uint32_t size = 0;
+  uint32_t lanes = 0;
+  uint8_t sectors = 0;
+};
+struct TraceRecord {
+  uint32_t pc = 0;
+  uint8_t space = 0;             // isa::Space
+  uint8_t kind = 0;              // mem::AccessKind
+  uint8_t bytes_per_lane = 0;
+  uint32_t mask = 0;             // active lanes
+  std::vector<uint64_t> addrs;   // the active lanes' addresses, in lane order
+  std::vector<TraceTransaction> transactions;  // global/local
+  uint32_t shared_passes = 0, shared_degree = 0;
+  bool timed = false;
+  uint64_t issue_cycle = 0;      // timing mode: when it issued
+  uint64_t waited_cycles = 0;    // ... how long the warp waited to issue it
+  uint64_t done_cycle = 0;       // ... when its data came back (loads; 0 = not applicable)
+};
+struct WarpTrace {
+  uint32_t block = 0;            // linear block index
+  uint32_t warp = 0;             // warp index within the block
+  std::vector<TraceRecord> records;
+  uint64_t dropped = 0;          // records beyond the limit
+};
+
 struct LaunchStats {
   std::string kernel;
   std::string device;
@@ -143,6 +171,7 @@ struct LaunchStats {
   DramStats dram;
   std::vector<PcStats> per_pc;                 // indexed by instruction
   std::vector<BranchInstanceStats> branches;   // one per conditional branch
+  std::vector<WarpTrace> traces;               // --trace-warp
 };
 
 }  // namespace warpsim

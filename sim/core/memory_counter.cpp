@@ -38,6 +38,48 @@ void MemoryCounter::on_access(const mem::WarpMemAccess& a, const isa::Instr& in,
                               uint32_t warp) {
   if (a.space == isa::Space::Shared) count_shared(a, pc);
   else count_global(a, pc, block, warp);
+  last_trace_ = UINT32_MAX;
+  if (!stats_.traces.empty()) record_trace(a, pc, block, warp);
+}
+
+void MemoryCounter::trace_warps(const std::vector<std::pair<uint32_t, uint32_t>>& block_warp, uint32_t limit) {
+  trace_limit_ = limit;
+  stats_.traces.clear();
+  for (const auto& [b, w] : block_warp) {
+    WarpTrace t;
+    t.block = b;
+    t.warp = w;
+    stats_.traces.push_back(std::move(t));
+  }
+}
+
+void MemoryCounter::record_trace(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp) {
+  for (uint32_t i = 0; i < stats_.traces.size(); ++i) {
+    WarpTrace& t = stats_.traces[i];
+    if (t.block != block || t.warp != warp) continue;
+    if (t.records.size() >= trace_limit_) {
+      ++t.dropped;
+      return;
+    }
+    TraceRecord r;
+    r.pc = pc;
+    r.space = uint8_t(a.space);
+    r.kind = uint8_t(a.kind);
+    r.bytes_per_lane = uint8_t(a.bytes_per_lane());
+    r.mask = a.mask;
+    // Local accesses are traced with the per-thread offsets the program used.
+    for (uint32_t m = a.mask; m; m &= m - 1) r.addrs.push_back(a.addr[std::countr_zero(m)]);
+    if (a.space == isa::Space::Shared) {
+      r.shared_passes = last_passes_;
+      r.shared_degree = last_degree_;
+    } else {
+      for (const auto& x : txns_) r.transactions.push_back({x.addr, x.size, x.lanes, x.sectors});
+    }
+    t.records.push_back(std::move(r));
+    last_trace_ = i;
+    last_record_ = uint32_t(t.records.size() - 1);
+    return;
+  }
 }
 
 void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
@@ -58,13 +100,16 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
         break;
       }
     }
+  uint32_t degree;
   if (hit) {
     passes = memo->passes;
     conflicts = memo->conflicts;
+    degree = memo->degree;
   } else {
     sm::SharedPasses p = sm::shared_passes(spec_.shared, a);
     passes = p.passes;
     conflicts = p.conflicts();
+    degree = p.max_degree;
     if (memo_ok) {
       memo->valid = true;
       memo->mask = a.mask;
@@ -76,9 +121,11 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
       }
       memo->passes = passes;
       memo->conflicts = conflicts;
+      memo->degree = degree;
     }
   }
   last_passes_ = passes;
+  last_degree_ = degree;
   MemStats& m = stats_.mem;
   if (a.kind == AccessKind::Store) {
     m.shared_store_transactions += passes;

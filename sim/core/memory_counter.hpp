@@ -29,6 +29,15 @@ class MemoryCounter final : public MemoryObserver {
   // Copies the cache statistics into the launch's MemStats.
   void finish();
 
+  // Records the memory instructions of these warps into stats.traces (at most `limit` each).
+  void trace_warps(const std::vector<std::pair<uint32_t, uint32_t>>& block_warp, uint32_t limit);
+  // The trace record the last on_access() wrote, or null: (trace index, record index).
+  bool last_trace(uint32_t& trace, uint32_t& record) const {
+    trace = last_trace_;
+    record = last_record_;
+    return last_trace_ != UINT32_MAX;
+  }
+
   // The transactions of the last global/local access (valid until the next call).
   const std::vector<mem::Transaction>& last_transactions() const { return txns_; }
   // The wavefronts of the last shared-memory access.
@@ -48,7 +57,7 @@ class MemoryCounter final : public MemoryObserver {
     uint32_t mask = 0;
     uint8_t kind = 0, bytes = 0;
     int64_t delta[32] = {};
-    uint32_t passes = 0, conflicts = 0;
+    uint32_t passes = 0, conflicts = 0, degree = 0;
   };
   std::vector<SharedMemo> shared_memo_;
 
@@ -58,6 +67,10 @@ class MemoryCounter final : public MemoryObserver {
   uint64_t grid_threads_;
   bool model_caches_;
   uint32_t last_passes_ = 0;
+  uint32_t last_degree_ = 0;
+  uint32_t trace_limit_ = 0;
+  uint32_t last_trace_ = UINT32_MAX, last_record_ = 0;
+  void record_trace(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
   std::vector<mem::Transaction> txns_;
   mem::WarpMemAccess local_view_;
   std::unique_ptr<mem::AddressMap> map_;

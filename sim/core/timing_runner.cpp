@@ -33,13 +33,13 @@ namespace {
 
 }  // namespace
 
-void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, LaunchStats& stats, LimitGuard& limits) {
+void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
+                LimitGuard& limits) {
   const sm::LaunchContext& ctx = executor.context();
   const isa::Kernel& kernel = *ctx.kernel;
   sm::KernelDeps deps(kernel);
   sm::IssueModel issue(spec.issue);
   mem::MemorySystem memory(spec);
-  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, /*model_caches=*/false);
   sm::TimingCounters counters;
 
   sm::SmShared shared;

@@ -5,10 +5,14 @@
 #include "sim/core/device_spec.hpp"
 #include "sim/core/launch_stats.hpp"
 #include "sim/core/limit_guard.hpp"
+#include "sim/core/memory_counter.hpp"
 #include "sim/sm/warp_executor.hpp"
 
 namespace warpsim {
 
-void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, LaunchStats& stats, LimitGuard& limits);
+// `counter` counts transactions and bank conflicts (its caches unused: the memory system
+// models them with timing).
+void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
+                LimitGuard& limits);
 
 }  // namespace warpsim

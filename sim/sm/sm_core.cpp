@@ -141,7 +141,7 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   (void)now;
 }
 
-void SmCore::account_wait(WarpTiming& wt, uint32_t pc, uint64_t now) {
+uint64_t SmCore::account_wait(WarpTiming& wt, uint32_t pc, uint64_t now) {
   TimingCounters& c = *shared_.counters;
   uint64_t start = wt.t_free;
   if (now > start) {
@@ -158,8 +158,10 @@ void SmCore::account_wait(WarpTiming& wt, uint32_t pc, uint64_t now) {
     c.stall_pipe += pipe;
     c.stall_not_selected += eligible - pipe;
   }
+  const uint64_t waited = now > wt.t_free ? now - wt.t_free : 0;
   wt.pipe_seen_until = 0;
   wt.release_at = 0;
+  return waited;
 }
 
 uint64_t SmCore::new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests, uint32_t submissions) {
@@ -177,6 +179,7 @@ uint64_t SmCore::new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests
   pl.generation = warps_[slot].generation;
   pl.left = submissions;
   pl.ndests = static_cast<uint8_t>(std::min<uint32_t>(ndests, 8));
+  pl.trace = UINT32_MAX;
   for (uint32_t i = 0; i < pl.ndests; ++i) pl.dests[i] = dests[i];
   return (uint64_t(id_) << 40) | (uint64_t(id) + 1);
 }
@@ -186,7 +189,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   Warp& w = *wt.warp;
   w.stack.reconverge();
   const uint32_t pc = static_cast<uint32_t>(w.stack.top().pc);
-  account_wait(wt, pc, now);
+  const uint64_t waited = account_wait(wt, pc, now);
   StepResult r = shared_.executor->step(w, now);
   ++shared_.counters->issued;
   const isa::Instr& in = *r.instr;
@@ -216,6 +219,18 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
     for (uint8_t i = 0; i < r.n_accesses; ++i) {
       const mem::WarpMemAccess& a = r.accesses[i];
       shared_.counter->on_access(a, in, pc, block, w.index);
+      uint32_t tr, rec;
+      if (shared_.counter->last_trace(tr, rec)) {
+        TraceRecord& t = shared_.stats->traces[tr].records[rec];
+        t.timed = true;
+        t.issue_cycle = now;
+        t.waited_cycles = waited;
+        if (token && a.space != isa::Space::Shared) {
+          PendingLoad& pl = loads_[static_cast<uint32_t>((token & ((uint64_t(1) << 40) - 1)) - 1)];
+          pl.trace = tr;
+          pl.trace_record = rec;
+        }
+      }
       if (a.space == isa::Space::Shared) {
         IssueCost c = im.shared_cost(shared_.counter->last_shared_passes());
         cost.busy += c.busy;
@@ -344,6 +359,7 @@ void SmCore::memory_response(uint64_t token, uint64_t now) {
   PendingLoad& pl = loads_[id];
   if (!pl.used || --pl.left > 0) return;
   pl.used = false;
+  if (pl.trace != UINT32_MAX) shared_.stats->traces[pl.trace].records[pl.trace_record].done_cycle = now;
   free_loads_.push_back(id);
   WarpTiming& wt = warps_[pl.slot];
   if (!wt.used || wt.generation != pl.generation) return;

@@ -103,6 +103,7 @@ class SmCore {
     uint8_t ndests = 0;
     uint16_t dests[8] = {};
     bool used = false;
+    uint32_t trace = UINT32_MAX, trace_record = 0;  // a traced warp's record to time
   };
   class Probe;
 
@@ -113,7 +114,8 @@ class SmCore {
     wt.ready_at = t;
     ready_at_[static_cast<size_t>(&wt - warps_.data())] = t;
   }
-  void account_wait(WarpTiming& wt, uint32_t pc, uint64_t now);
+  // Charges the warp's wait since its last issue to the stall reasons; returns its length.
+  uint64_t account_wait(WarpTiming& wt, uint32_t pc, uint64_t now);
   void retire_warp(uint32_t slot, uint64_t now);
   uint64_t new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests, uint32_t submissions);
 

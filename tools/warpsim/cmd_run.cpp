@@ -10,6 +10,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/launch_spec.hpp"
 #include "sim/core/line_report.hpp"
+#include "sim/core/trace_report.hpp"
 #include "sim/core/run_report.hpp"
 #include "sim/core/stats_printers.hpp"
 #include "tools/warpsim/cli_paths.hpp"
@@ -27,6 +28,8 @@ struct RunOptions {
   bool functional = false;
   std::string json_out;
   bool by_line = false;
+  std::vector<std::string> trace_warps;
+  uint32_t trace_limit = 256;
   uint32_t registers = 0;
   uint64_t max_instructions = 0;
   uint64_t max_cycles = 0;
@@ -63,12 +66,26 @@ int run(const RunOptions& o) {
   lo.limits.max_warp_instructions = o.max_instructions;
   lo.limits.max_cycles = o.max_cycles;
   lo.limits.max_host_seconds = o.max_seconds;
+  lo.trace_limit = o.trace_limit;
+  for (const auto& t : o.trace_warps) {
+    auto comma = t.find(',');
+    try {
+      if (comma == std::string::npos) throw std::invalid_argument("no comma");
+      size_t u1 = 0, u2 = 0;
+      unsigned long b = std::stoul(t.substr(0, comma), &u1), w = std::stoul(t.substr(comma + 1), &u2);
+      if (u1 != comma || u2 != t.size() - comma - 1) throw std::invalid_argument("trailing");
+      lo.trace_warps.push_back({static_cast<uint32_t>(b), static_cast<uint32_t>(w)});
+    } catch (const std::exception&) {
+      throw ConfigError(fmt::format("--trace-warp \"{}\": expected BLOCK,WARP (linear block index, warp in block)", t));
+    }
+  }
   LaunchStats stats = launch(device, prepared, lo);
   CheckResult check = check_outputs(device, prepared);
   const isa::Kernel& kernel = *prepared.kernel;
 
   fmt::print("{}", format_run_summary(stats, kernel, dev_spec, spec, check));
   const std::vector<LineStats> lines = attribute_lines(stats, kernel);
+  if (!stats.traces.empty()) fmt::print("\n{}", format_traces(stats, kernel));
   if (o.by_line) {
     fmt::print("\n{}", format_line_report(lines, stats));
     fmt::print("\n{}", format_branch_report(stats, kernel));
@@ -77,6 +94,7 @@ int run(const RunOptions& o) {
   if (!o.json_out.empty()) {
     Json j = stats_to_json(stats, &kernel);
     j["lines"] = lines_to_json(lines, stats.exec.warp_size);
+    if (!stats.traces.empty()) j["traces"] = traces_to_json(stats, kernel);
     j["spec"] = spec.path;
     j["config"] = dev_spec.file;
     j["check"] = {{"checked", check.checked}, {"passed", check.passed}, {"message", check.message}};
@@ -99,6 +117,9 @@ void register_run_command(CLI::App& app) {
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
   cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");
   cmd->add_flag("--by-line", o->by_line, "per source line statistics and divergence by branch instance");
+  cmd->add_option("--trace-warp", o->trace_warps,
+                  "trace the memory instructions of warp W of block B: --trace-warp B,W (repeatable)");
+  cmd->add_option("--trace-limit", o->trace_limit, "records kept per traced warp")->capture_default_str();
   cmd->add_option("--registers", o->registers, "registers per thread (overrides the spec)");
   cmd->add_option("--max-instructions", o->max_instructions, "stop after this many warp instructions (0: no limit)");
   cmd->add_option("--max-cycles", o->max_cycles, "stop after this many simulated cycles (0: no limit)");
