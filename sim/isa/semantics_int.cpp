@@ -175,10 +175,17 @@ struct Mul24K {
     const uint64_t* cc = in.op == Op::Mad24 ? exec::src(c, in.c) : nullptr;
     uint64_t* d = exec::dst(c, in.d[0]);
     bool hi = in.width == Width::Hi;
+    // mad24.hi.sat.s32 clamps the sum to the s32 range instead of wrapping.
+    bool sat = cc && in.sat && std::is_signed_v<T>;
     for_lanes(m, [&](int l) {
       int64_t p = low24(get<T>(a[l])) * low24(get<T>(b[l]));
       uint32_t r = hi ? uint32_t(uint64_t(p) >> 16) : uint32_t(p);
-      if (cc) r += uint32_t(cc[l]);
+      if (sat) {
+        int64_t s = int64_t(int32_t(r)) + int64_t(int32_t(uint32_t(cc[l])));
+        r = uint32_t(int32_t(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s));
+      } else if (cc) {
+        r += uint32_t(cc[l]);
+      }
       d[l] = put<T>(T(r));
     });
   }

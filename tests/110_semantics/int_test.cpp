@@ -353,3 +353,39 @@ TEST_CASE("bfe and bfi at field boundaries", "[semantics][int]") {
   CHECK(one("bfi.b32 %d, %a, %b, %c, %e;", "b32", {0xFF, 0, 8, 0, 4}) == 0xF00);
   CHECK(one("bfi.b32 %d, %a, %b, %c, %e;", "b32", {0x0, 0xFFFFFFFF, 28, 0, 8}) == 0x0FFFFFFF);
 }
+
+TEST_CASE("predicate logic: and/or/xor/not/mov .pred with negated and constant operands", "[semantics][int]") {
+  // %a, %b are predicates; the result goes to %d (a predicate) and %q.
+  std::vector<semtest::Case> cases = {{0, 0, 0, 0, 0}, {0, 1, 0, 0, 0}, {1, 0, 0, 0, 0}, {1, 1, 0, 0, 0}};
+  auto run = [&](const std::string& code) { return eval(code, {"pred", "pred", "pred"}, cases); };
+  auto an = run("and.pred %d, %a, %b;\nand.pred %q, !%a, %b;");
+  auto orr = run("or.pred %d, %a, %b;\nor.pred %q, %a, !%b;");
+  auto x = run("xor.pred %d, %a, %b;\nxor.pred %q, %a, 1;");
+  auto n = run("not.pred %d, %a;\nmov.pred %q, !%b;");
+  auto k = run("and.pred %d, %a, 1;\nor.pred %q, %b, 0;");
+  for (size_t i = 0; i < cases.size(); ++i) {
+    bool a = cases[i][0], b = cases[i][1];
+    INFO("a=" << a << " b=" << b);
+    CHECK(an[i].d == uint64_t(a && b));
+    CHECK(an[i].q == (!a && b));
+    CHECK(orr[i].d == uint64_t(a || b));
+    CHECK(orr[i].q == (a || !b));
+    CHECK(x[i].d == uint64_t(a != b));
+    CHECK(x[i].q == !a);
+    CHECK(n[i].d == uint64_t(!a));
+    CHECK(n[i].q == !b);
+    CHECK(k[i].d == uint64_t(a));
+    CHECK(k[i].q == b);
+  }
+}
+
+TEST_CASE("mad24.hi.sat.s32 saturates the sum", "[semantics][int]") {
+  // 0x7FFFFF^2 = 0x3FFFFF000001; bits 47..16 = 0x3FFFFF00; + INT32_MAX overflows.
+  auto out = eval("mad24.hi.sat.s32 %d, %a, %b, %c;\nmad24.hi.s32 %e, %a, %b, %c;", {"s32", "s32", "s32", "s32", "s32"},
+                  {{0x7FFFFF, 0x7FFFFF, 0x7FFFFFFF, 0, 0},
+                   {0x800000, 0x7FFFFF, 0x80000000, 0, 0},
+                   {0x123, 0x456, 5, 0, 0}});
+  CHECK(out[0].d == 0x7FFFFFFFu);
+  CHECK(out[1].d == 0x80000000u);  // (-2^23 * (2^23 - 1)) >> 16 is negative; + INT32_MIN clamps
+  CHECK(out[2].d == uint32_t((0x123 * 0x456) >> 16) + 5);
+}
