@@ -8,6 +8,7 @@
 #include "sim/core/launch_validation.hpp"
 #include "sim/core/limit_guard.hpp"
 #include "sim/core/memory_counter.hpp"
+#include "sim/core/timeline.hpp"
 #include "sim/core/timing_runner.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
@@ -134,8 +135,14 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
     }
     counter.trace_warps(traced, options.trace_limit);
   }
+  if (!options.timeline_path.empty() && !timing)
+    throw LaunchError("a timeline needs timing mode (drop --functional)");
   if (timing) {
-    run_timing(spec, executor, counter, stats, limits);
+    std::unique_ptr<Timeline> timeline;
+    if (!options.timeline_path.empty())
+      timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
+    run_timing(spec, executor, counter, stats, limits, timeline.get());
+    if (timeline) timeline->write(options.timeline_path, kernel.name);
   } else {
     run_functional(executor, limits, &counter);
     counter.finish();

@@ -4,6 +4,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/core/memory_counter.hpp"
+#include "sim/core/timeline.hpp"
 #include "sim/memory/memory_system.hpp"
 #include "sim/sm/issue_model.hpp"
 #include "sim/sm/kernel_deps.hpp"
@@ -34,7 +35,7 @@ namespace {
 }  // namespace
 
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
-                LimitGuard& limits) {
+                LimitGuard& limits, Timeline* timeline) {
   const sm::LaunchContext& ctx = executor.context();
   const isa::Kernel& kernel = *ctx.kernel;
   sm::KernelDeps deps(kernel);
@@ -52,6 +53,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   shared.issue = &issue;
   shared.stats = &stats;
   shared.counters = &counters;
+  shared.timeline = timeline;
+  if (timeline) memory.set_dram_command_sink(timeline);
   shared.blocks_per_sm = stats.occupancy.blocks_per_sm;
 
   std::vector<std::unique_ptr<sm::SmCore>> sms;

@@ -12,7 +12,10 @@ namespace warpsim {
 
 // `counter` counts transactions and bank conflicts (its caches unused: the memory system
 // models them with timing).
+class Timeline;
+
+// `timeline` (optional) receives SM and DRAM events.
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
-                LimitGuard& limits);
+                LimitGuard& limits, Timeline* timeline = nullptr);
 
 }  // namespace warpsim

@@ -79,7 +79,7 @@ void DramChannel::close_bank(uint32_t bank) {
 void DramChannel::issue(size_t index, DramCommand c, uint64_t now) {
   QueuedRequest& q = queue_[index];
   BankState& b = banks_[q.bank];
-  engine_.issue(c, q.bank, now);
+  command(c, q.bank, now);
   switch (c) {
     case DramCommand::PRE:
       note_outcome(q, RowOutcome::Conflict);
@@ -126,7 +126,7 @@ void DramChannel::finish_column_request(size_t index, uint64_t now) {
   queue_.erase(queue_.begin() + std::ptrdiff_t(index));
   if (closed_page_ && b.queued_hits == 0) {
     // Auto-precharge: internal PRE at the earliest legal cycle; no command-bus slot.
-    engine_.issue(DramCommand::PRE, q.bank, std::max(now, engine_.ready_cycle(DramCommand::PRE, q.bank)));
+    command(DramCommand::PRE, q.bank, std::max(now, engine_.ready_cycle(DramCommand::PRE, q.bank)));
     close_bank(q.bank);
   }
 }
@@ -149,7 +149,7 @@ bool DramChannel::refresh_step(uint64_t now, uint64_t& next_ready) {
       if (!banks_[b].open) continue;
       uint64_t r = engine_.ready_cycle(DramCommand::PRE, b);
       if (r <= now) {
-        engine_.issue(DramCommand::PRE, b, now);
+        command(DramCommand::PRE, b, now);
         close_bank(b);
         return true;
       }
@@ -162,7 +162,7 @@ bool DramChannel::refresh_step(uint64_t now, uint64_t& next_ready) {
     next_ready = std::min(next_ready, r);
     return false;
   }
-  engine_.issue(DramCommand::REF, 0, now);
+  command(DramCommand::REF, 0, now);
   ++stats_.refreshes;
   refreshing_ = false;
   refresh_due_ += tREFI_;

@@ -47,6 +47,10 @@ class DramChannel {
   // Counts so far; derived ratios use `elapsed` command cycles.
   void fill_stats(DramChannelStats& out, uint64_t elapsed) const;
   const TimingEngine& engine() const { return engine_; }
+  void set_command_sink(DramCommandSink* sink, uint32_t channel) {
+    sink_ = sink;
+    channel_id_ = channel;
+  }
   const BankState& bank(uint32_t b) const { return banks_[b]; }
   size_t queued() const { return queue_.size(); }
 
@@ -57,6 +61,13 @@ class DramChannel {
     bool write;
   };
   void issue(size_t index, DramCommand c, uint64_t now);
+  // Every command goes through here: the timing engine, then the optional observer.
+  void command(DramCommand c, uint32_t bank, uint64_t now) {
+    engine_.issue(c, bank, now);
+    if (sink_) sink_->on_dram_command(channel_id_, c, bank, now);
+  }
+  DramCommandSink* sink_ = nullptr;
+  uint32_t channel_id_ = 0;
   void finish_column_request(size_t index, uint64_t now);
   bool refresh_step(uint64_t now, uint64_t& next_ready);
   void close_bank(uint32_t bank);

@@ -44,6 +44,9 @@ class DramSystem {
   void fill_stats(DramStats& out, uint64_t elapsed_dram_cycles) const;
   const DramChannel& channel(uint32_t i) const { return channels_[i]; }
   const std::vector<TimingConstraint>& timing_table() const { return table_; }
+  void set_command_sink(DramCommandSink* sink) {
+    for (uint32_t i = 0; i < channels_.size(); ++i) channels_[i].set_command_sink(sink, i);
+  }
 
  private:
   DramSpec spec_;

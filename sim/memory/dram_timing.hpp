@@ -18,6 +18,13 @@ namespace warpsim::mem {
 struct DramSpec;
 
 enum class DramCommand : uint8_t { ACT, PRE, RD, WR, REF };
+
+// Observer of every command a channel issues (the timeline uses it); optional.
+class DramCommandSink {
+ public:
+  virtual ~DramCommandSink() = default;
+  virtual void on_dram_command(uint32_t channel, DramCommand c, uint32_t bank, uint64_t cycle) = 0;
+};
 inline constexpr int kDramCommandCount = 5;
 std::string_view command_name(DramCommand c);
 inline bool is_column(DramCommand c) { return c == DramCommand::RD || c == DramCommand::WR; }

@@ -519,6 +519,9 @@ void MemorySystem::submit(uint32_t sm, const std::vector<Transaction>& txns, Acc
 }
 
 bool MemorySystem::tick(uint64_t now) { return impl_->tick(now); }
+void MemorySystem::set_dram_command_sink(DramCommandSink* sink) {
+  if (impl_->dram) impl_->dram->set_command_sink(sink);
+}
 uint64_t MemorySystem::next_event(uint64_t now) const { return impl_->next_event(now); }
 bool MemorySystem::idle() const { return impl_->idle(); }
 

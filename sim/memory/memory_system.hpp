@@ -53,6 +53,8 @@ class MemorySystem {
 
   // Cache and DRAM statistics into `stats` (mem.l1_*, mem.l2_*, dram).
   void fill_stats(LaunchStats& stats, uint64_t elapsed_sm_cycles) const;
+  // Reports every DRAM command to `sink` (the timeline); null turns it off.
+  void set_dram_command_sink(DramCommandSink* sink);
   // A one-paragraph description of what is queued where (deadlock reports).
   std::string describe_state() const;
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "sim/core/timeline.hpp"
 #include "sim/memory/memory_path.hpp"
 
 namespace warpsim::sm {
@@ -143,20 +144,32 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
 
 uint64_t SmCore::account_wait(WarpTiming& wt, uint32_t pc, uint64_t now) {
   TimingCounters& c = *shared_.counters;
+  Timeline* tl = shared_.timeline;
+  const uint32_t slot = static_cast<uint32_t>(&wt - warps_.data());
   uint64_t start = wt.t_free;
   if (now > start) {
     shared_.stats->per_pc[pc].stall_cycles += now - start;
     if (wt.release_at > start) {
       uint64_t e = std::min(wt.release_at, now);
       c.stall_sync += e - start;
+      if (tl) tl->warp_slice(id_, slot, "stall", "stall: barrier", start, e);
       start = e;
     }
     uint64_t dep_end = std::min(std::max(start, wt.ready_at), now);
-    if (dep_end > start) (wt.ready_mem ? c.stall_memory : c.stall_exec) += dep_end - start;
+    if (dep_end > start) {
+      (wt.ready_mem ? c.stall_memory : c.stall_exec) += dep_end - start;
+      if (tl)
+        tl->warp_slice(id_, slot, "stall", wt.ready_mem ? "stall: memory dependency" : "stall: execution dependency",
+                       start, dep_end);
+    }
     uint64_t eligible = now - dep_end;
     uint64_t pipe = wt.pipe_seen_until > dep_end ? std::min(wt.pipe_seen_until, now) - dep_end : 0;
     c.stall_pipe += pipe;
     c.stall_not_selected += eligible - pipe;
+    if (tl) {
+      tl->warp_slice(id_, slot, "stall", "stall: pipe busy", dep_end, dep_end + pipe);
+      tl->warp_slice(id_, slot, "stall", "stall: not selected", dep_end + pipe, now);
+    }
   }
   const uint64_t waited = now > wt.t_free ? now - wt.t_free : 0;
   wt.pipe_seen_until = 0;
@@ -193,6 +206,8 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   StepResult r = shared_.executor->step(w, now);
   ++shared_.counters->issued;
   const isa::Instr& in = *r.instr;
+  if (shared_.timeline)
+    shared_.timeline->warp_slice(id_, slot, "issue", std::string(isa::instr_class_name(in.klass)), now, now + 1);
   const IssueModel& im = *shared_.issue;
   const KernelDeps& deps = *shared_.deps;
   const bool mem_op = in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;

@@ -18,6 +18,10 @@
 #include "sim/sm/warp_executor.hpp"
 #include "sim/sm/warp_scheduler.hpp"
 
+namespace warpsim {
+class Timeline;
+}
+
 namespace warpsim::sm {
 
 constexpr uint64_t kNever = UINT64_MAX;
@@ -41,6 +45,7 @@ struct SmShared {
   const IssueModel* issue = nullptr;
   LaunchStats* stats = nullptr;
   TimingCounters* counters = nullptr;
+  Timeline* timeline = nullptr;  // optional
   uint32_t blocks_per_sm = 1;
 };
 

@@ -30,6 +30,8 @@ struct RunOptions {
   bool by_line = false;
   std::vector<std::string> trace_warps;
   uint32_t trace_limit = 256;
+  std::string timeline;
+  uint64_t timeline_window = 200000;
   uint32_t registers = 0;
   uint64_t max_instructions = 0;
   uint64_t max_cycles = 0;
@@ -67,6 +69,8 @@ int run(const RunOptions& o) {
   lo.limits.max_cycles = o.max_cycles;
   lo.limits.max_host_seconds = o.max_seconds;
   lo.trace_limit = o.trace_limit;
+  lo.timeline_path = o.timeline;
+  lo.timeline_window_cycles = o.timeline_window;
   for (const auto& t : o.trace_warps) {
     auto comma = t.find(',');
     try {
@@ -85,6 +89,7 @@ int run(const RunOptions& o) {
 
   fmt::print("{}", format_run_summary(stats, kernel, dev_spec, spec, check));
   const std::vector<LineStats> lines = attribute_lines(stats, kernel);
+  if (!o.timeline.empty()) fmt::print("  timeline: {} (first {} cycles)\n", o.timeline, o.timeline_window);
   if (!stats.traces.empty()) fmt::print("\n{}", format_traces(stats, kernel));
   if (o.by_line) {
     fmt::print("\n{}", format_line_report(lines, stats));
@@ -120,6 +125,10 @@ void register_run_command(CLI::App& app) {
   cmd->add_option("--trace-warp", o->trace_warps,
                   "trace the memory instructions of warp W of block B: --trace-warp B,W (repeatable)");
   cmd->add_option("--trace-limit", o->trace_limit, "records kept per traced warp")->capture_default_str();
+  cmd->add_option("--timeline", o->timeline,
+                  "write a Chrome trace (Perfetto, chrome://tracing) of SM issue/stall and DRAM command intervals");
+  cmd->add_option("--timeline-window", o->timeline_window, "cycles from the start the timeline covers")
+      ->capture_default_str();
   cmd->add_option("--registers", o->registers, "registers per thread (overrides the spec)");
   cmd->add_option("--max-instructions", o->max_instructions, "stop after this many warp instructions (0: no limit)");
   cmd->add_option("--max-cycles", o->max_cycles, "stop after this many simulated cycles (0: no limit)");
