@@ -485,6 +485,8 @@ class Decoder {
     in_.ftz = md_.ftz;
     in_.sat = md_.sat;
     bool logic = in_.op == Op::And || in_.op == Op::Or || in_.op == Op::Xor;
+    if (in_.sat && !((in_.op == Op::Add || in_.op == Op::Sub) && (t == DType::S32 || t == DType::F32)))
+      malformed(fmt::format(".sat on {} applies to .s32 and .f32 add/sub", base_));
     if (t == DType::Pred) {
       if (!logic) malformed(fmt::format("{}.pred is not an instruction", base_));
       set(kD0, pdst(ops_[0]));
@@ -500,6 +502,20 @@ class Decoder {
     set_class_arith(t);
   }
 
+  // The width and saturation forms PTX defines: .wide on 16/32-bit integers (never for
+  // mul24/mad24, which take .lo/.hi), .sat on f32, and on the .hi.s32 forms of mad/mad24.
+  void check_width_and_sat(DType t, bool is_mad) {
+    const bool is24 = base_ == "mul24" || base_ == "mad24";
+    if (is24 && !(t == DType::S32 || t == DType::U32)) malformed(fmt::format("{} takes .s32 or .u32", base_));
+    if (is24 && in_.width == Width::Wide) malformed(fmt::format("{} takes .lo or .hi", base_));
+    if (in_.width == Width::Wide && dtype_bytes(t) == 8)
+      malformed(fmt::format("{}.wide takes 16- or 32-bit types", base_));
+    if (in_.width != Width::None && is_float(t)) malformed(fmt::format("{}.{} is integer-only", base_,
+                                                                        in_.width == Width::Hi ? "hi" : in_.width == Width::Lo ? "lo" : "wide"));
+    if (in_.sat && !(t == DType::F32 || (is_mad && in_.width == Width::Hi && t == DType::S32)))
+      malformed(fmt::format(".sat on {} applies to .f32{}", base_, is_mad ? " and .hi.s32" : ""));
+  }
+
   void mul() {
     need(3);
     DType t = type1();
@@ -510,7 +526,7 @@ class Decoder {
     in_.sat = md_.sat;
     in_.width = md_.width;
     if (is_int(t) && in_.width == Width::None) malformed("integer mul needs .lo, .hi or .wide");
-    if (in_.width == Width::Wide && dtype_bytes(t) == 8) malformed("mul.wide takes 16- or 32-bit types");
+    check_width_and_sat(t, false);
     set(kD0, dst(ops_[0]));
     set(kA, src(ops_[1], t, kA));
     set(kB, src(ops_[2], t, kB));
@@ -528,6 +544,7 @@ class Decoder {
     in_.sat = md_.sat;
     in_.width = md_.width;
     if (is_int(t) && in_.width == Width::None) malformed("integer mad needs .lo, .hi or .wide");
+    check_width_and_sat(t, true);
     DType ct = (in_.width == Width::Wide) ? (is_signed(t) ? DType::S64 : DType::U64) : t;
     set(kD0, dst(ops_[0]));
     set(kA, src(ops_[1], t, kA));

@@ -125,3 +125,31 @@ JOIN:
   CHECK(t.what == "kernel 'spin' stopped: instruction limit of 1000 warp instructions exceeded after 1001 "
                   "(infinite loop?)");
 }
+
+TEST_CASE("width and saturation modifiers PTX does not define are parse errors, not silent no-ops",
+          "[isa][reject][regression]") {
+  // Before: mad.wide.s64 was accepted and never wrote its destination; mul24.wide computed .lo;
+  // add.sat.u32 wrapped around.
+  CHECK(ptx_error(kernel_line("mad.wide.s64 %rd1, %rd2, %rd3, %rd1;")) ==
+        "t.ptx:10:1: parse error: mad.wide takes 16- or 32-bit types");
+  CHECK(ptx_error(kernel_line("mul.wide.u64 %rd1, %rd2, %rd3;")) ==
+        "t.ptx:10:1: parse error: mul.wide takes 16- or 32-bit types");
+  CHECK(ptx_error(kernel_line("mul24.wide.s32 %rd1, %r1, %r2;")) == "t.ptx:10:1: parse error: mul24 takes .lo or .hi");
+  CHECK(ptx_error(kernel_line("mad24.lo.s16 %r1, %r1, %r2, %r3;")) ==
+        "t.ptx:10:1: parse error: mad24 takes .s32 or .u32");
+  CHECK(ptx_error(kernel_line("add.sat.u32 %r1, %r2, %r3;")) ==
+        "t.ptx:10:1: parse error: .sat on add applies to .s32 and .f32 add/sub");
+  CHECK(ptx_error(kernel_line("min.sat.s32 %r1, %r2, %r3;")) ==
+        "t.ptx:10:1: parse error: .sat on min applies to .s32 and .f32 add/sub");
+  CHECK(ptx_error(kernel_line("mad.lo.sat.s32 %r1, %r2, %r3, %r1;")) ==
+        "t.ptx:10:1: parse error: .sat on mad applies to .f32 and .hi.s32");
+  CHECK(ptx_error(kernel_line("mul.hi.f32 %f1, %f2, %f3;")) == "t.ptx:10:1: parse error: mul.hi is integer-only");
+  // The defined forms load.
+  for (const char* ok : {"mad.wide.s32 %rd1, %r1, %r2, %rd1;", "mul.wide.u16 %r1, %r2, %r3;", "mad24.hi.sat.s32 %r1, %r1, %r2, %r3;",
+                         "mul24.lo.u32 %r1, %r2, %r3;", "add.sat.s32 %r1, %r2, %r3;", "sub.sat.f32 %f1, %f2, %f3;",
+                         "mad.hi.sat.s32 %r1, %r1, %r2, %r3;", "mad.rn.sat.f32 %f1, %f2, %f3, %f1;", "mul.sat.f32 %f1, %f2, %f3;",
+                         "fma.rn.sat.f32 %f1, %f2, %f3, %f1;", "mul.rn.f64 %rd1, %rd2, %rd3;"}) {
+    INFO(ok);
+    CHECK(ptx_error(kernel_line(ok)) == "");
+  }
+}
