@@ -9,6 +9,9 @@ namespace warpsim::cli {
 void register_run_command(CLI::App& app);        // cmd_run.cpp
 void register_occupancy_command(CLI::App& app);  // cmd_occupancy.cpp
 void register_dram_command(CLI::App& app);       // cmd_dram.cpp
+void register_sweep_command(CLI::App& app);      // cmd_sweep.cpp
+void register_plot_command(CLI::App& app);       // cmd_plot.cpp
+void register_roofline_command(CLI::App& app);   // cmd_roofline.cpp
 void register_grade_command(CLI::App& app);      // cmd_grade.cpp
 
 }  // namespace warpsim::cli

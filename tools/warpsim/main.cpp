@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   warpsim::cli::register_run_command(app);
   warpsim::cli::register_occupancy_command(app);
   warpsim::cli::register_dram_command(app);
+  warpsim::cli::register_sweep_command(app);
+  warpsim::cli::register_plot_command(app);
+  warpsim::cli::register_roofline_command(app);
   warpsim::cli::register_grade_command(app);
   try {
     app.parse(argc, argv);
