@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "sim/sm/warp_scheduler.hpp"
+
 namespace warpsim {
 
 namespace {
@@ -31,7 +33,11 @@ SmSpec parse_sm(ConfigReader r) {
   s.sfus = u32(r, "sfus", r.get_positive("sfus"));
   s.dp_units = u32(r, "dp_units", r.get_positive("dp_units"));
   s.schedulers = u32(r, "schedulers", r.get_positive("schedulers"));
-  s.scheduler_policy = r.get_choice_or("scheduler_policy", {"lrr", "gto", "two_level"}, "lrr");
+  {
+    std::vector<std::string> policies;
+    for (const auto& [name, factory] : sm::scheduler_registry()) policies.push_back(name);
+    s.scheduler_policy = r.get_choice_or("scheduler_policy", policies, "lrr");
+  }
   s.two_level_active_warps = u32(r, "two_level_active_warps", r.get_positive_or("two_level_active_warps", 8));
   s.max_threads = u32(r, "max_threads", r.get_positive("max_threads"));
   s.max_warps = u32(r, "max_warps", r.get_positive("max_warps"));

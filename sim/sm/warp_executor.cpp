@@ -217,9 +217,14 @@ void WarpExecutor::arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, Step
   w.barrier_pc = pc;
   if (release_barrier_if_complete(b)) {
     r.barrier_released = true;
-  } else {
-    r.kind = StepResult::Kind::WaitingAtBarrier;
+    return;
   }
+  r.kind = StepResult::Kind::WaitingAtBarrier;
+  // Every live warp now waits at a barrier that still lacks threads: nothing can ever
+  // arrive (the missing threads are on another path of a divergent branch).
+  for (const Warp& o : b.warps)
+    if (!o.done && !o.at_barrier) return;
+  report_deadlock(b);
 }
 
 bool WarpExecutor::release_barrier_if_complete(BlockState& b) {
