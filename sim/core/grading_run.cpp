@@ -91,7 +91,8 @@ class Runner {
       r.failure = Failure{Verdict::InternalError, "", e.what(), stage_};
     }
     // PTX compiled from a .cu lives in a temporary folder; messages name it by file name only.
-    if (r.failure && work_dir_) r.failure->message = replace_all(r.failure->message, work_dir_->path() + "/", "");
+    if (r.failure && (temp_dir_ || !o_.work_dir.empty()))
+      r.failure->message = replace_all(r.failure->message, work_dir() + "/", "");
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
   }
@@ -126,14 +127,15 @@ class Runner {
       stop(Verdict::NvccNotFound, fmt::format("{} is CUDA source and nvcc was not found (looked in $NVCC, PATH, "
                                               "/usr/local/cuda/bin); submit the PTX (nvcc -ptx -lineinfo) instead",
                                               p.filename().string()));
-    CompileResult c = compile_cu(nvcc(), s_.path, work_dir().path());
+    CompileResult c = compile_cu(nvcc(), s_.path, work_dir());
     if (!c.ok) stop(Verdict::CompileError, summarize_nvcc_log(c.log));
     return c.ptx_path;
   }
 
-  TempDir& work_dir() {
-    if (!work_dir_) work_dir_ = std::make_unique<TempDir>("warpsim-grade");
-    return *work_dir_;
+  const std::string& work_dir() {
+    if (!o_.work_dir.empty()) return o_.work_dir;
+    if (!temp_dir_) temp_dir_ = std::make_unique<TempDir>("warpsim-grade");
+    return temp_dir_->path();
   }
 
   std::unique_ptr<Device> make_device(const AssignmentConfig& c) const {
@@ -187,7 +189,10 @@ class Runner {
     try {
       std::string module = pick_module(a_.solution, !nvcc().empty());
       if (fs::path(module).extension() == ".cu") {
-        CompileResult c = compile_cu(nvcc(), module, work_dir().path());
+        // Its own folder: a submission of the same file name must not overwrite it.
+        std::string dir = (fs::path(work_dir()) / "solution").string();
+        fs::create_directories(dir);
+        CompileResult c = compile_cu(nvcc(), module, dir);
         if (!c.ok) throw Error(summarize_nvcc_log(c.log));
         module = c.ptx_path;
       }
@@ -301,7 +306,7 @@ class Runner {
   const RunnerOptions& o_;
   std::string stage_;
   std::optional<std::string> nvcc_;
-  std::unique_ptr<TempDir> work_dir_;
+  std::unique_ptr<TempDir> temp_dir_;
   std::map<size_t, std::map<std::string, HostBuffer>> solution_outputs_;
   std::map<size_t, Selection> selections_;  // per criterion (the same code on every config)
 };

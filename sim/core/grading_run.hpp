@@ -15,6 +15,9 @@ namespace warpsim::grading {
 
 struct RunnerOptions {
   std::optional<std::string> nvcc;  // nullopt: find_nvcc(); "": act as if nvcc were missing
+  // Where compiled PTX goes; "" for a private temporary folder removed afterwards. The child
+  // process uses its parent's folder, which the parent removes even when it kills the child.
+  std::string work_dir;
   // Called at each stage ("compiling x.cu", "running spec.json on c2070") before it starts.
   std::function<void(const std::string&)> on_stage;
 };

@@ -50,6 +50,7 @@ int run_child(const GradeOptions& o) {
   Assignment a = load_assignment(resolve_input(o.assignment));
   RunnerOptions ro;
   ro.on_stage = [&](const std::string& stage) { write_stage(o.one_report, stage); };
+  ro.work_dir = fs::path(o.one_report).parent_path().string();  // the parent removes it
   Submission s{o.one_name.empty() ? fs::path(o.target).filename().string() : o.one_name, o.target, {}};
   write_report(o.one_report, run_submission(a, s, ro));
   return 0;
@@ -90,7 +91,10 @@ int run(const GradeOptions& o) {
     const GradeResult& g = results.back();
     if (!o.feedback_dir.empty()) {
       fs::create_directories(o.feedback_dir);
-      write_file((fs::path(o.feedback_dir) / (g.name + ".txt")).string(), format_feedback(a, g), "feedback");
+      std::string file = g.name;
+      for (char& c : file)
+        if (c == '/' || c == '\\') c = '_';
+      write_file((fs::path(o.feedback_dir) / (file + ".txt")).string(), format_feedback(a, g), "feedback");
     }
     if (!batch && !json_to_stdout) fmt::print("{}", format_feedback(a, g));
   }
