@@ -44,6 +44,7 @@ struct Mods {
   ShflMode shfl = ShflMode::Idx;
   bool has_vote = false;
   VoteMode vote = VoteMode::All;
+  bool shiftamt = false;  // bfind.shiftamt
   bool sem = false;  // memory-ordering qualifiers (ignored: the simulator is sequentially consistent)
 };
 
@@ -132,6 +133,10 @@ class Decoder {
       if (m == "down") { md_.has_shfl = true; md_.shfl = ShflMode::Down; return; }
       if (m == "bfly") { md_.has_shfl = true; md_.shfl = ShflMode::Bfly; return; }
       if (m == "idx") { md_.has_shfl = true; md_.shfl = ShflMode::Idx; return; }
+    }
+    if (base_ == "bfind" && m == "shiftamt") {
+      md_.shiftamt = true;
+      return;
     }
     if (base_ == "vote") {
       if (m == "all") { md_.has_vote = true; md_.vote = VoteMode::All; return; }
@@ -367,6 +372,7 @@ class Decoder {
     if (b == "vote") return vote();
     if (b == "bfe") return bfe();
     if (b == "bfi") return bfi();
+    if (b == "bfind") return bfind();
     if (b == "trap") {
       need(0);
       in_.op = Op::Trap;
@@ -848,6 +854,19 @@ class Decoder {
     in_.klass = InstrClass::IntAlu;
   }
 
+  // bfind[.shiftamt].{u32,s32,u64,s64} d, a: d is .u32.
+  void bfind() {
+    need(2);
+    DType t = type1();
+    if (t != DType::U32 && t != DType::S32 && t != DType::U64 && t != DType::S64)
+      malformed("bfind takes .u32, .s32, .u64 or .s64");
+    in_.op = md_.shiftamt ? Op::BfindShift : Op::Bfind;
+    in_.type = t;
+    set(kD0, dst(ops_[0]));
+    set(kA, src(ops_[1], t, kA));
+    in_.klass = InstrClass::IntAlu;
+  }
+
   void bfi() {
     need(5);
     DType t = type1();
@@ -878,7 +897,7 @@ bool known_opcode(std::string_view base) {
       "copysign", "mul", "mul24", "mad", "mad24", "fma",  "div",   "rem",   "abs",   "neg",  "not",   "cnot",
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
-      "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "trap"};
+      "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

@@ -341,6 +341,28 @@ struct BfiK {
   }
 };
 
+// bfind: the position of the most significant bit that differs from the sign (signed
+// types) or is set (unsigned); .shiftamt returns width - 1 - position instead, the left
+// shift that moves that bit to the top. 0xFFFFFFFF when there is no such bit.
+template <class T>
+struct BfindK {
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    const uint64_t* a = exec::src(c, in.a);
+    uint64_t* d = exec::dst(c, in.d[0]);
+    const bool shift = in.op == Op::BfindShift;
+    for_lanes(m, [&](int l) {
+      U<T> x = U<T>(get<T>(a[l]));
+      if (std::is_signed_v<T> && (x >> (bits_of<T> - 1)) & 1) x = U<T>(~x);
+      uint32_t r = 0xFFFFFFFFu;
+      if (x != 0) {
+        uint32_t pos = uint32_t(bits_of<T> - 1 - std::countl_zero(x));
+        r = shift ? uint32_t(bits_of<T> - 1) - pos : pos;
+      }
+      d[l] = r;
+    });
+  }
+};
+
 // ---- setp / selp / slct ------------------------------------------------------------
 inline uint32_t combine(BoolOp op, uint32_t x, uint32_t y) {
   switch (op) {
@@ -535,6 +557,8 @@ ExecFn int_semantics(const Instr& in) {
     case Op::Shr: return by_int_type<ShrK>(t);
     case Op::Bfe: return by_int_type<BfeK>(t);
     case Op::Bfi: return by_int_type<BfiK>(t);
+    case Op::Bfind:
+    case Op::BfindShift: return dtype_bytes(t) >= 4 ? by_int_type<BfindK>(t) : nullptr;
     case Op::Setp: return by_int_type<SetpIntK>(t);
     case Op::Selp:
       if (t == DType::F32) return &SelpK<uint32_t>::run;

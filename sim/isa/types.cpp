@@ -105,6 +105,8 @@ std::string_view op_name(Op op) {
     case Op::Trap: return "trap";
     case Op::Nop: return "nop";
     case Op::Tanh: return "tanh";
+    case Op::Bfind: return "bfind";
+    case Op::BfindShift: return "bfind.shiftamt";
     case Op::ReadClock: return "mov(clock)";
   }
   return "?";

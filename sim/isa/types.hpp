@@ -40,6 +40,7 @@ enum class Op : uint8_t {
   And, Or, Xor, Not, Cnot, Shl, Shr, Setp, Selp, Cvt, Bra, Ret, Exit, Bar, BarWarp, Membar,
   Atom, Red, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Shfl, Vote, Popc, Clz, Brev, Bfe, Bfi,
   Copysign, Mul24, Mad24, Slct, Trap, Nop, Tanh,
+  Bfind, BfindShift,  // bfind and bfind.shiftamt
   ReadClock,  // mov from %clock/%clock64: value depends on simulated time
 };
 std::string_view op_name(Op op);

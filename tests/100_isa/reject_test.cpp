@@ -57,7 +57,7 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"add.cc.u32 %r1, %r2, %r3;", "carry"},
       {"addc.u32 %r1, %r2, %r3;", "addc"},
       {"mad.lo.cc.u32 %r1, %r2, %r3, %r1;", "carry"},
-      {"bfind.u32 %r1, %r2;", "bfind"},
+      {"sad.u32 %r1, %r2, %r3, %r1;", "sad"},
       {"prmt.b32 %r1, %r2, %r3, %r1;", "prmt"},
       {"shf.l.wrap.b32 %r1, %r2, %r3, %r1;", "shf"},
       {"activemask.b32 %r1;", "activemask"},

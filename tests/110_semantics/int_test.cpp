@@ -389,3 +389,38 @@ TEST_CASE("mad24.hi.sat.s32 saturates the sum", "[semantics][int]") {
   CHECK(out[1].d == 0x80000000u);  // (-2^23 * (2^23 - 1)) >> 16 is negative; + INT32_MIN clamps
   CHECK(out[2].d == uint32_t((0x123 * 0x456) >> 16) + 5);
 }
+
+TEST_CASE("bfind and bfind.shiftamt: the most significant non-sign bit", "[semantics][int]") {
+  auto ref = [](uint64_t x, int width, bool sgn, bool shift) -> uint32_t {
+    if (width == 32) x &= 0xFFFFFFFFu;
+    if (sgn && ((x >> (width - 1)) & 1)) x = ~x & (width == 32 ? 0xFFFFFFFFull : ~0ull);
+    for (int i = width - 1; i >= 0; --i)
+      if ((x >> i) & 1) return shift ? uint32_t(width - 1 - i) : uint32_t(i);
+    return 0xFFFFFFFFu;
+  };
+  const std::vector<uint64_t> values = {0,          1,          2,          3,          0x80,       0x7FFFFFFF,
+                                        0x80000000, 0xFFFFFFFF, 0xFFFFFFFE, 0x10000,    ~0ull,      1ull << 63,
+                                        (1ull << 63) - 1, 0xFFFFFFFF00000000ull, 0x100000000ull, 0x8000000000000001ull};
+  for (const char* t : {"u32", "s32", "u64", "s64"})
+    for (bool shift : {false, true}) {
+      std::string ty = t;
+      int width = ty.substr(1) == "32" ? 32 : 64;
+      std::vector<semtest::Case> cases;
+      for (uint64_t v : values) cases.push_back({width == 32 ? v & 0xFFFFFFFFu : v, 0, 0, 0, 0});
+      auto out = eval(std::string("bfind") + (shift ? ".shiftamt." : ".") + ty + " %d, %a;", {"u32", ty}, cases);
+      for (size_t i = 0; i < cases.size(); ++i) {
+        INFO("bfind" << (shift ? ".shiftamt." : ".") << ty << " of 0x" << std::hex << cases[i][0]);
+        CHECK(out[i].d == ref(cases[i][0], width, ty[0] == 's', shift));
+      }
+    }
+  auto one = [](const std::string& code, const std::string& t, uint64_t a) {
+    return eval(code, {"u32", t}, {{a, 0, 0, 0, 0}})[0].d;
+  };
+  CHECK(one("bfind.u32 %d, %a;", "u32", 0) == 0xFFFFFFFFu);
+  CHECK(one("bfind.u32 %d, %a;", "u32", 0x00010000) == 16);
+  CHECK(one("bfind.shiftamt.u32 %d, %a;", "u32", 0x00010000) == 15);
+  CHECK(one("bfind.s32 %d, %a;", "s32", 0xFFFFFFFF) == 0xFFFFFFFFu);  // -1: no bit differs from the sign
+  CHECK(one("bfind.s32 %d, %a;", "s32", 0xFFFF0000) == 15);           // most significant 0 of a negative
+  CHECK(one("bfind.s64 %d, %a;", "s64", 0x7FFFFFFFFFFFFFFFull) == 62);
+  CHECK(one("bfind.shiftamt.u64 %d, %a;", "u64", 1) == 63);
+}

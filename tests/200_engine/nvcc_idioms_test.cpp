@@ -28,10 +28,11 @@ uint32_t lcg(uint32_t& s) {
 TEST_CASE("nvcc idioms: every kernel loads, with its source lines", "[engine][nvcc]") {
   ptxtest::Sim sim;
   const auto& m = idioms(sim);
-  CHECK(m.kernels.size() == 11);
+  CHECK(m.kernels.size() == 12);
   CHECK(m.files.at(1) == "textbook_idioms.cu");
   for (const char* name : {"histogram", "warp_sum", "local_lookup", "struct_param", "dyn_reverse", "grid2d",
-                           "int64_ops", "math_approx", "conversions", "float_atomic", "vote_shfl"})
+                           "int64_ops", "math_approx", "conversions", "float_atomic", "vote_shfl",
+                           "filter_positive"})
     CHECK_NOTHROW(m.kernel(name));
   CHECK(m.kernel("local_lookup").local_bytes == 64);
   CHECK(m.kernel("histogram").static_shared_bytes == 1024);
@@ -249,4 +250,24 @@ TEST_CASE("nvcc idioms: __all_sync, __any_sync and every shuffle", "[engine][nvc
     CHECK(r[t * 4 + 2] == (l % 8 >= 1 ? in[t - 1] : in[t]));
     CHECK(r[t * 4 + 3] == in[w * 32 + (l ^ 4)]);
   }
+}
+
+TEST_CASE("nvcc idioms: warp-aggregated atomics with __ffs (bfind.shiftamt)", "[engine][nvcc]") {
+  ptxtest::Sim sim;
+  const auto& k = idioms(sim).kernel("filter_positive");
+  std::vector<int32_t> src(256);
+  uint32_t s = 3;
+  for (auto& v : src) v = int32_t(lcg(s) % 21) - 8;
+  std::vector<int32_t> positives;
+  for (int32_t v : src)
+    if (v > 0) positives.push_back(v);
+  auto dsrc = sim.upload(src);
+  auto ddst = sim.zeros<int32_t>(256);
+  auto dcount = sim.zeros<int32_t>(1);
+  auto st = sim.run(k, {2, 1, 1}, {128, 1, 1}, {ptr(ddst), ptr(dcount), ptr(dsrc)});
+  CHECK(sim.download<int32_t>(dcount, 1)[0] == int32_t(positives.size()));
+  // Warps run in order and each warp's leader reserves a contiguous range: the order is kept.
+  auto dst = sim.download<int32_t>(ddst, positives.size());
+  CHECK(dst == positives);
+  CHECK(st.exec.atomic_requests == 8);  // one per warp
 }

@@ -106,3 +106,19 @@ __global__ void vote_shfl(int* out, const int* in) {
   out[t * 4 + 2] = __shfl_up_sync(0xffffffffu, v, 1, 8);
   out[t * 4 + 3] = __shfl_xor_sync(0xffffffffu, v, 4);
 }
+
+// Warp-aggregated atomics (the "CUDA Pro Tip" filtering idiom): the lowest active lane
+// (__ffs of the ballot) does one atomicAdd for its warp and broadcasts the base.
+__global__ void filter_positive(int* dst, int* count, const int* src) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = src[i];
+  unsigned int mask = __ballot_sync(0xffffffffu, v > 0);
+  if (v > 0) {
+    int leader = __ffs(mask) - 1;
+    int lane = threadIdx.x & 31;
+    int base = 0;
+    if (lane == leader) base = atomicAdd(count, __popc(mask));
+    base = __shfl_sync(mask, base, leader);
+    dst[base + __popc(mask & ((1u << lane) - 1))] = v;
+  }
+}
