@@ -171,7 +171,9 @@ GradeResult score_submission(const Assignment& a, const SubmissionReport& r, con
     g.summary = fmt::format("correct; {} of {} criteria not met: {}", failed, a.criteria.size(), names);
   } else {
     g.verdict = Verdict::Passed;
-    g.summary = a.criteria.empty() ? "correct" : fmt::format("correct; all {} criteria met", a.criteria.size());
+    g.summary = a.criteria.empty()       ? "correct"
+                : a.criteria.size() == 1 ? "correct; the criterion is met"
+                                         : fmt::format("correct; all {} criteria met", a.criteria.size());
   }
   return g;
 }
