@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 #include "sim/core/error.hpp"
@@ -24,9 +27,21 @@ std::string grouped(uint64_t v) {
   return out;
 }
 
+// 3 significant digits below 100, whole numbers above: "0.0855", "7.16", "50.7", "1030".
 std::string g3(double v) {
   if (std::isinf(v)) return "inf";
+  if (std::fabs(v) >= 100) return fmt::format("{:.0f}", v);
   return fmt::format("{:.3g}", v);
+}
+
+// "vecAddKernel" for "_Z12vecAddKernelPfS_S_i": the demangled name without its parameters.
+std::string plain_name(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || !d) return name;
+  std::string out = d;
+  std::free(d);
+  return out.substr(0, out.find('('));
 }
 
 double decade_floor(double v) { return std::pow(10, std::floor(std::log10(v) + 1e-9)); }
@@ -71,7 +86,7 @@ std::string Roofline::classification() const {
 
 Roofline analyze_roofline(const LaunchStats& stats, const isa::Kernel& kernel, const DeviceSpec& spec) {
   Roofline r;
-  r.kernel = kernel.name;
+  r.kernel = plain_name(kernel.name);
   r.device = spec.name;
   r.flops = count_flops(kernel, stats);
   r.flop_total = double(r.flops.total());
@@ -119,7 +134,7 @@ std::string format_roofline(const Roofline& r) {
                    r.peaks.sp_gflops, r.peaks.dp_gflops, r.peaks.dram_gbps, r.double_precision ? "FP64" : "FP32",
                    g3(r.ridge));
   if (r.timed)
-    o += fmt::format("  achieved: {} GFLOP/s and {} GB/s in {:.3f} us; attainable at this intensity {} GFLOP/s\n",
+    o += fmt::format("  achieved: {} GFLOP/s and {} GB/s in {:.1f} us; attainable at this intensity {} GFLOP/s\n",
                      g3(r.achieved_gflops), g3(r.achieved_gbps), r.seconds * 1e6, g3(r.attainable_gflops));
   else
     o += fmt::format("  achieved: unknown (no timing; run without --functional); attainable {} GFLOP/s\n",
@@ -238,16 +253,20 @@ svg::Chart roofline_chart(const Roofline& r) {
   p.series.push_back(point);
 
   // Labels: the roofs, the ridge, the two regions and the kernel.
-  double dram_x = x_lo * 1.6;
-  p.notes.push_back({dram_x, dram_x * bw, fmt::format("DRAM {} GB/s", svg::format_number(bw)), "start", 4, -10,
+  double dram_x = x_lo * 10;  // text ends left of and above this point of the slanted roof
+  p.notes.push_back({dram_x, dram_x * bw, fmt::format("DRAM {} GB/s", svg::format_number(bw)), "end", -4, -8,
                      "#1f77b4", 12, false});
   p.notes.push_back({r.ridge, y_lo, fmt::format("ridge {} flop/B", g3(r.ridge)), "start", 5, -6, "#666666", 11, false});
   p.notes.push_back({x_lo, y_hi, "memory-bound", "start", 8, 18, "#555555", 13, true});
   p.notes.push_back({x_hi, y_hi, "compute-bound", "end", -8, 18, "#555555", 13, true});
-  std::string label = fmt::format("{}: AI {} flop/B, {} GFLOP/s, {}", r.kernel, g3(r.intensity),
-                                  g3(r.timed ? r.achieved_gflops : r.attainable_gflops), r.bound());
+  std::string detail = fmt::format("AI {} flop/B, {} GFLOP/s{}: {}", g3(r.intensity),
+                                   g3(r.timed ? r.achieved_gflops : r.attainable_gflops),
+                                   r.timed ? "" : " attainable (no timing)", r.bound());
   bool right_half = std::log10(px / x_lo) > std::log10(x_hi / x_lo) / 2;
-  p.notes.push_back({px, py, label, right_half ? "end" : "start", right_half ? -10.0 : 10.0, 16, "#d62728", 12, true});
+  std::string anchor = right_half ? "end" : "start";
+  double dx = right_half ? -10.0 : 10.0;
+  p.notes.push_back({px, py, r.kernel, anchor, dx, 18, "#d62728", 13, true});
+  p.notes.push_back({px, py, detail, anchor, dx, 34, "#d62728", 12, false});
   c.panels.push_back(std::move(p));
   return c;
 }

@@ -336,7 +336,8 @@ std::string render_svg(const Chart& chart) {
     }
     for (const auto& n : p.notes) {
       if (!std::isfinite(n.x) || !std::isfinite(n.y) || (p.x.log && n.x <= 0) || (p.y.log && n.y <= 0)) continue;
-      o += fmt::format("<text class=\"note\" x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{}\" fill=\"{}\"{}>"
+      o += fmt::format("<text class=\"note\" x=\"{}\" y=\"{}\" font-size=\"{}\" text-anchor=\"{}\" fill=\"{}\"{} "
+                       "stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\">"
                        "{}</text>\n",
                        num(sx.px(n.x) + n.dx), num(sy.px(n.y) + n.dy), num(n.font_size), n.anchor, n.color,
                        n.bold ? " font-weight=\"bold\"" : "", xml_escape(n.text));

@@ -38,7 +38,8 @@ struct Series {
   std::vector<std::string> point_titles;  // optional hover text (<title>) of each point
 };
 
-// Text at a data position (clipped to nothing: may sit anywhere in the panel).
+// Text at a data position (not clipped), drawn over a thin white halo so it stays readable
+// across lines and grid.
 struct Note {
   double x = 0, y = 0;
   std::string text;

@@ -143,10 +143,16 @@ std::vector<Point> cartesian(const std::vector<Axis>& axes) {
   return points;
 }
 
-std::string describe(const std::vector<Axis>& axes, const Point& p) {
+std::string describe(const std::vector<Axis>& axes, const Point& p, size_t max_value_chars) {
   std::string out;
-  for (size_t i = 0; i < axes.size(); ++i)
-    out += fmt::format("{}{}={}", i ? " " : "", axes[i].column, axes[i].values[p.value_index[i]]);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    std::string v = axes[i].values[p.value_index[i]];
+    if (max_value_chars >= 8 && v.size() > max_value_chars) {
+      size_t head = (max_value_chars - 3) / 3, tail = max_value_chars - 3 - head;
+      v = v.substr(0, head) + "..." + v.substr(v.size() - tail);
+    }
+    out += fmt::format("{}{}={}", i ? " " : "", axes[i].column, v);
+  }
   return out;
 }
 

@@ -47,8 +47,9 @@ struct Point {
 // The cartesian product of the unlinked axes, first axis slowest; linked axes take the
 // value index of the axis they follow.
 std::vector<Point> cartesian(const std::vector<Axis>& axes);
-// "dram.banks=4 var:n=1024" (linked axes included).
-std::string describe(const std::vector<Axis>& axes, const Point& p);
+// "dram.banks=4 var:n=1024" (linked axes included). Values longer than `max_value_chars`
+// (0: no limit) are shortened to their head and tail around "...".
+std::string describe(const std::vector<Axis>& axes, const Point& p, size_t max_value_chars = 0);
 
 // What every point shares.
 struct Settings {

@@ -36,6 +36,14 @@ TEST_CASE("a linked axis adds no dimension and takes its axis' index", "[sweep][
   CHECK(describe(axes, points[5]) == "dram.banks=16 var:n=2 dram.address_map.bits@dram.banks=C");
 }
 
+TEST_CASE("progress lines shorten long values to head...tail", "[sweep][cartesian]") {
+  auto axes = parse_axes({"dram.address_map.bits=dramid@8;0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS,short"});
+  auto points = cartesian(axes);
+  CHECK(describe(axes, points[0], 20) == "dram.address_map.bits=drami...CCB.CCSSSSSS");
+  CHECK(describe(axes, points[1], 20) == "dram.address_map.bits=short");
+  CHECK(describe(axes, points[0]).size() == 22 + 44);
+}
+
 TEST_CASE("a single axis with a single value is one point", "[sweep][cartesian]") {
   auto axes = parse_axes({"sm.count=14"});
   auto points = cartesian(axes);

@@ -89,11 +89,11 @@ int run_sweep(const SweepOptions& o) {
       [&](const sweep::Progress& p) {
         const sweep::PointResult& r = *p.result;
         if (r.ok)
-          fmt::print(stderr, "[{}/{}] {} ... done in {:.1f} s\n", p.done, p.total, sweep::describe(s.axes, *p.point),
+          fmt::print(stderr, "[{}/{}] {} ... done in {:.1f} s\n", p.done, p.total, sweep::describe(s.axes, *p.point, 32),
                      r.host_seconds);
         else
           fmt::print(stderr, "[{}/{}] {} ... FAILED in {:.1f} s: {}\n", p.done, p.total,
-                     sweep::describe(s.axes, *p.point), r.host_seconds, r.status);
+                     sweep::describe(s.axes, *p.point, 32), r.host_seconds, r.status);
       },
       [&](const sweep::Point& p, const sweep::PointResult& r) {
         if (!r.ok) ++failed;
