@@ -173,7 +173,7 @@ svg::Chart sweep_chart(const csv::Table& t, const PlotOptions& o, const std::str
 
   svg::Chart chart;
   chart.title = o.title.empty()
-                    ? fmt::format("{} vs {}", ys.size() == 1 ? ys.front() : join(ys, ", "), x)
+                    ? fmt::format("{} vs {}", ys.size() <= 2 ? join(ys, ", ") : fmt::format("{} metrics", ys.size()), x)
                     : o.title;
   std::string sub = fmt::format("{}: {} points", std::filesystem::path(source_name).filename().string(), rows.size());
   if (!group_cols.empty()) {

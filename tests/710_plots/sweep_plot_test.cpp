@@ -75,6 +75,7 @@ TEST_CASE("defaults: the first parameter on x, one panel per metric column with 
   csv::Table t = csv::parse(kTwoAxes, "s.csv");
   svg::Chart c = sweep::sweep_chart(t, {}, "s.csv");
   REQUIRE(c.panels.size() == 2);
+  CHECK(c.title == "achieved_dram_bandwidth_gbps, elapsed_cycles_sm vs dram.channels");
   CHECK(c.panels[0].title == "achieved_dram_bandwidth_gbps");
   CHECK(c.panels[1].title == "elapsed_cycles_sm");
   CHECK(c.panels[1].x.label == "dram.channels (memory channels)");
@@ -85,6 +86,11 @@ TEST_CASE("defaults: the first parameter on x, one panel per metric column with 
   auto root = render(c);
   CHECK(root->all("g", "class", "panel").size() == 2);
   CHECK(names(*root, "panel-title") == std::vector<std::string>{"achieved_dram_bandwidth_gbps", "elapsed_cycles_sm"});
+}
+
+TEST_CASE("many metrics: the title counts them", "[plots][sweep]") {
+  csv::Table t = csv::parse("var:n,ipc,inst_executed,dram_utilization,status\n1,1,2,3,ok\n2,1,2,3,ok\n", "s.csv");
+  CHECK(sweep::sweep_chart(t, {}, "s.csv").title == "3 metrics vs var:n");
 }
 
 TEST_CASE("a non-numeric parameter is a category axis", "[plots][sweep]") {
