@@ -300,21 +300,22 @@ class ModuleParser final : public detail::DecodeContext {
     const Token& name = expect(Tok::Ident, "a variable name");
     v.name = std::string(name.text);
     uint64_t count = 1;
-    bool unsized = false;
+    bool unsized = false, overflow = false;
     while (accept(Tok::LBracket)) {
       if (peek().kind == Tok::RBracket) {
         unsized = true;
       } else {
         uint64_t n = expect_uint("an array size");
-        count *= n;
+        overflow |= __builtin_mul_overflow(count, n, &count);
       }
       expect(Tok::RBracket, "']'");
     }
     if (accept(Tok::Eq)) unsupported_at(name, "initialised variables");
     expect(Tok::Semi, "';'");
     if (unsized && !is_extern) fail_at(name, "parse error: unsized array must be .extern");
-    uint64_t bytes = unsized ? 0 : count * dtype_bytes(type);
-    if (bytes > 0xFFFFFFFFull) fail_at(name, "parse error: variable too large");
+    uint64_t bytes = 0;
+    if (!unsized) overflow |= __builtin_mul_overflow(count, uint64_t(dtype_bytes(type)), &bytes);
+    if (overflow || bytes > 0xFFFFFFFFull) fail_at(name, "parse error: variable too large");
     v.size = static_cast<uint32_t>(bytes);
     if (v.align == 0) v.align = std::max(1, dtype_bytes(type));
     return v;
@@ -774,12 +775,19 @@ class ModuleParser final : public detail::DecodeContext {
     local_offsets_.clear();
     std::set<std::string> referenced;
     for (auto& f : fixups_) referenced.insert(f.name);
-    uint32_t shared = 0;
+    // Sizes add up in 64 bits: shared variables beyond the 32-bit shared window and local
+    // memory beyond the hardware's 512 KiB per thread (ptxas's limit too) are refused here,
+    // rather than wrapping around or making the launch allocate that much per thread.
+    uint64_t shared = 0;
     auto place_shared = [&](const VarDecl& v) {
       if (v.is_extern) return;
       shared = (shared + v.align - 1) / v.align * v.align;
-      shared_offsets_[v.name] = shared;
-      k_->shared_vars.push_back({v.name, shared, v.size, v.align, false});
+      if (shared + v.size > 0xFFFFFFFFull) {
+        cur_line_ = v.line;
+        unsupported("shared variables of more than 4 GiB in total");
+      }
+      shared_offsets_[v.name] = static_cast<uint32_t>(shared);
+      k_->shared_vars.push_back({v.name, static_cast<uint32_t>(shared), v.size, v.align, false});
       shared += v.size;
     };
     for (auto& name : module_var_order_)
@@ -788,7 +796,7 @@ class ModuleParser final : public detail::DecodeContext {
       const VarDecl& v = kernel_vars_.at(name);
       if (v.space == Space::Shared) place_shared(v);
     }
-    k_->static_shared_bytes = shared;
+    k_->static_shared_bytes = static_cast<uint32_t>(shared);
     // Dynamic shared memory starts after the static variables, at the largest alignment
     // any .extern .shared declaration asks for; all extern arrays alias that start.
     uint32_t dyn_align = 0;
@@ -797,7 +805,7 @@ class ModuleParser final : public detail::DecodeContext {
       if (v.is_extern && referenced.count(name)) dyn_align = std::max(dyn_align, v.align);
     }
     if (dyn_align) {
-      uint32_t base = (shared + dyn_align - 1) / dyn_align * dyn_align;
+      uint32_t base = static_cast<uint32_t>((shared + dyn_align - 1) / dyn_align * dyn_align);
       k_->has_dynamic_shared = true;
       k_->dynamic_shared_align = dyn_align;
       for (auto& name : module_var_order_) {
@@ -808,15 +816,20 @@ class ModuleParser final : public detail::DecodeContext {
         }
       }
     }
-    uint32_t local = 0;
+    constexpr uint64_t kMaxLocal = 512 * 1024;
+    uint64_t local = 0;
     for (auto& name : kernel_var_order_) {
       const VarDecl& v = kernel_vars_.at(name);
       if (v.space != Space::Local) continue;
       local = (local + v.align - 1) / v.align * v.align;
-      local_offsets_[v.name] = local;
+      if (local + v.size > kMaxLocal) {
+        cur_line_ = v.line;
+        unsupported("more than 512 KiB of local memory per thread");
+      }
+      local_offsets_[v.name] = static_cast<uint32_t>(local);
       local += v.size;
     }
-    k_->local_bytes = local;
+    k_->local_bytes = static_cast<uint32_t>(local);
   }
 
   struct LabelRef {

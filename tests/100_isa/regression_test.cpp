@@ -153,3 +153,24 @@ TEST_CASE("width and saturation modifiers PTX does not define are parse errors, 
     CHECK(ptx_error(kernel_line(ok)) == "");
   }
 }
+
+TEST_CASE("variable sizes do not wrap around, and local memory is limited to 512 KiB per thread",
+          "[isa][reject][regression]") {
+  auto body = [](const std::string& decls) {
+    return isatest::module(".entry k()\n{\n.reg .b32 %r1;\n" + decls + "\nret;\n}\n");  // decls from line 7
+  };
+  // Before: a[...][...] multiplied to 0 bytes; two arrays summed to 104 bytes of "static shared
+  // memory" with b placed at 4294967200; a 400 MB local array loaded and the launch threw
+  // std::bad_alloc (not a warpsim error) allocating it for every thread.
+  CHECK(ptx_error(body(".shared .b8 c[4294967296][4294967296];")) == "t.ptx:7:13: parse error: variable too large");
+  CHECK(ptx_error(body(".shared .u32 c[2147483648];")) == "t.ptx:7:14: parse error: variable too large");
+  CHECK(ptx_error(body(".shared .align 4 .b8 a[4294967200];\n.shared .align 4 .b8 b[200];\nst.shared.u32 [b], %r1;")) ==
+        "t.ptx:8: unsupported PTX: .shared .align 4 .b8 b[200];  (shared variables of more than 4 GiB in total)");
+  CHECK(ptx_error(body(".local .align 4 .b8 depot[400000000];")) ==
+        "t.ptx:7: unsupported PTX: .local .align 4 .b8 depot[400000000];  (more than 512 KiB of local memory per "
+        "thread)");
+  CHECK(ptx_error(body(".local .align 8 .b8 d1[524280];\n.local .align 16 .b8 d2[8];")) ==
+        "t.ptx:8: unsupported PTX: .local .align 16 .b8 d2[8];  (more than 512 KiB of local memory per thread)");
+  auto m = warpsim::isa::parse_ptx(body(".local .align 8 .b8 d1[524280];\n.local .align 8 .b8 d2[8];"), "t.ptx");
+  CHECK(m->kernels[0]->local_bytes == 524288);
+}
