@@ -69,6 +69,12 @@ class Decoder {
       dot = nd;
     }
     for (auto m : parts) classify(m);
+    // "d|p": a second (predicate) destination exists only for setp and shfl, and only on
+    // the destination operand.
+    for (size_t i = 0; i < ops_.size(); ++i)
+      if (!ops_[i].pipe.empty() && (i != 0 || (base_ != "setp" && base_ != "shfl")))
+        fail_tok(ops_[i].tok, "parse error: '|' (a second predicate destination) is only for setp and shfl "
+                              "destinations");
     dispatch();
   }
 

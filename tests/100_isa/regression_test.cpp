@@ -174,3 +174,13 @@ TEST_CASE("variable sizes do not wrap around, and local memory is limited to 512
   auto m = warpsim::isa::parse_ptx(body(".local .align 8 .b8 d1[524280];\n.local .align 8 .b8 d2[8];"), "t.ptx");
   CHECK(m->kernels[0]->local_bytes == 524288);
 }
+
+TEST_CASE("'|p' is a parse error except on the destination of setp and shfl", "[isa][reject][regression]") {
+  // Before: the '|%p1' was parsed and silently dropped.
+  CHECK(ptx_error(kernel_line("add.s32 %r1|%p1, %r2, %r3;")) ==
+        "t.ptx:10:9: parse error: '|' (a second predicate destination) is only for setp and shfl destinations");
+  CHECK(ptx_error(kernel_line("setp.lt.s32 %p0, %r1|%p1, %r3;")) ==
+        "t.ptx:10:18: parse error: '|' (a second predicate destination) is only for setp and shfl destinations");
+  CHECK(ptx_error(kernel_line("setp.lt.s32 %p0|%p1, %r1, %r3;")) == "");
+  CHECK(ptx_error(kernel_line("shfl.sync.up.b32 %r1|%p1, %r2, 1, 0, -1;")) == "");
+}
