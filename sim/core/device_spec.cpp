@@ -78,6 +78,8 @@ IssueSpec parse_issue(ConfigReader r) {
   is.sfu_cycles = cyc("sfu_cycles");
   is.dp_cycles = cyc("dp_cycles");
   is.mem_cycles = cyc("mem_cycles");
+  is.shared_pass_cycles = cyc("shared_pass_cycles");
+  is.transaction_cycles = cyc("transaction_cycles");
   is.branch_cycles = cyc("branch_cycles");
   is.dp_blocks_other_schedulers = r.get_bool_or("dp_blocks_other_schedulers", false);
   is.idiv_instructions = cyc("idiv_instructions");

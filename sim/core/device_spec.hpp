@@ -54,7 +54,9 @@ struct IssueSpec {
   uint32_t imul_cycles = 4;      // 32-bit integer multiply
   uint32_t sfu_cycles = 16;      // transcendental (rcp, sqrt, rsqrt, ex2, lg2, sin, cos)
   uint32_t dp_cycles = 32;       // double precision
-  uint32_t mem_cycles = 4;       // load/store unit
+  uint32_t mem_cycles = 4;       // load/store unit: a warp memory instruction at the least
+  uint32_t shared_pass_cycles = 1;       // LSU cycles per shared-memory pass (wavefront)
+  uint32_t transaction_cycles = 1;       // LSU cycles per global/local transaction
   uint32_t branch_cycles = 4;
   bool dp_blocks_other_schedulers = false;  // Fermi: a DP instruction uses both core groups
   // Instruction sequences that PTX writes as one instruction but the hardware runs as many.

@@ -258,10 +258,7 @@ class Runner {
       stop(Verdict::LaunchError, e.what());
     } catch (const KernelFault& e) {
       switch (e.kind()) {
-        case KernelFault::Kind::MemoryAccess:
-          // The engine reports a trap instruction through its memory-fault path.
-          if (std::string_view(e.what()).starts_with("trap instruction executed")) stop(Verdict::Trap, e.what());
-          stop(Verdict::MemoryFault, e.what());
+        case KernelFault::Kind::MemoryAccess: stop(Verdict::MemoryFault, e.what());
         case KernelFault::Kind::Deadlock: stop(Verdict::Deadlock, e.what());
         case KernelFault::Kind::Trap: stop(Verdict::Trap, e.what());
         case KernelFault::Kind::LimitExceeded: stop(Verdict::LimitExceeded, e.what(), limit_of(e.what()));

@@ -36,7 +36,8 @@ struct MemorySystem::Impl {
 
   struct Txn {
     uint64_t addr = 0;
-    uint32_t bytes = 0;
+    uint32_t bytes = 0;         // the transaction's size (segment / line)
+    uint32_t data_bytes = 0;    // bytes the threads actually write (stores): the packet payload
     uint32_t sm = 0;
     uint64_t token = 0;
     AccessKind kind = AccessKind::Load;
@@ -207,7 +208,7 @@ struct MemorySystem::Impl {
         AccessResult r = l1.access({t.addr, l1_sectors, AccessType::Write, t.local, id}, now);
         if (r.status == AccessStatus::ReservationFail) return false;
         if (r.forward_mask)
-          push_out(sm, make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::WriteRequest,
+          push_out(sm, make_request(sm_id, t.addr, t.data_bytes, l2_sectors(t.addr, t.bytes), PacketType::WriteRequest,
                                         0, 0));
         if (r.writeback)
           push_out(sm, make_request(sm_id, r.writeback->line_addr, spec.l1.line_bytes,
@@ -230,8 +231,8 @@ struct MemorySystem::Impl {
                                       PacketType::AtomicRequest, id, 0));
         break;
       case AccessKind::Store:
-        push_out(sm, make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::WriteRequest,
-                                      0, 0));
+        push_out(sm, make_request(sm_id, t.addr, t.data_bytes, l2_sectors(t.addr, t.bytes),
+                                  PacketType::WriteRequest, 0, 0));
         complete_txn(id, now);
         break;
     }
@@ -503,13 +504,14 @@ MemorySystem::~MemorySystem() = default;
 bool MemorySystem::can_accept(uint32_t sm) const { return impl_->sms[sm].lsu.size() < kLsuAcceptBelow; }
 
 void MemorySystem::submit(uint32_t sm, const std::vector<Transaction>& txns, AccessKind kind, bool local, bool use_l1,
-                          uint64_t token, uint64_t now) {
+                          uint64_t token, uint64_t now, uint32_t bytes_per_lane) {
   Impl& m = *impl_;
   const bool wants = token != 0 && kind != AccessKind::Store;
   if (wants && !txns.empty()) m.tokens[token] = {uint32_t(txns.size()), now, kind == AccessKind::Load};
   for (const auto& t : txns) {
     uint32_t id = m.new_txn();
-    m.txns[id] = {t.addr, t.size, sm, wants ? token : 0, kind, local, use_l1};
+    const uint32_t written = std::min<uint32_t>(t.size, uint32_t(std::popcount(t.lanes)) * bytes_per_lane);
+    m.txns[id] = {t.addr, t.size, written ? written : t.size, sm, wants ? token : 0, kind, local, use_l1};
     m.sms[sm].lsu.push_back(id);
     ++m.lsu_pending;
   }

@@ -42,9 +42,10 @@ class MemorySystem {
   bool can_accept(uint32_t sm) const;
   // The transactions of one warp instruction. `use_l1`: loads that the L1 caches, and all
   // stores on a device with an L1 (write-through / write-back per its policy).
-  // token == 0: no response wanted.
+  // token == 0: no response wanted. A store's packet carries the bytes its lanes write
+  // (bytes_per_lane each), not the whole segment.
   void submit(uint32_t sm, const std::vector<Transaction>& txns, AccessKind kind, bool local, bool use_l1,
-              uint64_t token, uint64_t now);
+              uint64_t token, uint64_t now, uint32_t bytes_per_lane);
 
   bool tick(uint64_t now);
   uint64_t next_event(uint64_t now) const;

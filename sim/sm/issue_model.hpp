@@ -3,6 +3,7 @@
 // config's "issue" section; memory instructions get their unit time from the access
 // (bank-conflict passes, transactions) at issue.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 
 #include "sim/core/device_spec.hpp"
@@ -27,15 +28,17 @@ class IssueModel {
   // Cost of a non-memory instruction (and of ld.param).
   IssueCost cost(const isa::Instr& in) const;
 
-  // A shared-memory access that takes `passes` wavefronts.
+  // A shared-memory access that takes `passes` wavefronts: the banks serve one pass per
+  // shared_pass_cycles, and the instruction never takes less than its issue time.
   IssueCost shared_cost(uint32_t passes) const {
     uint32_t p = passes ? passes : 1;
-    return {Unit::Lsu, s_.mem_cycles * p, s_.shared_latency + (p - 1) * s_.mem_cycles};
+    uint32_t busy = std::max(s_.mem_cycles, p * s_.shared_pass_cycles);
+    return {Unit::Lsu, busy, s_.shared_latency + busy - s_.mem_cycles};
   }
   // A global/local access of `transactions` transactions: the LSU hands over one
-  // transaction per cycle, and never takes less than its issue time.
+  // transaction per transaction_cycles, and never takes less than its issue time.
   IssueCost global_cost(uint32_t transactions) const {
-    return {Unit::Lsu, transactions > s_.mem_cycles ? transactions : s_.mem_cycles, s_.global_latency};
+    return {Unit::Lsu, std::max(s_.mem_cycles, transactions * s_.transaction_cycles), s_.global_latency};
   }
 
   const IssueSpec& spec() const { return s_; }

@@ -258,7 +258,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
         const bool use_l1 = a.kind == mem::AccessKind::Store ? shared_.spec->has_l1
                                                              : mem::l1_caches_load(*shared_.spec, a);
         const bool wants = a.kind == mem::AccessKind::Load || (a.kind == mem::AccessKind::Atomic && in.op == Op::Atom);
-        shared_.memory->submit(id_, txns, a.kind, local, use_l1, wants ? token : 0, now);
+        shared_.memory->submit(id_, txns, a.kind, local, use_l1, wants ? token : 0, now, a.bytes_per_lane());
       }
     }
   } else if (mem_op && in.klass != isa::InstrClass::LdParam) {

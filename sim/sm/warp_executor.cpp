@@ -155,7 +155,7 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
       break;
     }
     case Op::Trap:
-      if (exec) fault(w, std::countr_zero(exec), pc, "trap instruction executed");
+      if (exec) fault(w, std::countr_zero(exec), pc, "trap instruction executed", KernelFault::Kind::Trap);
       st.top().pc = static_cast<int32_t>(pc + 1);
       break;
     default:  // membar, bar.warp.sync, nop: no functional effect in lockstep execution
@@ -299,7 +299,8 @@ std::string WarpExecutor::thread_name(const Warp& w, uint32_t lane) const {
   return fmt::format("({},{},{})", t % bd.x, (t / bd.x) % bd.y, t / (bd.x * bd.y));
 }
 
-void WarpExecutor::fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) const {
+void WarpExecutor::fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what,
+                         KernelFault::Kind kind) const {
   const isa::Kernel& k = *ctx_.kernel;
   const BlockState& b = *w.block;
   const Instr& in = k.code[pc];
@@ -308,7 +309,7 @@ void WarpExecutor::fault(const Warp& w, uint32_t lane, uint32_t pc, const std::s
     auto f = k.module->files.find(in.loc_file);
     if (f != k.module->files.end()) src = fmt::format(", source {}:{}", f->second, in.loc_line);
   }
-  throw KernelFault(KernelFault::Kind::MemoryAccess,
+  throw KernelFault(kind,
                     fmt::format("{} in kernel '{}', block ({},{},{}), thread {}, at {}:{} `{}`{}", what, k.name,
                                 b.idx.x, b.idx.y, b.idx.z, thread_name(w, lane),
                                 k.module ? k.module->path : std::string("<ptx>"), in.ptx_line, k.text[pc], src));

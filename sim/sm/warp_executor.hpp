@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/core/dim3.hpp"
+#include "sim/core/error.hpp"
 #include "sim/core/launch_stats.hpp"
 #include "sim/isa/ir.hpp"
 #include "sim/isa/semantics.hpp"
@@ -71,7 +72,8 @@ class WarpExecutor {
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
   bool release_barrier_if_complete(BlockState& b);
 
-  [[noreturn]] void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what) const;
+  [[noreturn]] void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what,
+                          KernelFault::Kind kind = KernelFault::Kind::MemoryAccess) const;
   std::string thread_name(const Warp& w, uint32_t lane) const;
 
   const LaunchContext& ctx_;

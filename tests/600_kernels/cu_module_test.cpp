@@ -50,6 +50,8 @@ TEST_CASE("every checked-in spec loads its module and kernel, with matching argu
   int count = 0;
   for (const auto& entry : fs::recursive_directory_iterator(fs::path(WARPSIM_SOURCE_DIR) / "kernels")) {
     if (entry.path().extension() != ".json") continue;
+    // Grading assignments (kernels/assignments) have their own format and tests.
+    if (entry.path().string().find("/kernels/assignments/") != std::string::npos) continue;
     INFO(entry.path().string());
     auto spec = warpsim::load_launch_spec(entry.path().string());
     const auto& module = warpsim::load_spec_module(device, spec);
@@ -59,7 +61,7 @@ TEST_CASE("every checked-in spec loads its module and kernel, with matching argu
     CHECK_NOTHROW(warpsim::build_kernel_args(spec, ptrs, &kernel.params));
     ++count;
   }
-  CHECK(count == 69);
+  CHECK(count == 70);
 }
 
 TEST_CASE("a kernel name the module lacks is a spec error naming the key", "[kernels]") {
