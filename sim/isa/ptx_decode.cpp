@@ -45,6 +45,9 @@ struct Mods {
   bool has_vote = false;
   VoteMode vote = VoteMode::All;
   bool shiftamt = false;  // bfind.shiftamt
+  int shf_dir = 0;         // shf: 'l' or 'r'
+  int shf_mode = 0;        // shf: 'w'rap or 'c'lamp
+  int match_mode = 0;      // match: 'n' (any) or 'l' (all)
   bool sem = false;  // memory-ordering qualifiers (ignored: the simulator is sequentially consistent)
 };
 
@@ -72,7 +75,7 @@ class Decoder {
     // "d|p": a second (predicate) destination exists only for setp and shfl, and only on
     // the destination operand.
     for (size_t i = 0; i < ops_.size(); ++i)
-      if (!ops_[i].pipe.empty() && (i != 0 || (base_ != "setp" && base_ != "shfl")))
+      if (!ops_[i].pipe.empty() && (i != 0 || (base_ != "setp" && base_ != "shfl" && base_ != "match")))
         fail_tok(ops_[i].tok, "parse error: '|' (a second predicate destination) is only for setp and shfl "
                               "destinations");
     dispatch();
@@ -139,6 +142,14 @@ class Decoder {
       if (m == "down") { md_.has_shfl = true; md_.shfl = ShflMode::Down; return; }
       if (m == "bfly") { md_.has_shfl = true; md_.shfl = ShflMode::Bfly; return; }
       if (m == "idx") { md_.has_shfl = true; md_.shfl = ShflMode::Idx; return; }
+    }
+    if (base_ == "shf") {
+      if (m == "l" || m == "r") { md_.shf_dir = m[0]; return; }
+      if (m == "wrap" || m == "clamp") { md_.shf_mode = m[0]; return; }
+    }
+    if (base_ == "match") {
+      if (m == "any") { md_.match_mode = 'n'; return; }
+      if (m == "all") { md_.match_mode = 'l'; return; }
     }
     if (base_ == "bfind" && m == "shiftamt") {
       md_.shiftamt = true;
@@ -379,6 +390,10 @@ class Decoder {
     if (b == "bfe") return bfe();
     if (b == "bfi") return bfi();
     if (b == "bfind") return bfind();
+    if (b == "shf") return shf();
+    if (b == "prmt") return prmt();
+    if (b == "activemask") return activemask();
+    if (b == "match") return match();
     if (b == "trap") {
       need(0);
       in_.op = Op::Trap;
@@ -860,6 +875,69 @@ class Decoder {
     in_.klass = InstrClass::IntAlu;
   }
 
+  // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the funnel shift of b:a by c.
+  void shf() {
+    need(4);
+    DType t = type1();
+    if (t != DType::B32) malformed("shf takes .b32");
+    if (!md_.shf_dir || !md_.shf_mode) malformed("shf needs .l or .r and .wrap or .clamp");
+    bool wrap = md_.shf_mode == 'w';
+    in_.op = md_.shf_dir == 'l' ? (wrap ? Op::ShfLWrap : Op::ShfLClamp) : (wrap ? Op::ShfRWrap : Op::ShfRClamp);
+    in_.type = t;
+    set(kD0, dst(ops_[0]));
+    set(kA, src(ops_[1], t, kA));
+    set(kB, src(ops_[2], t, kB));
+    set(kC, src(ops_[3], DType::U32, kC));
+    in_.klass = InstrClass::IntAlu;
+  }
+
+  // prmt.b32 d, a, b, c (the default mode; the .f4e/.b4e/.rc8/.ecl/.ecr/.rc16 modes are not
+  // in the subset and arrive here as unknown modifiers).
+  void prmt() {
+    need(4);
+    DType t = type1();
+    if (t != DType::B32) malformed("prmt takes .b32");
+    in_.op = Op::Prmt;
+    in_.type = t;
+    set(kD0, dst(ops_[0]));
+    set(kA, src(ops_[1], t, kA));
+    set(kB, src(ops_[2], t, kB));
+    set(kC, src(ops_[3], DType::B32, kC));
+    in_.klass = InstrClass::IntAlu;
+  }
+
+  void activemask() {
+    need(1);
+    if (type1() != DType::B32) malformed("activemask takes .b32");
+    in_.op = Op::Activemask;
+    in_.type = DType::B32;
+    set(kD0, dst(ops_[0]));
+    in_.klass = InstrClass::IntAlu;
+  }
+
+  // match.any.sync.{b32,b64} d, a, membermask;  match.all.sync.{b32,b64} d[|p], a, membermask.
+  void match() {
+    if (!md_.match_mode) malformed("match needs .any or .all");
+    if (!md_.sync) malformed("match needs .sync");
+    need(3);
+    DType t = type1();
+    if (t != DType::B32 && t != DType::B64) malformed("match takes .b32 or .b64");
+    in_.op = md_.match_mode == 'n' ? Op::MatchAny : Op::MatchAll;
+    in_.type = t;
+    const RawOp& d = ops_[0];
+    set(kD0, dst(d));
+    if (!d.pipe.empty()) {
+      if (in_.op == Op::MatchAny) malformed("match.any has no predicate destination");
+      RawOp p = d;
+      p.k = RawOp::K::Reg;
+      p.name = d.pipe;
+      set(kD1, pdst(p));
+    }
+    set(kA, src(ops_[1], t, kA));
+    set(kB, src(ops_[2], DType::U32, kB));
+    in_.klass = InstrClass::IntAlu;
+  }
+
   // bfind[.shiftamt].{u32,s32,u64,s64} d, a: d is .u32.
   void bfind() {
     need(2);
@@ -903,7 +981,7 @@ bool known_opcode(std::string_view base) {
       "copysign", "mul", "mul24", "mad", "mad24", "fma",  "div",   "rem",   "abs",   "neg",  "not",   "cnot",
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
-      "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap"};
+      "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

@@ -1,4 +1,5 @@
 // Integer, bitwise, predicate-logic, select, move and address-conversion semantics.
+#include <algorithm>
 #include <bit>
 #include <limits>
 
@@ -363,6 +364,41 @@ struct BfindK {
   }
 };
 
+// shf: funnel shift of the 64-bit b:a; the amount wraps (mod 32) or clamps (at 32).
+void shf(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  const uint64_t* cc = exec::src(c, in.c);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool left = in.op == Op::ShfLWrap || in.op == Op::ShfLClamp;
+  const bool wrap = in.op == Op::ShfLWrap || in.op == Op::ShfRWrap;
+  for_lanes(m, [&](int l) {
+    uint64_t v = (uint64_t(uint32_t(b[l])) << 32) | uint32_t(a[l]);
+    uint32_t n = wrap ? uint32_t(cc[l]) & 31 : std::min<uint32_t>(uint32_t(cc[l]), 32);
+    d[l] = left ? uint32_t((v << n) >> 32) : uint32_t(v >> n);
+  });
+}
+
+// prmt (default mode): byte i of d is byte c[4i+2:4i] of b:a, or its sign replicated when
+// c[4i+3] is set.
+void prmt(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  const uint64_t* cc = exec::src(c, in.c);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  for_lanes(m, [&](int l) {
+    uint64_t v = (uint64_t(uint32_t(b[l])) << 32) | uint32_t(a[l]);
+    uint32_t sel = uint32_t(cc[l]), r = 0;
+    for (int i = 0; i < 4; ++i) {
+      uint32_t s = (sel >> (4 * i)) & 0xF;
+      uint32_t byte = uint32_t(v >> (8 * (s & 7))) & 0xFF;
+      if (s & 8) byte = (byte & 0x80) ? 0xFF : 0;
+      r |= byte << (8 * i);
+    }
+    d[l] = r;
+  });
+}
+
 // ---- setp / selp / slct ------------------------------------------------------------
 inline uint32_t combine(BoolOp op, uint32_t x, uint32_t y) {
   switch (op) {
@@ -559,6 +595,11 @@ ExecFn int_semantics(const Instr& in) {
     case Op::Bfi: return by_int_type<BfiK>(t);
     case Op::Bfind:
     case Op::BfindShift: return dtype_bytes(t) >= 4 ? by_int_type<BfindK>(t) : nullptr;
+    case Op::ShfLWrap:
+    case Op::ShfLClamp:
+    case Op::ShfRWrap:
+    case Op::ShfRClamp: return &shf;
+    case Op::Prmt: return &prmt;
     case Op::Setp: return by_int_type<SetpIntK>(t);
     case Op::Selp:
       if (t == DType::F32) return &SelpK<uint32_t>::run;

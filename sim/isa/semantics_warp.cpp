@@ -1,6 +1,8 @@
 // Cross-lane semantics: shfl and vote. Lanes outside the executing mask read as the
 // hardware documents (a shfl from an inactive lane returns that lane's register value,
 // which is undefined in CUDA; we return it deterministically).
+#include <bit>
+
 #include "sim/isa/semantics_internal.hpp"
 
 namespace warpsim::isa::detail {
@@ -53,11 +55,46 @@ void vote(ExecCtx& c, const Instr& in, uint32_t m) {
   }
 }
 
+// activemask: the threads executing it.
+void activemask(ExecCtx& c, const Instr& in, uint32_t m) {
+  uint64_t* d = exec::dst(c, in.d[0]);
+  for_lanes(m, [&](int l) { d[l] = m; });
+}
+
+// match.any: each thread gets the mask of the executing threads whose a equals its own.
+// match.all: the mask of all executing threads if they all agree (and p true), else 0.
+void match(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const uint64_t vmask = in.type == DType::B32 ? 0xFFFFFFFFull : ~0ull;
+  uint64_t val[kWarpLanes];
+  for_lanes(m, [&](int l) { val[l] = a[l] & vmask; });
+  if (in.op == Op::MatchAny) {
+    uint32_t same[kWarpLanes];
+    for_lanes(m, [&](int l) {
+      uint32_t s = 0;
+      for_lanes(m, [&](int j) { s |= uint32_t(val[j] == val[l]) << j; });
+      same[l] = s;
+    });
+    for_lanes(m, [&](int l) { d[l] = same[l]; });
+    return;
+  }
+  bool all = true;
+  if (m) {
+    const uint64_t first = val[std::countr_zero(m)];
+    for_lanes(m, [&](int l) { all &= val[l] == first; });
+  }
+  for_lanes(m, [&](int l) { d[l] = all ? m : 0; });
+  if (in.d[1].kind == Operand::Kind::Pred) exec::pred_write(c, in.d[1], all ? ~0u : 0u, m);
+}
+
 }  // namespace
 
 ExecFn warp_semantics(const Instr& in) {
   if (in.op == Op::Shfl) return &shfl;
   if (in.op == Op::Vote) return &vote;
+  if (in.op == Op::Activemask) return &activemask;
+  if (in.op == Op::MatchAny || in.op == Op::MatchAll) return &match;
   return nullptr;
 }
 

@@ -107,6 +107,14 @@ std::string_view op_name(Op op) {
     case Op::Tanh: return "tanh";
     case Op::Bfind: return "bfind";
     case Op::BfindShift: return "bfind.shiftamt";
+    case Op::ShfLWrap: return "shf.l.wrap";
+    case Op::ShfLClamp: return "shf.l.clamp";
+    case Op::ShfRWrap: return "shf.r.wrap";
+    case Op::ShfRClamp: return "shf.r.clamp";
+    case Op::Prmt: return "prmt";
+    case Op::Activemask: return "activemask";
+    case Op::MatchAny: return "match.any";
+    case Op::MatchAll: return "match.all";
     case Op::ReadClock: return "mov(clock)";
   }
   return "?";

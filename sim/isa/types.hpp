@@ -41,6 +41,9 @@ enum class Op : uint8_t {
   Atom, Red, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Shfl, Vote, Popc, Clz, Brev, Bfe, Bfi,
   Copysign, Mul24, Mad24, Slct, Trap, Nop, Tanh,
   Bfind, BfindShift,  // bfind and bfind.shiftamt
+  ShfLWrap, ShfLClamp, ShfRWrap, ShfRClamp,  // funnel shifts
+  Prmt,                // byte permute (default mode)
+  Activemask, MatchAny, MatchAll,
   ReadClock,  // mov from %clock/%clock64: value depends on simulated time
 };
 std::string_view op_name(Op op);

@@ -424,3 +424,38 @@ TEST_CASE("bfind and bfind.shiftamt: the most significant non-sign bit", "[seman
   CHECK(one("bfind.s64 %d, %a;", "s64", 0x7FFFFFFFFFFFFFFFull) == 62);
   CHECK(one("bfind.shiftamt.u64 %d, %a;", "u64", 1) == 63);
 }
+
+TEST_CASE("shf: funnel shifts left and right, wrapping or clamping the amount", "[semantics][int]") {
+  const std::vector<uint32_t> amounts = {0, 1, 4, 31, 32, 33, 36, 63, 64, 0xFFFFFFFF};
+  const uint32_t lo = 0x89ABCDEF, hi = 0x01234567;
+  for (const char* dir : {"l", "r"})
+    for (const char* mode : {"wrap", "clamp"}) {
+      std::vector<semtest::Case> cases;
+      for (uint32_t n : amounts) cases.push_back({lo, hi, n, 0, 0});
+      std::string code = std::string("shf.") + dir + "." + mode + ".b32 %d, %a, %b, %c;";
+      auto out = eval(code, {"b32", "b32", "b32", "u32"}, cases);
+      for (size_t i = 0; i < amounts.size(); ++i) {
+        uint32_t n = std::string(mode) == "wrap" ? amounts[i] & 31 : std::min(amounts[i], 32u);
+        uint64_t v = (uint64_t(hi) << 32) | lo;
+        uint32_t want = std::string(dir) == "l" ? uint32_t((v << n) >> 32) : uint32_t(v >> n);
+        INFO(code << " by " << amounts[i]);
+        CHECK(out[i].d == want);
+      }
+    }
+  // A rotate: both halves the same.
+  auto rot = eval("shf.l.wrap.b32 %d, %a, %a, %c;", {"b32", "b32", "", "u32"}, {{0x80000001, 0, 4, 0, 0}});
+  CHECK(rot[0].d == 0x00000018u);
+}
+
+TEST_CASE("prmt (default mode): byte selection with sign replication", "[semantics][int]") {
+  auto p = [](uint32_t a, uint32_t b, uint32_t sel) {
+    return eval("prmt.b32 %d, %a, %b, %c;", {"b32", "b32", "b32", "b32"}, {{a, b, sel, 0, 0}})[0].d;
+  };
+  CHECK(p(0x33221100, 0x77665544, 0x3210) == 0x33221100u);  // identity
+  CHECK(p(0x33221100, 0x77665544, 0x0123) == 0x00112233u);  // byte swap
+  CHECK(p(0x33221100, 0x77665544, 0x7654) == 0x77665544u);  // b
+  CHECK(p(0x33221100, 0x77665544, 0x4444) == 0x44444444u);
+  CHECK(p(0x80221100, 0x77665544, 0x000B) == 0x000000FFu);  // byte 3 (0x80) sign-replicated
+  CHECK(p(0x80221100, 0x77665544, 0x000A) == 0x00000000u);  // byte 2 (0x22) positive: 0
+  CHECK(p(0x33221100, 0x77665544, 0xFFFF3210) == 0x33221100u);  // only c[15:0] counts
+}

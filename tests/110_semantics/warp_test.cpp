@@ -272,3 +272,69 @@ TEST_CASE("vote in a partial warp counts only the threads that exist", "[semanti
   CHECK(r2[0].ballot == 0x3FFFFu);
   CHECK(r2[0].ballot_not == 0xC0000u);
 }
+
+namespace {
+
+// Each lane computes %r4 = lane-dependent value, then runs `code` writing %r5 (and %p1).
+std::vector<Lane> run_lanes(const std::string& code, uint32_t threads = 32) {
+  std::string text = ptxtest::module(R"(
+.visible .entry lanes_k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<6>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r3, %laneid;
+  and.b32 %r4, %r3, 3;
+  mov.u32 %r5, 0xAAAA;
+  setp.ne.u32 %p1, %r3, %r3;
+  )" + code + R"(
+  selp.u32 %r6, 1, 0, %p1;
+  mul.wide.u32 %rd2, %r3, 8;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.v2.u32 [%rd3], {%r5, %r6};
+  ret;
+}
+)");
+  auto& s = semtest::sim();
+  const auto& k = s.kernel(text, "lanes_k", "lanes.ptx");
+  auto out = s.zeros<uint32_t>(64);
+  s.run(k, {1, 1, 1}, {threads, 1, 1}, {ptxtest::ptr(out)});
+  auto raw = s.download<uint32_t>(out, 64);
+  std::vector<Lane> lanes(threads);
+  for (uint32_t l = 0; l < threads; ++l) lanes[l] = {raw[2 * l], raw[2 * l + 1]};
+  return lanes;
+}
+
+}  // namespace
+
+TEST_CASE("activemask is the mask of the threads that execute it", "[semantics][warp]") {
+  auto full = run_lanes("activemask.b32 %r5;");
+  for (int l = 0; l < 32; ++l) CHECK(full[l].value == 0xFFFFFFFFu);
+  auto partial = run_lanes("activemask.b32 %r5;", 20);
+  for (int l = 0; l < 20; ++l) CHECK(partial[l].value == 0xFFFFFu);
+  // Inside a divergent branch: only the even lanes.
+  auto div = run_lanes("and.b32 %r7, %r3, 1;\n  setp.ne.u32 %p2, %r7, 0;\n  @%p2 bra SKIP;\n"
+                       "  activemask.b32 %r5;\nSKIP:");
+  for (int l = 0; l < 32; ++l) CHECK(div[l].value == (l % 2 ? 0xAAAAu : 0x55555555u));
+}
+
+TEST_CASE("match.any and match.all group lanes by value", "[semantics][warp]") {
+  // %r4 = lane & 3: four groups of 8 lanes.
+  auto any = run_lanes("match.any.sync.b32 %r5, %r4, 0xffffffff;");
+  for (int l = 0; l < 32; ++l) CHECK(any[l].value == (0x11111111u << (l & 3)));
+  auto all = run_lanes("match.all.sync.b32 %r5|%p1, %r4, 0xffffffff;");
+  for (int l = 0; l < 32; ++l) {
+    CHECK(all[l].value == 0);
+    CHECK(all[l].pred == 0);
+  }
+  auto same = run_lanes("shr.u32 %r4, %r4, 2;\n  match.all.sync.b32 %r5|%p1, %r4, 0xffffffff;");
+  for (int l = 0; l < 32; ++l) {
+    CHECK(same[l].value == 0xFFFFFFFFu);
+    CHECK(same[l].pred == 1);
+  }
+  // 64-bit values; only the lanes that execute take part.
+  auto wide = run_lanes("cvt.u64.u32 %rd4, %r4;\n  shl.b64 %rd4, %rd4, 40;\n  setp.lt.u32 %p2, %r3, 16;\n"
+                        "  @%p2 match.any.sync.b64 %r5, %rd4, 0xffff;");
+  for (int l = 0; l < 32; ++l) CHECK(wide[l].value == (l < 16 ? (0x1111u << (l & 3)) : 0xAAAAu));
+}

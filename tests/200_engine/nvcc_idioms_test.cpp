@@ -28,11 +28,11 @@ uint32_t lcg(uint32_t& s) {
 TEST_CASE("nvcc idioms: every kernel loads, with its source lines", "[engine][nvcc]") {
   ptxtest::Sim sim;
   const auto& m = idioms(sim);
-  CHECK(m.kernels.size() == 12);
+  CHECK(m.kernels.size() == 13);
   CHECK(m.files.at(1) == "textbook_idioms.cu");
   for (const char* name : {"histogram", "warp_sum", "local_lookup", "struct_param", "dyn_reverse", "grid2d",
                            "int64_ops", "math_approx", "conversions", "float_atomic", "vote_shfl",
-                           "filter_positive"})
+                           "filter_positive", "bit_tricks"})
     CHECK_NOTHROW(m.kernel(name));
   CHECK(m.kernel("local_lookup").local_bytes == 64);
   CHECK(m.kernel("histogram").static_shared_bytes == 1024);
@@ -270,4 +270,31 @@ TEST_CASE("nvcc idioms: warp-aggregated atomics with __ffs (bfind.shiftamt)", "[
   auto dst = sim.download<int32_t>(ddst, positives.size());
   CHECK(dst == positives);
   CHECK(st.exec.atomic_requests == 8);  // one per warp
+}
+
+TEST_CASE("nvcc idioms: rotate, __byte_perm, __activemask and __match_any_sync", "[engine][nvcc]") {
+  ptxtest::Sim sim;
+  const auto& k = idioms(sim).kernel("bit_tricks");
+  std::vector<uint32_t> in(64);
+  uint32_t s = 11;
+  for (auto& v : in) v = lcg(s) * 2654435761u;
+  auto din = sim.upload(in);
+  auto dout = sim.upload(std::vector<uint32_t>(64 * 4, 0xDEADu));
+  const int r = 13;
+  sim.run(k, {1, 1, 1}, {64, 1, 1}, {ptr(dout), ptr(din), ptxtest::integer(r)});
+  auto o = sim.download<uint32_t>(dout, 64 * 4);
+  for (int t = 0; t < 64; ++t) {
+    uint32_t x = in[t];
+    INFO("thread " << t);
+    CHECK(o[t * 4 + 0] == ((x << r) | (x >> (32 - r))));
+    CHECK(o[t * 4 + 1] == ((x & 0xFF) | (0x44u << 8) | (((x >> 8) & 0xFF) << 16) | (0x55u << 24)));
+    uint32_t active = 0, same = 0;
+    for (int l = 0; l < 32; ++l) {
+      int u = (t / 32) * 32 + l;
+      active |= uint32_t(u % 3 != 0) << l;
+      same |= uint32_t((in[u] & 7) == (x & 7)) << l;
+    }
+    CHECK(o[t * 4 + 2] == (t % 3 != 0 ? active : 0xDEADu));  // the threads of the divergent path
+    CHECK(o[t * 4 + 3] == same);
+  }
 }

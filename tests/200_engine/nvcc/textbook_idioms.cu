@@ -122,3 +122,14 @@ __global__ void filter_positive(int* dst, int* count, const int* src) {
     dst[base + __popc(mask & ((1u << lane) - 1))] = v;
   }
 }
+
+// Bit tricks nvcc maps to single instructions: rotate (shf), __byte_perm (prmt),
+// __activemask (activemask), __match_any_sync (match.any).
+__global__ void bit_tricks(unsigned int* out, const unsigned int* in, int r) {
+  int t = threadIdx.x;
+  unsigned int x = in[t];
+  out[t * 4 + 0] = (x << r) | (x >> (32 - r));
+  out[t * 4 + 1] = __byte_perm(x, 0x77665544u, 0x5140);
+  if (t % 3 != 0) out[t * 4 + 2] = __activemask();
+  out[t * 4 + 3] = __match_any_sync(0xffffffffu, x & 7u);
+}
