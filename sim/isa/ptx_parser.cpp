@@ -18,6 +18,14 @@
 
 namespace warpsim::isa {
 
+namespace detail {
+// Defined in ptx_decode.cpp: whether `base` (the opcode before its first '.') is an
+// instruction of the subset. Checked before the operands are read, so that instructions
+// outside the subset are reported as unsupported even when their operands use syntax the
+// subset lacks.
+bool known_opcode(std::string_view base);
+}  // namespace detail
+
 using detail::RawOp;
 
 namespace {

@@ -51,11 +51,6 @@ class DecodeContext {
   [[noreturn]] virtual void malformed(const Token& at, const std::string& why) = 0;
 };
 
-// Whether `base` (the opcode before its first '.') is an instruction of the subset. The
-// parser checks it before reading operands, so that instructions outside the subset are
-// reported as unsupported even when their operands use syntax the subset lacks.
-bool known_opcode(std::string_view base);
-
 // Decodes one instruction (opcode text split at dots, operands) into `in`.
 void decode_instruction(DecodeContext& ctx, std::string_view opcode, const Token& op_tok,
                         std::vector<RawOp>& ops, Instr& in);
