@@ -31,14 +31,14 @@ const char* kind_name(KernelArg::Kind k) {
 std::vector<uint8_t> build_param_buffer(const isa::Kernel& k, std::span<const KernelArg> args) {
   using isa::DType;
   if (args.size() != k.params.size())
-    throw LaunchError(fmt::format("kernel '{}' takes {} argument{}, {} given", k.name, k.params.size(),
+    throw LaunchError(fmt::format("invalid argument: kernel '{}' takes {} argument{}, {} given", k.name, k.params.size(),
                                   k.params.size() == 1 ? "" : "s", args.size()));
   std::vector<uint8_t> buf(k.param_bytes, 0);
   for (size_t i = 0; i < args.size(); ++i) {
     const isa::Param& p = k.params[i];
     const KernelArg& a = args[i];
     auto bad = [&](const std::string& why) {
-      return LaunchError(fmt::format("kernel '{}' argument {} ('{}', .{}{}): {}", k.name, i, p.name,
+      return LaunchError(fmt::format("invalid argument: kernel '{}' argument {} ('{}', .{}{}): {}", k.name, i, p.name,
                                      isa::dtype_name(p.type), p.size != uint32_t(isa::dtype_bytes(p.type))
                                                                   ? fmt::format("[{}]", p.size / std::max(1, isa::dtype_bytes(p.type)))
                                                                   : "",

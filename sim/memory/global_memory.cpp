@@ -56,15 +56,18 @@ std::string GlobalMemory::describe(uint64_t addr, uint64_t n) const {
     return a.label.empty() ? fmt::format("the {}-byte allocation at {:#x}", a.size, a.base)
                            : fmt::format("buffer '{}' ({} bytes at {:#x})", a.label, a.size, a.base);
   };
-  if (const Allocation* a = nearest_below(addr)) {
-    if (a->contains(addr, n)) return fmt::format("inside {}", name(*a));
-    if (addr < a->base + a->size)
-      return fmt::format("straddles the end of {}", name(*a));
-    return fmt::format("{} bytes past the end of {}", addr - (a->base + a->size), name(*a));
+  const Allocation* below = nearest_below(addr);
+  if (below) {
+    if (below->contains(addr, n)) return fmt::format("inside {}", name(*below));
+    if (addr < below->base + below->size) return fmt::format("straddles the end of {}", name(*below));
   }
+  // Between allocations: describe the address relative to the closer one.
   auto it = allocs_.upper_bound(addr);
-  if (it != allocs_.end())
-    return fmt::format("{} bytes before {}", it->second.base - addr, name(it->second));
+  const Allocation* above = it != allocs_.end() ? &it->second : nullptr;
+  const uint64_t past = below ? addr - (below->base + below->size) : UINT64_MAX;
+  const uint64_t before = above ? above->base - addr : UINT64_MAX;
+  if (below && past <= before) return fmt::format("{} bytes past the end of {}", past, name(*below));
+  if (above) return fmt::format("{} bytes before {}", before, name(*above));
   return allocs_.empty() ? "no memory is allocated" : "not inside any allocation";
 }
 

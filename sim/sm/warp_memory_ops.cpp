@@ -268,9 +268,13 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
         if (addr[l] + span > limit)
           fault(w, l, pc,
                 fmt::format("out-of-bounds shared {} of {} bytes at offset {} (the block has {} bytes of shared "
-                            "memory: {} static + {} dynamic)",
+                            "memory: {} static{} + {} dynamic)",
                             kind_word(in.op), span, addr[l], b.shared_bytes, k.static_shared_bytes,
-                            b.shared_bytes - k.static_shared_bytes));
+                            b.shared_bytes - k.static_shared_bytes - ctx_.dynamic_shared
+                                ? fmt::format(" + {} alignment padding",
+                                              b.shared_bytes - k.static_shared_bytes - ctx_.dynamic_shared)
+                                : std::string(),
+                            ctx_.dynamic_shared));
       });
     }
     if (nv == 1 && is_load && val[0]) {

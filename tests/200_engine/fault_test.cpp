@@ -113,10 +113,7 @@ TEST_CASE("out-of-bounds global loads and stores name the kernel, block, thread,
                                        where(straddle, "ld.global.v2.f32 {%f1, %f2}, [%rd3]")));
 }
 
-TEST_CASE("an address just before a buffer is described relative to that buffer", "[engine][fault][!mayfail]") {
-  // BUG (sim/memory/global_memory.cpp, GlobalMemory::describe): an address 8 bytes before buffer
-  // 'A' is described as "<about 4 MiB> bytes past the end of" whichever allocation lies below,
-  // because the allocation below is always preferred over the much closer one above.
+TEST_CASE("an address just before a buffer is described relative to that buffer", "[engine][fault]") {
   ptxtest::Sim sim;
   sim.zeros<float>(128);  // an allocation below A
   auto neg = run(sim, "st.global.f32 [%rd3], %f1;", -2);
@@ -196,10 +193,7 @@ TEST_CASE("dynamic shared memory is bounded by the launch's size", "[engine][fau
         0);
 }
 
-TEST_CASE("the shared-memory fault names the launch's dynamic size", "[engine][fault][!mayfail]") {
-  // BUG (sim/sm/warp_memory_ops.cpp, WarpExecutor::load_store_sized): the report says
-  // "20 static + 76 dynamic" for a launch with 64 dynamic bytes; the 12 bytes of alignment
-  // padding between the static variables and the dynamic array are counted as dynamic.
+TEST_CASE("the shared-memory fault names the launch's dynamic size", "[engine][fault]") {
   ptxtest::Sim sim;
   const auto& k = sim.kernel(ptxtest::module(R"(
 .extern .shared .align 16 .b8 dyn[];
@@ -280,9 +274,7 @@ TEST_CASE("trap stops the kernel naming the thread", "[engine][fault]") {
                               line));
 }
 
-TEST_CASE("trap is reported as KernelFault::Kind::Trap", "[engine][fault][!mayfail]") {
-  // BUG (sim/sm/warp_executor.cpp, WarpExecutor::step -> fault()): trap goes through fault(),
-  // which always throws Kind::MemoryAccess, although error.hpp has Kind::Trap for it.
+TEST_CASE("trap is reported as KernelFault::Kind::Trap", "[engine][fault]") {
   ptxtest::Sim sim;
   const auto& k = sim.kernel(ptxtest::module(".visible .entry t()\n{\ntrap;\n}\n"));
   auto t = ptxtest::catch_error([&] { sim.run(k, {1, 1, 1}, {1, 1, 1}, {}); });

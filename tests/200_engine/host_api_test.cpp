@@ -122,28 +122,26 @@ TEST_CASE("argument count and types are checked against the kernel's .param list
   ptxtest::Sim sim;
   const auto& k = sim.kernel(kTwoArgs);
   auto out = sim.zeros<uint32_t>(64);
-  CHECK(launch_error(sim, k, {1, 1, 1}, {32, 1, 1}, {ptr(out)}) == "kernel 'k' takes 2 arguments, 1 given");
+  CHECK(launch_error(sim, k, {1, 1, 1}, {32, 1, 1}, {ptr(out)}) == "invalid argument: kernel 'k' takes 2 arguments, 1 given");
   CHECK(launch_error(sim, k, {1, 1, 1}, {32, 1, 1}, {ptr(out), ptxtest::integer(1), ptxtest::integer(2)}) ==
-        "kernel 'k' takes 2 arguments, 3 given");
+        "invalid argument: kernel 'k' takes 2 arguments, 3 given");
   CHECK(launch_error(sim, k, {1, 1, 1}, {32, 1, 1}, {ptr(out), warpsim::KernelArg::real(1.5)}) ==
-        "kernel 'k' argument 1 ('n', .u32): a real number (1.5) given for an integer parameter");
+        "invalid argument: kernel 'k' argument 1 ('n', .u32): a real number (1.5) given for an integer parameter");
   CHECK(launch_error(sim, k, {1, 1, 1}, {32, 1, 1}, {ptr(out), ptr(out)}) ==
-        "kernel 'k' argument 1 ('n', .u32): a device pointer needs a 64-bit integer parameter");
+        "invalid argument: kernel 'k' argument 1 ('n', .u32): a device pointer needs a 64-bit integer parameter");
   CHECK(launch_error(sim, k, {1, 1, 1}, {32, 1, 1}, {ptr(out), ptxtest::integer(1ll << 33)}) ==
-        "kernel 'k' argument 1 ('n', .u32): value 8589934592 does not fit the parameter type");
+        "invalid argument: kernel 'k' argument 1 ('n', .u32): value 8589934592 does not fit the parameter type");
   warpsim::KernelArg bytes;
   bytes.kind = warpsim::KernelArg::Kind::Bytes;
   bytes.bytes = {1, 2, 3};
   CHECK(launch_error(sim, k, {1, 1, 1}, {32, 1, 1}, {ptr(out), bytes}) ==
-        "kernel 'k' argument 1 ('n', .u32): 3 bytes given for a 4-byte parameter");
+        "invalid argument: kernel 'k' argument 1 ('n', .u32): 3 bytes given for a 4-byte parameter");
   sim.run(k, {1, 1, 1}, {32, 1, 1}, {ptr(out), ptxtest::integer(20)});
   auto r = sim.download<uint32_t>(out, 32);
   for (uint32_t i = 0; i < 32; ++i) CHECK(r[i] == (i < 20 ? i : 0));
 }
 
-TEST_CASE("argument errors use CUDA's wording", "[engine][host][launch][!mayfail]") {
-  // BUG (sim/core/kernel_params.cpp, build_param_buffer): CUDA reports a wrong argument list as
-  // "invalid argument" (cudaErrorInvalidValue); warpsim's messages do not say so.
+TEST_CASE("argument errors use CUDA's wording", "[engine][host][launch]") {
   ptxtest::Sim sim;
   const auto& k = sim.kernel(kTwoArgs);
   auto out = sim.zeros<uint32_t>(64);
