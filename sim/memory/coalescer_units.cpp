@@ -18,8 +18,37 @@ uint8_t sectors_of(uint64_t addr, uint32_t size) {
   return bits;
 }
 
-void split_lanes(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
-                 std::vector<Piece>& pieces) {
+namespace {
+
+// A buffer of pieces that stays on the stack up to its inline capacity.
+class PieceBuffer {
+ public:
+  void push_back(const Piece& p) {
+    if (n_ < kInline) inline_[n_] = p;
+    else {
+      if (heap_.empty()) heap_.assign(inline_, inline_ + kInline);
+      heap_.push_back(p);
+    }
+    ++n_;
+  }
+  void clear() {
+    n_ = 0;
+    heap_.clear();
+  }
+  size_t size() const { return n_; }
+  Piece& operator[](size_t i) { return n_ <= kInline ? inline_[i] : heap_[i]; }
+  const Piece& operator[](size_t i) const { return n_ <= kInline ? inline_[i] : heap_[i]; }
+  const Piece* data() const { return n_ <= kInline ? inline_ : heap_.data(); }
+
+ private:
+  static constexpr size_t kInline = 128;
+  Piece inline_[kInline];
+  std::vector<Piece> heap_;
+  size_t n_ = 0;
+};
+
+template <class Buffer>
+void split_lanes_into(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes, Buffer& pieces) {
   pieces.clear();
   const uint64_t bytes = a.bytes_per_lane();
   const uint64_t unit_mask = ~uint64_t(unit_bytes - 1);
@@ -33,6 +62,13 @@ void split_lanes(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_
       p = stop;
     }
   }
+}
+
+}  // namespace
+
+void split_lanes(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
+                 std::vector<Piece>& pieces) {
+  split_lanes_into(a, first, count, unit_bytes, pieces);
 }
 
 namespace {
@@ -57,11 +93,21 @@ Transaction make_unit_txn(uint64_t unit, uint32_t unit_bytes, UnitSize sizing, u
 
 void emit_units(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
                 UnitSize sizing, bool split_overlaps, std::vector<Transaction>& out) {
-  std::vector<Piece> pieces;
-  pieces.reserve(64);
-  split_lanes(a, first, count, unit_bytes, pieces);
-  std::stable_sort(pieces.begin(), pieces.end(),
-                   [](const Piece& x, const Piece& y) { return x.unit < y.unit; });
+  // Called for every global access: pieces live on the stack (a lane of at most 16 bytes
+  // touches at most two units of 32 bytes or more), and an insertion sort (stable,
+  // near-linear on the usual ascending addresses) orders them.
+  PieceBuffer pieces;
+  split_lanes_into(a, first, count, unit_bytes, pieces);
+  for (size_t i = 1; i < pieces.size(); ++i) {
+    if (!(pieces[i].unit < pieces[i - 1].unit)) continue;
+    Piece p = pieces[i];
+    size_t j = i;
+    while (j > 0 && p.unit < pieces[j - 1].unit) {
+      pieces[j] = pieces[j - 1];
+      --j;
+    }
+    pieces[j] = p;
+  }
 
   for (size_t g = 0; g < pieces.size();) {
     size_t e = g;
@@ -69,7 +115,7 @@ void emit_units(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t
     if (!split_overlaps) {
       uint32_t lanes = 0;
       for (size_t i = g; i < e; ++i) lanes |= 1u << pieces[i].lane;
-      out.push_back(make_unit_txn(pieces[g].unit, unit_bytes, sizing, lanes, &pieces[g], &pieces[e]));
+      out.push_back(make_unit_txn(pieces[g].unit, unit_bytes, sizing, lanes, pieces.data() + g, pieces.data() + e));
     } else {
       // Rounds: each piece joins the first round none of whose pieces it overlaps.
       std::vector<std::vector<Piece>> rounds;

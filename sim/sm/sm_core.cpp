@@ -13,22 +13,23 @@ using isa::Op;
 
 class SmCore::Probe final : public IssueProbe {
  public:
-  Probe(SmCore& sm, uint64_t now) : sm_(sm), now_(now) {
+  Probe(SmCore& sm, uint64_t now) : sm_(sm) {
     ready_at = sm.ready_at_.data();
+    next_unit = sm.next_unit_.data();
     this->now = now;
   }
+  // Points the unit table at scheduler s's view of the units.
+  void for_scheduler(uint32_t s) {
+    unit_free[0] = sm_.alu_free_[s];
+    unit_free[1] = sm_.sfu_free_;
+    unit_free[2] = sm_.dp_free_;
+    unit_free[3] = sm_.lsu_free_;
+    unit_free[4] = 0;
+  }
   bool can_issue(uint32_t slot) override {
-    if (sm_.ready_at_[slot] > now_) return false;
-    const uint32_t sched = slot % static_cast<uint32_t>(sm_.schedulers_.size());
-    uint64_t uf = sm_.unit_free(static_cast<Unit>(sm_.next_unit_[slot]), sched);
-    if (uf > now_) {
-      WarpTiming& wt = sm_.warps_[slot];
-      wt.pipe_seen_until = std::max(wt.pipe_seen_until, uf);
-      return false;
-    }
     if (sm_.next_global_[slot] && !sm_.shared_.memory->can_accept(sm_.id_)) {
       WarpTiming& wt = sm_.warps_[slot];
-      wt.pipe_seen_until = std::max(wt.pipe_seen_until, now_ + 1);
+      wt.pipe_seen_until = std::max(wt.pipe_seen_until, now + 1);
       return false;
     }
     return true;
@@ -36,7 +37,6 @@ class SmCore::Probe final : public IssueProbe {
 
  private:
   SmCore& sm_;
-  uint64_t now_;
 };
 
 SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
@@ -336,6 +336,7 @@ bool SmCore::tick(uint64_t now) {
   Probe probe(*this, now);
   for (uint32_t s = 0; s < schedulers_.size(); ++s) {
     if (sched_next_try_[s] > now) continue;
+    probe.for_scheduler(s);
     int slot = schedulers_[s]->select(probe);
     if (slot < 0) {
       sched_next_try_[s] = scheduler_earliest(s, now);
@@ -349,14 +350,17 @@ bool SmCore::tick(uint64_t now) {
   return progress;
 }
 
-uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) const {
+uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
   uint64_t best = kNever;
   const uint64_t unit_times[5] = {alu_free_[s], sfu_free_, dp_free_, lsu_free_, 0};
   const bool mem_blocked = !shared_.memory->can_accept(id_);
   for (uint32_t slot : sched_slots_[s]) {
     const uint64_t r = ready_at_[slot];
     if (r == kNever) continue;
-    uint64_t t = std::max(r, unit_times[next_unit_[slot]]);
+    const uint64_t unit = unit_times[next_unit_[slot]];
+    // Ready but its unit is busy: the wait is charged to the pipe (stall_pipe_busy).
+    if (r <= now && unit > now) warps_[slot].pipe_seen_until = std::max(warps_[slot].pipe_seen_until, unit);
+    uint64_t t = std::max(r, unit);
     if (mem_blocked && next_global_[slot]) t = std::max(t, now + 1);
     best = std::min(best, t);
   }

@@ -141,7 +141,7 @@ class SmCore {
   // releases, new blocks). Lets the SM skip cycles in which nothing can issue.
   std::vector<uint64_t> sched_next_try_;
   std::vector<std::vector<uint32_t>> sched_slots_;
-  uint64_t scheduler_earliest(uint32_t s, uint64_t now) const;
+  uint64_t scheduler_earliest(uint32_t s, uint64_t now);
   void wake_scheduler(uint32_t s, uint64_t t) {
     if (t < sched_next_try_[s]) sched_next_try_[s] = t;
     if (t < wake) wake = t;

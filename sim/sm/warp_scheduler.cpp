@@ -26,7 +26,7 @@ class LooseRoundRobin final : public WarpScheduler {
     const size_t n = order_.size();
     for (size_t k = 0; k < n; ++k) {
       size_t i = next_ + k < n ? next_ + k : next_ + k - n;
-      if (probe.operands_ready(order_[i]) && probe.can_issue(order_[i])) {
+      if (probe.eligible(order_[i]) && probe.can_issue(order_[i])) {
         next_ = i + 1 < n ? i + 1 : 0;
         return int(order_[i]);
       }
@@ -51,9 +51,9 @@ class GreedyThenOldest final : public WarpScheduler {
     if (greedy_ == int(slot)) greedy_ = -1;
   }
   int select(IssueProbe& probe) override {
-    if (greedy_ >= 0 && probe.operands_ready(uint32_t(greedy_)) && probe.can_issue(uint32_t(greedy_))) return greedy_;
+    if (greedy_ >= 0 && probe.eligible(uint32_t(greedy_)) && probe.can_issue(uint32_t(greedy_))) return greedy_;
     for (uint32_t s : by_age_)
-      if (int(s) != greedy_ && probe.operands_ready(s) && probe.can_issue(s)) return int(s);
+      if (int(s) != greedy_ && probe.eligible(s) && probe.can_issue(s)) return int(s);
     return -1;
   }
   void issued(uint32_t slot) override { greedy_ = int(slot); }
@@ -90,14 +90,14 @@ class TwoLevel final : public WarpScheduler {
     const size_t n = active_.size();
     for (size_t k = 0; k < n; ++k) {
       size_t i = next_ + k < n ? next_ + k : next_ + k - n;
-      if (probe.operands_ready(active_[i]) && probe.can_issue(active_[i])) {
+      if (probe.eligible(active_[i]) && probe.can_issue(active_[i])) {
         next_ = i + 1 < n ? i + 1 : 0;
         return int(active_[i]);
       }
     }
     // Nothing in the active set can issue: let a pending warp in if one can.
     for (size_t k = 0; k < pending_.size(); ++k) {
-      if (probe.operands_ready(pending_[k]) && probe.can_issue(pending_[k])) {
+      if (probe.eligible(pending_[k]) && probe.can_issue(pending_[k])) {
         uint32_t s = pending_[k];
         pending_.erase(pending_.begin() + long(k));
         if (active_.size() >= capacity_) {

@@ -18,12 +18,15 @@ namespace warpsim::sm {
 class IssueProbe {
  public:
   virtual ~IssueProbe() = default;
-  // Cheap pre-filter the policies apply before can_issue(): a warp whose operands are
-  // not ready before `now` cannot issue (ready_at is indexed by slot).
-  bool operands_ready(uint32_t slot) const { return ready_at[slot] <= now; }
+  // Cheap pre-filter the policies apply before can_issue(): the warp's operands are ready
+  // and the unit its next instruction needs is free (arrays indexed by slot).
+  bool eligible(uint32_t slot) const { return ready_at[slot] <= now && unit_free[next_unit[slot]] <= now; }
+  // The remaining checks for an eligible warp (memory back-pressure).
   virtual bool can_issue(uint32_t slot) = 0;
 
   const uint64_t* ready_at = nullptr;
+  const uint8_t* next_unit = nullptr;
+  uint64_t unit_free[5] = {0, 0, 0, 0, 0};  // by Unit: Alu, Sfu, Dp, Lsu, None
   uint64_t now = 0;
 };
 
