@@ -65,6 +65,11 @@ TEST_CASE("warpsim sweep: CSV on stdout, progress on stderr, exit 3 when a point
   CHECK(to_file.out.empty());
   CHECK(slurp(file.str()) == "var:n,inst_executed,status\n100,88,ok\n");
 
+  // Each --vary takes one argument, so the spec may follow it.
+  Result order = run_warpsim("sweep --vary var:n=100 --metrics inst_executed " + spec + " --functional");
+  CHECK(order.status == 0);
+  CHECK(order.out == "var:n,inst_executed,status\n100,88,ok\n");
+
   Result syntax = run_warpsim("sweep " + spec + " --vary dram.banks");
   CHECK(syntax.status == 1);
   CHECK_THAT(syntax.err, Catch::Contains("warpsim: error: --vary \"dram.banks\": expected KEY=V1,V2,..."));

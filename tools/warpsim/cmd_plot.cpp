@@ -53,7 +53,8 @@ void register_plot_command(CLI::App& app) {
   cmd->add_option("csv", o->csv, "the CSV that `warpsim sweep --csv` wrote")->required();
   cmd->add_option("--x", o->x, "the varied parameter on the x axis (default: the first CSV column)");
   cmd->add_option("--y", o->y, "metric columns, one panel each (comma-separated; default: every metric column)")
-      ->delimiter(',');
+      ->delimiter(',')
+      ->allow_extra_args(false);
   cmd->add_flag("--log-x", o->log_x, "logarithmic x axis (default: log when the values span a factor >= 8)");
   cmd->add_flag("--linear-x", o->linear_x, "linear x axis");
   cmd->add_flag("--log-y", o->log_y, "logarithmic y axis");

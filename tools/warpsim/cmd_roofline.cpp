@@ -85,8 +85,10 @@ void register_roofline_command(CLI::App& app) {
       "roofline", "Run a launch spec and place the kernel on the config's roofline (SVG chart and numbers)");
   cmd->add_option("spec", o->spec, "launch spec (JSON), e.g. kernels/matmul/matmul_tiled_512.json")->required();
   cmd->add_option("--config", o->config, "device config: c2070, fx5800 or a JSON path")->capture_default_str();
-  cmd->add_option("--set", o->sets, "override a config value, e.g. --set dram.channels=4 (repeatable)");
-  cmd->add_option("--var", o->vars, "override a spec variable, e.g. --var width=256 (repeatable)");
+  cmd->add_option("--set", o->sets, "override a config value, e.g. --set dram.channels=4 (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--var", o->vars, "override a spec variable, e.g. --var width=256 (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_flag("--functional", o->functional,
                 "functional simulation only: no achieved rate, and bytes from global transactions, not DRAM");
   cmd->add_option("-o,--output", o->out, "write the roofline chart (SVG) to this file");

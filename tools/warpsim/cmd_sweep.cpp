@@ -121,12 +121,15 @@ void register_sweep_command(CLI::App& app) {
                   "a swept value list (repeatable; the first varies slowest): a config key, e.g. "
                   "dram.banks=4,8,16; a spec variable, e.g. var:n=1024,4096; or a key that follows another "
                   "axis value by value, e.g. dram.address_map.bits@dram.banks=A,B,C")
-      ->required();
+      ->required()
+      ->allow_extra_args(false);
   cmd->add_option("--metrics", o->metrics,
                   "comma-separated metric columns (nvprof names as in `run --json`), or 'all'; default: a set "
                   "for the mode");
-  cmd->add_option("--set", o->sets, "override a config value for every point (repeatable)");
-  cmd->add_option("--var", o->vars, "override a spec variable for every point (repeatable)");
+  cmd->add_option("--set", o->sets, "override a config value for every point (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--var", o->vars, "override a spec variable for every point (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
   cmd->add_option("--csv", o->csv_out, "write the CSV to this file (default: stdout)");
   cmd->add_option("-j,--jobs", o->jobs, "points run in parallel (each on its own simulated device)")
