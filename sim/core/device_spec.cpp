@@ -41,6 +41,7 @@ SmSpec parse_sm(ConfigReader r) {
   s.two_level_active_warps = u32(r, "two_level_active_warps", r.get_positive_or("two_level_active_warps", 8));
   s.max_threads = u32(r, "max_threads", r.get_positive("max_threads"));
   s.max_warps = u32(r, "max_warps", r.get_positive("max_warps"));
+  if (s.max_warps > 64) r.fail("max_warps", "at most 64 resident warps per SM are supported");
   s.max_blocks = u32(r, "max_blocks", r.get_positive("max_blocks"));
   s.max_threads_per_block = u32(r, "max_threads_per_block", r.get_positive("max_threads_per_block"));
   read_dims(r, "max_block_dim", s.max_block_dim);

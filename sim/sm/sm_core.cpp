@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
+#include <functional>
 
 #include "sim/core/timeline.hpp"
 #include "sim/memory/memory_path.hpp"
@@ -13,23 +15,11 @@ using isa::Op;
 
 class SmCore::Probe final : public IssueProbe {
  public:
-  Probe(SmCore& sm, uint64_t now) : sm_(sm) {
-    ready_at = sm.ready_at_.data();
-    next_unit = sm.next_unit_.data();
-    this->now = now;
-  }
-  // Points the unit table at scheduler s's view of the units.
-  void for_scheduler(uint32_t s) {
-    unit_free[0] = sm_.alu_free_[s];
-    unit_free[1] = sm_.sfu_free_;
-    unit_free[2] = sm_.dp_free_;
-    unit_free[3] = sm_.lsu_free_;
-    unit_free[4] = 0;
-  }
+  Probe(SmCore& sm, uint64_t now) : sm_(sm), now_(now) {}
   bool can_issue(uint32_t slot) override {
     if (sm_.next_global_[slot] && !sm_.shared_.memory->can_accept(sm_.id_)) {
       WarpTiming& wt = sm_.warps_[slot];
-      wt.pipe_seen_until = std::max(wt.pipe_seen_until, now + 1);
+      wt.pipe_seen_until = std::max(wt.pipe_seen_until, now_ + 1);
       return false;
     }
     return true;
@@ -37,7 +27,52 @@ class SmCore::Probe final : public IssueProbe {
 
  private:
   SmCore& sm_;
+  uint64_t now_;
 };
+
+namespace {
+inline uint64_t slot_bit(size_t slot) { return uint64_t(1) << slot; }
+}  // namespace
+
+void SmCore::set_ready(WarpTiming& wt, uint64_t t) {
+  const uint32_t slot = static_cast<uint32_t>(&wt - warps_.data());
+  wt.ready_at = t;
+  ReadyTracker& tr = trackers_[wt.sched];
+  tr.ready &= ~slot_bit(slot);
+  const uint32_t v = ++ready_version_[slot];
+  if (t != kNever) {
+    tr.heap.push_back({t, slot, v});
+    std::push_heap(tr.heap.begin(), tr.heap.end(), std::greater<>());
+  }
+}
+
+void SmCore::set_unit(WarpTiming& wt, Unit u) {
+  const uint64_t b = slot_bit(static_cast<size_t>(&wt - warps_.data()));
+  ReadyTracker& tr = trackers_[wt.sched];
+  for (auto& m : tr.by_unit) m &= ~b;
+  tr.by_unit[static_cast<size_t>(u)] |= b;
+  wt.next_unit = u;
+}
+
+void SmCore::refresh(uint32_t s, uint64_t now) {
+  ReadyTracker& tr = trackers_[s];
+  while (!tr.heap.empty() && tr.heap.front().time <= now) {
+    const ReadyTracker::Entry e = tr.heap.front();
+    std::pop_heap(tr.heap.begin(), tr.heap.end(), std::greater<>());
+    tr.heap.pop_back();
+    if (ready_version_[e.slot] == e.version) tr.ready |= slot_bit(e.slot);
+  }
+}
+
+uint64_t SmCore::eligible(uint32_t s, uint64_t now) const {
+  const ReadyTracker& tr = trackers_[s];
+  uint64_t units = tr.by_unit[static_cast<size_t>(Unit::None)];
+  if (alu_free_[s] <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Alu)];
+  if (sfu_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Sfu)];
+  if (dp_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Dp)];
+  if (lsu_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Lsu)];
+  return tr.ready & units;
+}
 
 SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
   const DeviceSpec& spec = *shared_.spec;
@@ -45,11 +80,10 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
     schedulers_.push_back(make_scheduler(spec.sm.scheduler_policy, spec.sm.two_level_active_warps));
   alu_free_.assign(spec.sm.schedulers, 0);
   sched_next_try_.assign(spec.sm.schedulers, kNever);
-  sched_slots_.resize(spec.sm.schedulers);
   warps_.resize(spec.sm.max_warps);
-  ready_at_.assign(spec.sm.max_warps, kNever);
-  next_unit_.assign(spec.sm.max_warps, 0);
   next_global_.assign(spec.sm.max_warps, 0);
+  trackers_.resize(spec.sm.schedulers);
+  ready_version_.assign(spec.sm.max_warps, 0);
   blocks_.resize(shared_.blocks_per_sm);
 }
 
@@ -103,10 +137,8 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     wt.waiting_barrier = false;
     update_ready(wt, now);
     schedulers_[wt.sched]->add(slot);
-    sched_slots_[wt.sched].push_back(slot);
     wake_scheduler(wt.sched, now);
     b.warp_slots.push_back(slot);
-    used_slots_.push_back(slot);
     ++resident_warps_;
   }
   ++resident_blocks_;
@@ -133,12 +165,10 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   set_ready(wt, ready);
   wt.ready_mem = mem;
   const isa::Instr& nx = shared_.ctx->kernel->code[pc];
-  wt.next_unit = shared_.issue->unit(nx);
+  set_unit(wt, shared_.issue->unit(nx));
   const bool mem_op = nx.op == Op::Ld || nx.op == Op::St || nx.op == Op::Atom || nx.op == Op::Red;
   wt.next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param;
-  const size_t slot = static_cast<size_t>(&wt - warps_.data());
-  next_unit_[slot] = static_cast<uint8_t>(wt.next_unit);
-  next_global_[slot] = wt.next_global;
+  next_global_[static_cast<size_t>(&wt - warps_.data())] = wt.next_global;
   (void)now;
 }
 
@@ -318,9 +348,7 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
   WarpTiming& wt = warps_[slot];
   wt.used = false;
   set_ready(wt, kNever);
-  used_slots_.erase(std::find(used_slots_.begin(), used_slots_.end(), slot));
-  auto& ss = sched_slots_[wt.sched];
-  ss.erase(std::find(ss.begin(), ss.end(), slot));
+  for (auto& m : trackers_[wt.sched].by_unit) m &= ~slot_bit(slot);
   schedulers_[wt.sched]->remove(slot);
   --resident_warps_;
   BlockSlot& b = blocks_[wt.block_slot];
@@ -336,8 +364,9 @@ bool SmCore::tick(uint64_t now) {
   Probe probe(*this, now);
   for (uint32_t s = 0; s < schedulers_.size(); ++s) {
     if (sched_next_try_[s] > now) continue;
-    probe.for_scheduler(s);
-    int slot = schedulers_[s]->select(probe);
+    refresh(s, now);
+    const uint64_t can = eligible(s, now);
+    const int slot = can ? schedulers_[s]->select(can, probe) : -1;
     if (slot < 0) {
       sched_next_try_[s] = scheduler_earliest(s, now);
       continue;
@@ -351,18 +380,26 @@ bool SmCore::tick(uint64_t now) {
 }
 
 uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
+  ReadyTracker& tr = trackers_[s];
   uint64_t best = kNever;
-  const uint64_t unit_times[5] = {alu_free_[s], sfu_free_, dp_free_, lsu_free_, 0};
-  const bool mem_blocked = !shared_.memory->can_accept(id_);
-  for (uint32_t slot : sched_slots_[s]) {
-    const uint64_t r = ready_at_[slot];
-    if (r == kNever) continue;
-    const uint64_t unit = unit_times[next_unit_[slot]];
-    // Ready but its unit is busy: the wait is charged to the pipe (stall_pipe_busy).
-    if (r <= now && unit > now) warps_[slot].pipe_seen_until = std::max(warps_[slot].pipe_seen_until, unit);
-    uint64_t t = std::max(r, unit);
-    if (mem_blocked && next_global_[slot]) t = std::max(t, now + 1);
+  // The next warp whose operands become ready (dropping stale heap entries).
+  while (!tr.heap.empty() && ready_version_[tr.heap.front().slot] != tr.heap.front().version) {
+    std::pop_heap(tr.heap.begin(), tr.heap.end(), std::greater<>());
+    tr.heap.pop_back();
+  }
+  if (!tr.heap.empty()) best = tr.heap.front().time;
+  // Ready warps wait for their unit (the wait is charged to the pipe) or, with the unit
+  // free, for memory back-pressure to ease.
+  const uint64_t unit_time[5] = {alu_free_[s], sfu_free_, dp_free_, lsu_free_, 0};
+  for (size_t u = 0; u < 5; ++u) {
+    uint64_t m = tr.ready & tr.by_unit[u];
+    if (!m) continue;
+    const uint64_t t = std::max(unit_time[u], now + 1);
     best = std::min(best, t);
+    for (; m; m &= m - 1) {
+      WarpTiming& wt = warps_[static_cast<size_t>(std::countr_zero(m))];
+      wt.pipe_seen_until = std::max(wt.pipe_seen_until, t);
+    }
   }
   return best == kNever ? kNever : std::max(best, now + 1);
 }

@@ -115,10 +115,10 @@ class SmCore {
   uint64_t unit_free(Unit u, uint32_t sched) const;
   void issue(uint32_t slot, uint64_t now);
   void update_ready(WarpTiming& wt, uint64_t now);
-  void set_ready(WarpTiming& wt, uint64_t t) {
-    wt.ready_at = t;
-    ready_at_[static_cast<size_t>(&wt - warps_.data())] = t;
-  }
+  // Records when the warp's next instruction can issue (kNever: only an event can tell)
+  // and files it with its scheduler's readiness tracker.
+  void set_ready(WarpTiming& wt, uint64_t t);
+  void set_unit(WarpTiming& wt, Unit u);
   // Charges the warp's wait since its last issue to the stall reasons; returns its length.
   uint64_t account_wait(WarpTiming& wt, uint32_t pc, uint64_t now);
   void retire_warp(uint32_t slot, uint64_t now);
@@ -128,10 +128,25 @@ class SmCore {
   SmShared shared_;
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<WarpTiming> warps_;
-  std::vector<uint64_t> ready_at_;  // dense copy of warps_[slot].ready_at for the schedulers' pre-filter
-  std::vector<uint8_t> next_unit_;  // dense copies of next_unit / next_global (hot scans touch only these)
-  std::vector<uint8_t> next_global_;
-  std::vector<uint32_t> used_slots_;
+  std::vector<uint8_t> next_global_;  // dense copy of next_global (checked by the probe)
+  // Per scheduler: which warps are ready (bit per slot) as of the last refresh, which unit
+  // each warp's next instruction needs, and a min-heap of future ready times (entries
+  // whose version no longer matches the slot's are stale). Eligible warps are found with a
+  // few mask operations instead of a scan over all warps.
+  struct ReadyTracker {
+    uint64_t ready = 0;
+    uint64_t by_unit[5] = {0, 0, 0, 0, 0};
+    struct Entry {
+      uint64_t time;
+      uint32_t slot, version;
+      bool operator>(const Entry& o) const { return time > o.time; }
+    };
+    std::vector<Entry> heap;
+  };
+  std::vector<ReadyTracker> trackers_;
+  std::vector<uint32_t> ready_version_;  // per slot
+  void refresh(uint32_t s, uint64_t now);
+  uint64_t eligible(uint32_t s, uint64_t now) const;
   std::vector<BlockSlot> blocks_;
   std::vector<PendingLoad> loads_;
   std::vector<uint32_t> free_loads_;
@@ -140,7 +155,6 @@ class SmCore {
   // select; lowered whenever one of its warps becomes ready earlier (responses, barrier
   // releases, new blocks). Lets the SM skip cycles in which nothing can issue.
   std::vector<uint64_t> sched_next_try_;
-  std::vector<std::vector<uint32_t>> sched_slots_;
   uint64_t scheduler_earliest(uint32_t s, uint64_t now);
   void wake_scheduler(uint32_t s, uint64_t t) {
     if (t < sched_next_try_[s]) sched_next_try_[s] = t;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 
 #include "sim/core/error.hpp"
 
@@ -10,35 +11,29 @@ namespace warpsim::sm {
 
 namespace {
 
-// Loose round-robin: start after the last issued warp, take the first that can issue.
+inline uint64_t bit(uint32_t slot) { return uint64_t(1) << slot; }
+
+// Loose round-robin: the first eligible slot after the last one issued, wrapping around.
 class LooseRoundRobin final : public WarpScheduler {
  public:
-  void add(uint32_t slot) override { order_.push_back(slot); }
-  void remove(uint32_t slot) override {
-    auto it = std::find(order_.begin(), order_.end(), slot);
-    if (it == order_.end()) return;
-    size_t idx = size_t(it - order_.begin());
-    order_.erase(it);
-    if (next_ > idx) --next_;
-    if (next_ >= order_.size()) next_ = 0;
-  }
-  int select(IssueProbe& probe) override {
-    const size_t n = order_.size();
-    for (size_t k = 0; k < n; ++k) {
-      size_t i = next_ + k < n ? next_ + k : next_ + k - n;
-      if (probe.eligible(order_[i]) && probe.can_issue(order_[i])) {
-        next_ = i + 1 < n ? i + 1 : 0;
-        return int(order_[i]);
-      }
+  void add(uint32_t slot) override { members_ |= bit(slot); }
+  void remove(uint32_t slot) override { members_ &= ~bit(slot); }
+  int select(uint64_t eligible, IssueProbe& probe) override {
+    eligible &= members_;
+    while (eligible) {
+      const uint64_t after = last_ >= 63 ? 0 : eligible & ~((bit(last_) << 1) - 1);
+      const uint32_t slot = static_cast<uint32_t>(std::countr_zero(after ? after : eligible));
+      if (probe.can_issue(slot)) return int(slot);
+      eligible &= ~bit(slot);
     }
     return -1;
   }
-  void issued(uint32_t) override {}
-  size_t size() const override { return order_.size(); }
+  void issued(uint32_t slot) override { last_ = slot; }
+  size_t size() const override { return size_t(std::popcount(members_)); }
 
  private:
-  std::vector<uint32_t> order_;
-  size_t next_ = 0;
+  uint64_t members_ = 0;
+  uint32_t last_ = 63;
 };
 
 // Greedy-then-oldest: keep issuing the same warp while it can, else the oldest that can.
@@ -50,10 +45,10 @@ class GreedyThenOldest final : public WarpScheduler {
     if (it != by_age_.end()) by_age_.erase(it);
     if (greedy_ == int(slot)) greedy_ = -1;
   }
-  int select(IssueProbe& probe) override {
-    if (greedy_ >= 0 && probe.eligible(uint32_t(greedy_)) && probe.can_issue(uint32_t(greedy_))) return greedy_;
+  int select(uint64_t eligible, IssueProbe& probe) override {
+    if (greedy_ >= 0 && (eligible & bit(uint32_t(greedy_))) && probe.can_issue(uint32_t(greedy_))) return greedy_;
     for (uint32_t s : by_age_)
-      if (int(s) != greedy_ && probe.eligible(s) && probe.can_issue(s)) return int(s);
+      if (int(s) != greedy_ && (eligible & bit(s)) && probe.can_issue(s)) return int(s);
     return -1;
   }
   void issued(uint32_t slot) override { greedy_ = int(slot); }
@@ -86,18 +81,18 @@ class TwoLevel final : public WarpScheduler {
     }
     if (next_ >= active_.size()) next_ = 0;
   }
-  int select(IssueProbe& probe) override {
+  int select(uint64_t eligible, IssueProbe& probe) override {
     const size_t n = active_.size();
     for (size_t k = 0; k < n; ++k) {
       size_t i = next_ + k < n ? next_ + k : next_ + k - n;
-      if (probe.eligible(active_[i]) && probe.can_issue(active_[i])) {
+      if ((eligible & bit(active_[i])) && probe.can_issue(active_[i])) {
         next_ = i + 1 < n ? i + 1 : 0;
         return int(active_[i]);
       }
     }
     // Nothing in the active set can issue: let a pending warp in if one can.
     for (size_t k = 0; k < pending_.size(); ++k) {
-      if (probe.eligible(pending_[k]) && probe.can_issue(pending_[k])) {
+      if ((eligible & bit(pending_[k])) && probe.can_issue(pending_[k])) {
         uint32_t s = pending_[k];
         pending_.erase(pending_.begin() + long(k));
         if (active_.size() >= capacity_) {
