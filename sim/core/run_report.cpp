@@ -4,6 +4,7 @@
 
 #include "sim/core/line_report.hpp"
 #include "sim/core/metrics.hpp"
+#include "sim/core/roofline.hpp"
 
 #include <filesystem>
 
@@ -37,6 +38,12 @@ std::string format_run_summary(const LaunchStats& s, const isa::Kernel& kernel, 
   if (s.timing.valid)
     out += fmt::format("  time: {} cycles = {:.3f} us at {:.0f} MHz\n", count(s.timing.elapsed_cycles_sm),
                        s.timing.duration_ns / 1000.0, device.clock_mhz);
+  const Roofline roof = analyze_roofline(s, kernel, device);
+  if (roof.flop_total > 0 || roof.bytes > 0)
+    out += fmt::format("  roofline: {}{}\n", roof.classification(),
+                       roof.timed ? fmt::format("; achieved {:.1f} GFLOP/s and {:.1f} GB/s of DRAM", roof.achieved_gflops,
+                                                roof.achieved_gbps)
+                                  : "");
   auto top = costliest_lines(attribute_lines(s, kernel), 3);
   if (!top.empty()) {
     out += s.timing.valid ? "  costliest source lines (warp-cycles waiting + issuing):\n"
