@@ -39,11 +39,62 @@ void SmCore::set_ready(WarpTiming& wt, uint64_t t) {
   wt.ready_at = t;
   ReadyTracker& tr = trackers_[wt.sched];
   tr.ready &= ~slot_bit(slot);
-  const uint32_t v = ++ready_version_[slot];
-  if (t != kNever) {
-    tr.heap.push_back({t, slot, v});
-    std::push_heap(tr.heap.begin(), tr.heap.end(), std::greater<>());
+  unfile(tr, slot);
+  if (t != kNever) file(tr, slot, t);
+}
+
+void SmCore::file(ReadyTracker& tr, uint32_t slot, uint64_t t) {
+  constexpr uint64_t mask = ReadyTracker::kWheel - 1;
+  if (t <= tr.cursor) {
+    tr.ready |= slot_bit(slot);
+    return;
   }
+  due_[slot] = t;
+  if (t - tr.cursor < ReadyTracker::kWheel) {
+    const uint64_t i = t & mask;
+    tr.wheel[i] |= slot_bit(slot);
+    tr.occupied[i >> 6] |= uint64_t(1) << (i & 63);
+    ++tr.filed;
+  } else {
+    tr.far.push_back({t, slot, ++ready_version_[slot]});
+    std::push_heap(tr.far.begin(), tr.far.end(), std::greater<>());
+  }
+}
+
+void SmCore::unfile(ReadyTracker& tr, uint32_t slot) {
+  const uint64_t t = due_[slot];
+  if (t == kNever) return;
+  due_[slot] = kNever;
+  ++ready_version_[slot];  // invalidates a far-heap entry
+  if (t <= tr.cursor || t - tr.cursor >= ReadyTracker::kWheel) return;
+  const uint64_t i = t & (ReadyTracker::kWheel - 1);
+  if (!(tr.wheel[i] & slot_bit(slot))) return;
+  tr.wheel[i] &= ~slot_bit(slot);
+  if (!tr.wheel[i]) tr.occupied[i >> 6] &= ~(uint64_t(1) << (i & 63));
+  --tr.filed;
+}
+
+// The earliest time a filed slot becomes ready (kNever when none is filed).
+uint64_t SmCore::next_due(const ReadyTracker& tr) const {
+  uint64_t best = kNever;
+  if (tr.filed) {
+    constexpr uint64_t n = ReadyTracker::kWheel;
+    const uint64_t start = (tr.cursor + 1) & (n - 1);
+    // Scan the occupancy bitmap circularly from the bucket after the cursor.
+    for (uint64_t k = 0; k <= n / 64; ++k) {
+      const uint64_t w = ((start >> 6) + k) % (n / 64);
+      uint64_t bits = tr.occupied[w];
+      if (k == 0) bits &= ~uint64_t(0) << (start & 63);
+      if (k == n / 64) bits &= (uint64_t(1) << (start & 63)) - 1;
+      if (!bits) continue;
+      const uint64_t i = w * 64 + uint64_t(std::countr_zero(bits));
+      best = tr.cursor + 1 + ((i - start) & (n - 1));
+      break;
+    }
+  }
+  for (const auto& e : tr.far)
+    if (ready_version_[e.slot] == e.version) best = std::min(best, e.time);
+  return best;
 }
 
 void SmCore::set_unit(WarpTiming& wt, Unit u) {
@@ -56,11 +107,31 @@ void SmCore::set_unit(WarpTiming& wt, Unit u) {
 
 void SmCore::refresh(uint32_t s, uint64_t now) {
   ReadyTracker& tr = trackers_[s];
-  while (!tr.heap.empty() && tr.heap.front().time <= now) {
-    const ReadyTracker::Entry e = tr.heap.front();
-    std::pop_heap(tr.heap.begin(), tr.heap.end(), std::greater<>());
-    tr.heap.pop_back();
-    if (ready_version_[e.slot] == e.version) tr.ready |= slot_bit(e.slot);
+  constexpr uint64_t n = ReadyTracker::kWheel;
+  if (now <= tr.cursor) return;
+  if (tr.filed) {
+    // Fold the buckets of (cursor, now] into the ready mask (at most one lap).
+    const uint64_t steps = std::min<uint64_t>(now - tr.cursor, n);
+    for (uint64_t t = tr.cursor + 1; t <= tr.cursor + steps && tr.filed; ++t) {
+      const uint64_t i = t & (n - 1);
+      if (!tr.wheel[i]) continue;
+      const uint64_t m = tr.wheel[i];
+      tr.ready |= m;
+      tr.filed -= static_cast<uint32_t>(std::popcount(m));
+      for (uint64_t b = m; b; b &= b - 1) due_[static_cast<size_t>(std::countr_zero(b))] = kNever;
+      tr.wheel[i] = 0;
+      tr.occupied[i >> 6] &= ~(uint64_t(1) << (i & 63));
+    }
+  }
+  tr.cursor = now;
+  // Far entries that are due or now fit the wheel.
+  while (!tr.far.empty() && tr.far.front().time < tr.cursor + n) {
+    const ReadyTracker::Entry e = tr.far.front();
+    std::pop_heap(tr.far.begin(), tr.far.end(), std::greater<>());
+    tr.far.pop_back();
+    if (ready_version_[e.slot] != e.version) continue;
+    due_[e.slot] = kNever;
+    file(tr, e.slot, e.time);
   }
 }
 
@@ -84,6 +155,7 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
   next_global_.assign(spec.sm.max_warps, 0);
   trackers_.resize(spec.sm.schedulers);
   ready_version_.assign(spec.sm.max_warps, 0);
+  due_.assign(spec.sm.max_warps, kNever);
   blocks_.resize(shared_.blocks_per_sm);
 }
 
@@ -382,12 +454,8 @@ bool SmCore::tick(uint64_t now) {
 uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
   ReadyTracker& tr = trackers_[s];
   uint64_t best = kNever;
-  // The next warp whose operands become ready (dropping stale heap entries).
-  while (!tr.heap.empty() && ready_version_[tr.heap.front().slot] != tr.heap.front().version) {
-    std::pop_heap(tr.heap.begin(), tr.heap.end(), std::greater<>());
-    tr.heap.pop_back();
-  }
-  if (!tr.heap.empty()) best = tr.heap.front().time;
+  // The next warp whose operands become ready.
+  best = next_due(tr);
   // Ready warps wait for their unit (the wait is charged to the pipe) or, with the unit
   // free, for memory back-pressure to ease.
   const uint64_t unit_time[5] = {alu_free_[s], sfu_free_, dp_free_, lsu_free_, 0};

@@ -130,21 +130,31 @@ class SmCore {
   std::vector<WarpTiming> warps_;
   std::vector<uint8_t> next_global_;  // dense copy of next_global (checked by the probe)
   // Per scheduler: which warps are ready (bit per slot) as of the last refresh, which unit
-  // each warp's next instruction needs, and a min-heap of future ready times (entries
-  // whose version no longer matches the slot's are stale). Eligible warps are found with a
-  // few mask operations instead of a scan over all warps.
+  // each warp's next instruction needs, and when the others become ready: a timing wheel
+  // of slot masks for the next kWheel cycles (occupied buckets marked in `occupied`), and a
+  // heap for later times (rare; its entries carry the slot's version). Eligible warps are
+  // found with a few mask operations instead of a scan over all warps.
   struct ReadyTracker {
+    static constexpr uint32_t kWheel = 1024;
     uint64_t ready = 0;
     uint64_t by_unit[5] = {0, 0, 0, 0, 0};
+    uint64_t cursor = 0;                  // buckets for times <= cursor are folded into `ready`
+    uint32_t filed = 0;                   // slots waiting in the wheel
+    std::vector<uint64_t> wheel = std::vector<uint64_t>(kWheel, 0);
+    std::vector<uint64_t> occupied = std::vector<uint64_t>(kWheel / 64, 0);
     struct Entry {
       uint64_t time;
       uint32_t slot, version;
       bool operator>(const Entry& o) const { return time > o.time; }
     };
-    std::vector<Entry> heap;
+    std::vector<Entry> far;
   };
   std::vector<ReadyTracker> trackers_;
   std::vector<uint32_t> ready_version_;  // per slot
+  std::vector<uint64_t> due_;            // per slot: the time it is filed under (kNever: not filed)
+  void file(ReadyTracker& tr, uint32_t slot, uint64_t t);
+  void unfile(ReadyTracker& tr, uint32_t slot);
+  uint64_t next_due(const ReadyTracker& tr) const;
   void refresh(uint32_t s, uint64_t now);
   uint64_t eligible(uint32_t s, uint64_t now) const;
   std::vector<BlockSlot> blocks_;
