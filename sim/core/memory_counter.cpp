@@ -92,14 +92,22 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
   bool hit = memo_ok && memo->valid && memo->mask == a.mask && memo->kind == uint8_t(a.kind) &&
              memo->bytes == a.bytes_per_lane();
   const uint64_t base = a.addr[first];
-  if (hit)
-    for (uint32_t m = a.mask; m; m &= m - 1) {
-      int l = std::countr_zero(m);
-      if (memo->delta[l] != int64_t(a.addr[l] - base)) {
-        hit = false;
-        break;
+  if (hit) {
+    if (a.mask == 0xFFFFFFFFu) {
+      // Full warp: one branch-free pass the compiler vectorises.
+      uint64_t diff = 0;
+      for (int l = 0; l < isa::kWarpLanes; ++l) diff |= uint64_t(memo->delta[l]) ^ (a.addr[l] - base);
+      hit = diff == 0;
+    } else {
+      for (uint32_t m = a.mask; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        if (memo->delta[l] != int64_t(a.addr[l] - base)) {
+          hit = false;
+          break;
+        }
       }
     }
+  }
   uint32_t degree;
   if (hit) {
     passes = memo->passes;

@@ -132,8 +132,8 @@ struct CopysignK {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
-void fma_f32_full_warp(uint64_t* __restrict d, const uint64_t* __restrict a, const uint64_t* __restrict b,
-                       const uint64_t* __restrict c) {
+// d may alias a source (an accumulator, d = a * b + d): every lane is computed into r first.
+void fma_f32_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
   float r[kWarpLanes];
   for (int l = 0; l < kWarpLanes; ++l)
     r[l] = std::fma(std::bit_cast<float>(uint32_t(a[l])), std::bit_cast<float>(uint32_t(b[l])),
@@ -150,10 +150,8 @@ struct FmaK {
         const uint64_t* b = exec::src(c, in.b);
         const uint64_t* cc = exec::src(c, in.c);
         uint64_t* d = exec::dst(c, in.d[0]);
-        if (d != a && d != b && d != cc) {
-          fma_f32_full_warp(d, a, b, cc);
-          return;
-        }
+        fma_f32_full_warp(d, a, b, cc);
+        return;
       }
     }
     const uint64_t* a = exec::src(c, in.a);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 
 namespace warpsim::mem {
@@ -20,7 +21,9 @@ Crossbar::Crossbar(const InterconnectSpec& spec, uint32_t sources, uint32_t dest
       out_(destinations),
       out_flits_(destinations, 0),
       rr_(destinations, 0),
-      queued_for_(destinations, 0) {
+      queued_for_(destinations, 0),
+      words_((sources + 63) / 64),
+      heads_for_(size_t(destinations) * words_, 0) {
   if (sources == 0 || destinations == 0)
     throw std::invalid_argument(fmt::format("{}: needs at least one source and one destination", name_));
 }
@@ -43,8 +46,26 @@ void Crossbar::push(Packet p, uint64_t now) {
   in_flits_[p.src] += spec_.flits(p.bytes);
   ++queued_for_[p.dst];
   ++queued_;
+  if (in_[p.src].empty()) mark_head(p.src, p.dst, true);
   in_[p.src].push_back(p);
   ++stats_.packets_pushed;
+}
+
+void Crossbar::mark_head(uint32_t src, uint32_t dst, bool on) {
+  uint64_t& w = heads_for_[size_t(dst) * words_ + src / 64];
+  const uint64_t b = uint64_t(1) << (src % 64);
+  w = on ? w | b : w & ~b;
+}
+
+// The first input at or after `from` (circularly) whose bit is set in heads, or kNone.
+uint32_t Crossbar::next_head(const uint64_t* heads, uint32_t from) const {
+  for (uint32_t k = 0; k <= words_; ++k) {
+    const uint32_t w = (from / 64 + k) % words_;
+    uint64_t bits = heads[w];
+    if (k == 0) bits &= ~uint64_t(0) << (from % 64);
+    if (bits) return w * 64 + uint32_t(std::countr_zero(bits));
+  }
+  return kNone;
 }
 
 bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
@@ -52,10 +73,15 @@ bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
   const uint64_t cycle_end = cycle_begin + spec_.flits_per_cycle;
   if (queued_for_[dst] == 0) return false;          // nothing anywhere is headed there
   if (out_slot_[dst] >= cycle_end) return false;  // output port used up this cycle
-  for (uint32_t j = 0, src = rr_[dst]; j < sources_; ++j, src = src + 1 == sources_ ? 0 : src + 1) {
-    if (in_[src].empty() || in_[src].front().dst != dst) continue;
+  // Visit the inputs whose head packet is for dst in round-robin order from rr_[dst].
+  const uint64_t* heads = &heads_for_[size_t(dst) * words_];
+  for (uint32_t src = next_head(heads, rr_[dst]), first = src; src != kNone;) {
     uint64_t start = std::max({in_slot_[src], out_slot_[dst], cycle_begin});
-    if (start >= cycle_end) continue;  // this input port is used up this cycle
+    if (start >= cycle_end) {  // this input port is used up this cycle
+      src = next_head(heads, src + 1 == sources_ ? 0 : src + 1);
+      if (src == first) break;
+      continue;
+    }
     const Packet& head = in_[src].front();
     uint32_t k = spec_.flits(head.bytes);
     if (out_flits_[dst] + k > spec_.output_buffer_flits) {
@@ -72,6 +98,8 @@ bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
     in_flits_[src] -= k;
     out_flits_[dst] += k;
     in_[src].pop_front();
+    mark_head(src, dst, false);
+    if (!in_[src].empty()) mark_head(src, in_[src].front().dst, true);
     --queued_for_[dst];
     --queued_;
     rr_[dst] = src + 1 == sources_ ? 0 : src + 1;

@@ -94,6 +94,11 @@ class Crossbar {
   std::vector<uint32_t> out_flits_;            // reserved: in flight + in out_
   std::vector<uint32_t> rr_;                   // per destination: first input to consider
   std::vector<uint32_t> queued_for_;           // per destination: packets queued at the inputs for it
+  uint32_t words_;                             // 64-bit words per destination in heads_for_
+  std::vector<uint64_t> heads_for_;            // per destination: bit per input whose head packet is for it
+  static constexpr uint32_t kNone = UINT32_MAX;
+  void mark_head(uint32_t src, uint32_t dst, bool on);
+  uint32_t next_head(const uint64_t* heads, uint32_t from) const;
   uint64_t queued_ = 0;                        // packets queued at all inputs
   uint64_t in_flight_ = 0;                     // packets granted and not yet delivered
   uint64_t out_count_ = 0;                     // packets in the output queues

@@ -110,17 +110,26 @@ void SmCore::refresh(uint32_t s, uint64_t now) {
   constexpr uint64_t n = ReadyTracker::kWheel;
   if (now <= tr.cursor) return;
   if (tr.filed) {
-    // Fold the buckets of (cursor, now] into the ready mask (at most one lap).
-    const uint64_t steps = std::min<uint64_t>(now - tr.cursor, n);
-    for (uint64_t t = tr.cursor + 1; t <= tr.cursor + steps && tr.filed; ++t) {
-      const uint64_t i = t & (n - 1);
-      if (!tr.wheel[i]) continue;
-      const uint64_t m = tr.wheel[i];
-      tr.ready |= m;
-      tr.filed -= static_cast<uint32_t>(std::popcount(m));
-      for (uint64_t b = m; b; b &= b - 1) due_[static_cast<size_t>(std::countr_zero(b))] = kNever;
-      tr.wheel[i] = 0;
-      tr.occupied[i >> 6] &= ~(uint64_t(1) << (i & 63));
+    // Fold the occupied buckets of (cursor, now] into the ready mask (at most one lap),
+    // walking the occupancy bitmap a word at a time.
+    uint64_t left = std::min<uint64_t>(now - tr.cursor, n);
+    uint64_t pos = (tr.cursor + 1) & (n - 1);
+    while (left && tr.filed) {
+      const uint64_t w = pos >> 6, bit = pos & 63;
+      const uint64_t span = std::min<uint64_t>(64 - bit, left);
+      uint64_t occ = tr.occupied[w] >> bit;
+      if (span < 64) occ &= (uint64_t(1) << span) - 1;
+      for (; occ; occ &= occ - 1) {
+        const uint64_t i = w * 64 + bit + uint64_t(std::countr_zero(occ));
+        const uint64_t m = tr.wheel[i];
+        tr.ready |= m;
+        tr.filed -= static_cast<uint32_t>(std::popcount(m));
+        for (uint64_t b = m; b; b &= b - 1) due_[static_cast<size_t>(std::countr_zero(b))] = kNever;
+        tr.wheel[i] = 0;
+        tr.occupied[w] &= ~(uint64_t(1) << (i & 63));
+      }
+      pos = (pos + span) & (n - 1);
+      left -= span;
     }
   }
   tr.cursor = now;
@@ -240,7 +249,10 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   set_unit(wt, shared_.issue->unit(nx));
   const bool mem_op = nx.op == Op::Ld || nx.op == Op::St || nx.op == Op::Atom || nx.op == Op::Red;
   wt.next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param;
-  next_global_[static_cast<size_t>(&wt - warps_.data())] = wt.next_global;
+  const size_t slot = static_cast<size_t>(&wt - warps_.data());
+  next_global_[slot] = wt.next_global;
+  uint64_t& gn = trackers_[wt.sched].global_next;
+  gn = wt.next_global ? gn | slot_bit(slot) : gn & ~slot_bit(slot);
   (void)now;
 }
 
@@ -421,6 +433,7 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
   wt.used = false;
   set_ready(wt, kNever);
   for (auto& m : trackers_[wt.sched].by_unit) m &= ~slot_bit(slot);
+  trackers_[wt.sched].global_next &= ~slot_bit(slot);
   schedulers_[wt.sched]->remove(slot);
   --resident_warps_;
   BlockSlot& b = blocks_[wt.block_slot];
@@ -437,7 +450,16 @@ bool SmCore::tick(uint64_t now) {
   for (uint32_t s = 0; s < schedulers_.size(); ++s) {
     if (sched_next_try_[s] > now) continue;
     refresh(s, now);
-    const uint64_t can = eligible(s, now);
+    uint64_t can = eligible(s, now);
+    // Under memory back-pressure every warp waiting to issue a global access is held back
+    // at once (the wait is charged to the pipe) instead of being probed one by one.
+    if (const uint64_t held = can & trackers_[s].global_next; held && !shared_.memory->can_accept(id_)) {
+      for (uint64_t m = held; m; m &= m - 1) {
+        WarpTiming& wt = warps_[static_cast<size_t>(std::countr_zero(m))];
+        wt.pipe_seen_until = std::max(wt.pipe_seen_until, now + 1);
+      }
+      can &= ~held;
+    }
     const int slot = can ? schedulers_[s]->select(can, probe) : -1;
     if (slot < 0) {
       sched_next_try_[s] = scheduler_earliest(s, now);

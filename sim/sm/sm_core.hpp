@@ -135,9 +135,10 @@ class SmCore {
   // heap for later times (rare; its entries carry the slot's version). Eligible warps are
   // found with a few mask operations instead of a scan over all warps.
   struct ReadyTracker {
-    static constexpr uint32_t kWheel = 1024;
+    static constexpr uint32_t kWheel = 256;
     uint64_t ready = 0;
     uint64_t by_unit[5] = {0, 0, 0, 0, 0};
+    uint64_t global_next = 0;             // warps whose next instruction is a global-path memory op
     uint64_t cursor = 0;                  // buckets for times <= cursor are folded into `ready`
     uint32_t filed = 0;                   // slots waiting in the wheel
     std::vector<uint64_t> wheel = std::vector<uint64_t>(kWheel, 0);

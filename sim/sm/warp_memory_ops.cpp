@@ -242,7 +242,25 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
 
   if (gmask) {
     const mem::GlobalMemory::Allocation* al = last_alloc_;
+    // Fast path: one value per lane and every address in one page of the last allocation
+    // (a coalesced access), so one page pointer serves all lanes.
+    uint64_t lo = ~uint64_t(0), hi = 0;
     exec::for_lanes(gmask, [&](int l) {
+      lo = std::min(lo, addr[l]);
+      hi = std::max(hi, addr[l]);
+    });
+    using GM = mem::GlobalMemory;
+    if (nv == 1 && al && al->contains(lo, hi - lo + span) &&
+        ((lo - al->base) >> GM::kPageBits) == ((hi - al->base) >> GM::kPageBits)) {
+      if (is_load) {
+        const uint8_t* p = gm.read_ptr(*al, lo);
+        if (uint64_t* d = val[0]) exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo), sgn); });
+      } else {
+        uint8_t* p = gm.write_ptr(const_cast<GM::Allocation&>(*al), lo);
+        const uint64_t* v = val[0];
+        exec::for_lanes(gmask, [&](int l) { write_elem<EB>(p + (addr[l] - lo), v[l]); });
+      }
+    } else exec::for_lanes(gmask, [&](int l) {
       uint64_t a = addr[l];
       if (!al || !al->contains(a, span)) {
         al = gm.find(a, span);
