@@ -36,8 +36,11 @@ inline uint64_t slot_bit(size_t slot) { return uint64_t(1) << slot; }
 
 void SmCore::set_ready(WarpTiming& wt, uint64_t t) {
   const uint32_t slot = static_cast<uint32_t>(&wt - warps_.data());
-  wt.ready_at = t;
   ReadyTracker& tr = trackers_[wt.sched];
+  // A warp filed for a time already folded becomes visible at the next refresh; one filed
+  // again for the same time keeps its visibility.
+  if (t != wt.ready_at) wt.visible_at = t == kNever ? kNever : std::max(t, tr.cursor + 1);
+  wt.ready_at = t;
   tr.ready &= ~slot_bit(slot);
   unfile(tr, slot);
   if (t != kNever) file(tr, slot, t);
@@ -216,6 +219,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     wt.pending_loads = 0;
     ++wt.generation;
     wt.waiting_barrier = false;
+    wt.ready_at = wt.visible_at = kNever;  // nothing carries over from the slot's last warp
     update_ready(wt, now);
     schedulers_[wt.sched]->add(slot);
     wake_scheduler(wt.sched, now);
@@ -276,8 +280,14 @@ uint64_t SmCore::account_wait(WarpTiming& wt, uint32_t pc, uint64_t now) {
         tl->warp_slice(id_, slot, "stall", wt.ready_mem ? "stall: memory dependency" : "stall: execution dependency",
                        start, dep_end);
     }
+    // The last time the warp's scheduler found its unit busy while the warp was ready
+    // (checks are at increasing times with non-decreasing busy-until times, and a warp is in
+    // its scheduler's ready mask from visible_at on, so only the latest check can count).
+    uint64_t seen = wt.pipe_seen_until;
+    const ReadyTracker::PipeCheck& pc_u = trackers_[wt.sched].pipe_check[static_cast<size_t>(wt.next_unit)];
+    if (pc_u.at >= wt.visible_at && pc_u.at >= wt.t_free) seen = std::max(seen, pc_u.until);
     uint64_t eligible = now - dep_end;
-    uint64_t pipe = wt.pipe_seen_until > dep_end ? std::min(wt.pipe_seen_until, now) - dep_end : 0;
+    uint64_t pipe = seen > dep_end ? std::min(seen, now) - dep_end : 0;
     c.stall_pipe += pipe;
     c.stall_not_selected += eligible - pipe;
     if (tl) {
@@ -480,16 +490,14 @@ uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
   best = next_due(tr);
   // Ready warps wait for their unit (the wait is charged to the pipe) or, with the unit
   // free, for memory back-pressure to ease.
-  const uint64_t unit_time[5] = {alu_free_[s], sfu_free_, dp_free_, lsu_free_, 0};
-  for (size_t u = 0; u < 5; ++u) {
-    uint64_t m = tr.ready & tr.by_unit[u];
-    if (!m) continue;
+  // Every ready warp of a unit is seen blocked until t; that is recorded once per unit
+  // (pipe_check_) and applied to a warp when it issues (account_wait).
+  const uint64_t unit_time[kUnits] = {alu_free_[s], sfu_free_, dp_free_, lsu_free_, 0};
+  for (size_t u = 0; u < kUnits; ++u) {
+    if (!(tr.ready & tr.by_unit[u])) continue;
     const uint64_t t = std::max(unit_time[u], now + 1);
     best = std::min(best, t);
-    for (; m; m &= m - 1) {
-      WarpTiming& wt = warps_[static_cast<size_t>(std::countr_zero(m))];
-      wt.pipe_seen_until = std::max(wt.pipe_seen_until, t);
-    }
+    tr.pipe_check[u] = {now, t};
   }
   return best == kNever ? kNever : std::max(best, now + 1);
 }

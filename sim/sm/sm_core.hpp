@@ -84,6 +84,7 @@ class SmCore {
     uint32_t sched = 0;
     Warp* warp = nullptr;
     uint64_t ready_at = 0;         // next instruction's operands ready (kNever: waiting on memory)
+    uint64_t visible_at = 0;       // when it enters its scheduler's ready mask (>= ready_at)
     bool ready_mem = false;        // the operand it waits for is a memory result
     Unit next_unit = Unit::Alu;
     bool next_global = false;      // next instruction goes to the memory system
@@ -134,10 +135,15 @@ class SmCore {
   // of slot masks for the next kWheel cycles (occupied buckets marked in `occupied`), and a
   // heap for later times (rare; its entries carry the slot's version). Eligible warps are
   // found with a few mask operations instead of a scan over all warps.
+  static constexpr size_t kUnits = 5;  // Unit::Alu .. Unit::None
   struct ReadyTracker {
     static constexpr uint32_t kWheel = 256;
     uint64_t ready = 0;
-    uint64_t by_unit[5] = {0, 0, 0, 0, 0};
+    uint64_t by_unit[kUnits] = {0, 0, 0, 0, 0};
+    struct PipeCheck {
+      uint64_t at = 0, until = 0;  // when ready warps of a unit were last found blocked, and until when
+    };
+    PipeCheck pipe_check[kUnits];
     uint64_t global_next = 0;             // warps whose next instruction is a global-path memory op
     uint64_t cursor = 0;                  // buckets for times <= cursor are folded into `ready`
     uint32_t filed = 0;                   // slots waiting in the wheel
