@@ -14,6 +14,7 @@
 #include "sim/core/run_report.hpp"
 #include "sim/core/stats_printers.hpp"
 #include "tools/warpsim/cli_paths.hpp"
+#include "tools/warpsim/cli_vars.hpp"
 #include "tools/warpsim/commands.hpp"
 
 namespace warpsim::cli {
@@ -38,28 +39,9 @@ struct RunOptions {
   double max_seconds = 0;
 };
 
-std::map<std::string, int64_t> parse_vars(const std::vector<std::string>& vars) {
-  std::map<std::string, int64_t> out;
-  for (const auto& v : vars) {
-    auto eq = v.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw ConfigError(fmt::format("--var \"{}\": expected NAME=INTEGER", v));
-    std::string name = v.substr(0, eq), value = v.substr(eq + 1);
-    try {
-      size_t used = 0;
-      int64_t x = std::stoll(value, &used, 0);
-      if (used != value.size()) throw std::invalid_argument("trailing characters");
-      out[name] = x;
-    } catch (const std::exception&) {
-      throw ConfigError(fmt::format("--var \"{}\": '{}' is not an integer", v, value));
-    }
-  }
-  return out;
-}
-
 int run(const RunOptions& o) {
   DeviceSpec dev_spec = load_device_spec(resolve_config(o.config), o.sets);
-  LaunchSpec spec = load_launch_spec(resolve_input(o.spec), parse_vars(o.vars));
+  LaunchSpec spec = load_launch_spec(resolve_input(o.spec), parse_var_overrides(o.vars));
   if (o.registers) spec.registers = o.registers;
   Device device(dev_spec);
   PreparedLaunch prepared = prepare(device, spec);
