@@ -1,0 +1,118 @@
+// warpsim's counts against Nsight Compute on a real GPU. docs/measurements/h100_ncu_counts.csv
+// holds what `tools/ncu/validate_ncu.sh` measured on an H100 (sm_90) for every case of
+// tools/ncu/cases.txt: global load/store instructions and sectors, shared load/store
+// instructions, wavefronts and bank conflicts. Each case runs here in functional mode with the
+// counting rules of that GPU (sector32 coalescing, 32 four-byte banks) and must give the
+// measured number exactly. See docs/calibration.md ("Counts against Nsight Compute").
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "sim/core/device.hpp"
+#include "sim/core/device_spec.hpp"
+#include "sim/core/launch_spec.hpp"
+#include "sim/core/metrics.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+std::string repo(const std::string& rel) { return std::string(WARPSIM_SOURCE_DIR) + "/" + rel; }
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t\r");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+struct Case {
+  std::string name, spec;
+  std::map<std::string, int64_t> vars;
+};
+
+std::vector<Case> read_cases() {
+  std::ifstream in(repo("tools/ncu/cases.txt"));
+  REQUIRE(in);
+  std::vector<Case> out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, '|');) cols.push_back(trim(c));
+    REQUIRE(cols.size() >= 3);
+    Case c{cols[0], cols[2], {}};
+    std::stringstream vs(cols.size() > 3 ? cols[3] : "");
+    for (std::string v; vs >> v;) {
+      auto eq = v.find('=');
+      c.vars[v.substr(0, eq)] = std::stoll(v.substr(eq + 1));
+    }
+    out.push_back(c);
+  }
+  return out;
+}
+
+// (case, ncu metric) -> value
+std::map<std::pair<std::string, std::string>, double> read_measurements() {
+  std::ifstream in(repo("docs/measurements/h100_ncu_counts.csv"));
+  REQUIRE(in);
+  std::map<std::pair<std::string, std::string>, double> out;
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    auto a = line.find(','), b = line.rfind(',');
+    out[{line.substr(0, a), line.substr(a + 1, b - a - 1)}] = std::stod(line.substr(b + 1));
+  }
+  return out;
+}
+
+const std::vector<std::pair<std::string, std::vector<std::string>>> kPairs = {
+    {"gld_requests", {"smsp__sass_inst_executed_op_global_ld.sum"}},
+    {"gld_transactions", {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}},
+    {"gst_requests", {"smsp__sass_inst_executed_op_global_st.sum"}},
+    {"gst_transactions", {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}},
+    {"shared_load_requests", {"smsp__sass_inst_executed_op_shared_ld.sum"}},
+    {"shared_load_transactions", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"}},
+    {"shared_store_requests", {"smsp__sass_inst_executed_op_shared_st.sum"}},
+    {"shared_store_transactions", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}},
+    {"shared_bank_conflicts",
+     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}},
+};
+
+}  // namespace
+
+TEST_CASE("650: textbook kernels' memory counts equal Nsight Compute's on an H100", "[hardware][ncu]") {
+  const auto hw = read_measurements();
+  const auto cases = read_cases();
+  REQUIRE(cases.size() >= 20);
+  const DeviceSpec dev_spec =
+      load_device_spec(repo("configs/c2070.json"), {R"(coalescer={"rules":"sector32","subwarp_size":32})"});
+  size_t compared = 0;
+  for (const Case& c : cases) {
+    Device dev(dev_spec);
+    PreparedLaunch p = prepare(dev, load_launch_spec(repo(c.spec), c.vars));
+    LaunchOptions o;
+    o.mode = SimMode::Functional;
+    const LaunchStats stats = launch(dev, p, o);
+    REQUIRE(check_outputs(dev, p).passed);
+    std::map<std::string, double> ours;
+    for (const auto& g : collect_metrics(stats))
+      for (const auto& m : g.metrics) ours[m.name] = m.value;
+    for (const auto& [metric, theirs] : kPairs) {
+      double measured = 0;
+      for (const auto& t : theirs) {
+        auto it = hw.find({c.name, t});
+        REQUIRE(it != hw.end());
+        measured += it->second;
+      }
+      INFO(c.name << ": " << metric);
+      REQUIRE(ours.count(metric));
+      CHECK(ours[metric] == measured);
+      ++compared;
+    }
+  }
+  CHECK(compared == cases.size() * kPairs.size());
+}
