@@ -13,23 +13,6 @@ namespace warpsim::sm {
 
 using isa::Op;
 
-class SmCore::Probe final : public IssueProbe {
- public:
-  Probe(SmCore& sm, uint64_t now) : sm_(sm), now_(now) {}
-  bool can_issue(uint32_t slot) override {
-    if (sm_.next_global_[slot] && !sm_.shared_.memory->can_accept(sm_.id_)) {
-      WarpTiming& wt = sm_.warps_[slot];
-      wt.pipe_seen_until = std::max(wt.pipe_seen_until, now_ + 1);
-      return false;
-    }
-    return true;
-  }
-
- private:
-  SmCore& sm_;
-  uint64_t now_;
-};
-
 namespace {
 inline uint64_t slot_bit(size_t slot) { return uint64_t(1) << slot; }
 }  // namespace
@@ -164,7 +147,6 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
   alu_free_.assign(spec.sm.schedulers, 0);
   sched_next_try_.assign(spec.sm.schedulers, kNever);
   warps_.resize(spec.sm.max_warps);
-  next_global_.assign(spec.sm.max_warps, 0);
   trackers_.resize(spec.sm.schedulers);
   ready_version_.assign(spec.sm.max_warps, 0);
   due_.assign(spec.sm.max_warps, kNever);
@@ -252,11 +234,10 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   const isa::Instr& nx = shared_.ctx->kernel->code[pc];
   set_unit(wt, shared_.issue->unit(nx));
   const bool mem_op = nx.op == Op::Ld || nx.op == Op::St || nx.op == Op::Atom || nx.op == Op::Red;
-  wt.next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param;
+  const bool next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param;
   const size_t slot = static_cast<size_t>(&wt - warps_.data());
-  next_global_[slot] = wt.next_global;
   uint64_t& gn = trackers_[wt.sched].global_next;
-  gn = wt.next_global ? gn | slot_bit(slot) : gn & ~slot_bit(slot);
+  gn = next_global ? gn | slot_bit(slot) : gn & ~slot_bit(slot);
   (void)now;
 }
 
@@ -456,13 +437,12 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
 
 bool SmCore::tick(uint64_t now) {
   bool progress = false;
-  Probe probe(*this, now);
   for (uint32_t s = 0; s < schedulers_.size(); ++s) {
     if (sched_next_try_[s] > now) continue;
     refresh(s, now);
     uint64_t can = eligible(s, now);
     // Under memory back-pressure every warp waiting to issue a global access is held back
-    // at once (the wait is charged to the pipe) instead of being probed one by one.
+    // (the wait is charged to the pipe).
     if (const uint64_t held = can & trackers_[s].global_next; held && !shared_.memory->can_accept(id_)) {
       for (uint64_t m = held; m; m &= m - 1) {
         WarpTiming& wt = warps_[static_cast<size_t>(std::countr_zero(m))];
@@ -470,7 +450,7 @@ bool SmCore::tick(uint64_t now) {
       }
       can &= ~held;
     }
-    const int slot = can ? schedulers_[s]->select(can, probe) : -1;
+    const int slot = can ? schedulers_[s]->select(can) : -1;
     if (slot < 0) {
       sched_next_try_[s] = scheduler_earliest(s, now);
       continue;

@@ -87,10 +87,10 @@ class SmCore {
     uint64_t visible_at = 0;       // when it enters its scheduler's ready mask (>= ready_at)
     bool ready_mem = false;        // the operand it waits for is a memory result
     Unit next_unit = Unit::Alu;
-    bool next_global = false;      // next instruction goes to the memory system
     uint64_t t_free = 0;           // start of the current wait (cycle after the last issue)
     uint64_t release_at = 0;       // barrier release cycle (sync accounting)
-    uint64_t pipe_seen_until = 0;  // ready but its unit was busy until then
+    uint64_t pipe_seen_until = 0;  // ready but held back by memory back-pressure until then
+                                   // (busy units are recorded per scheduler: pipe_check)
     uint32_t pending_loads = 0;
     uint32_t generation = 0;
     std::vector<uint64_t> reg_ready;
@@ -111,7 +111,6 @@ class SmCore {
     bool used = false;
     uint32_t trace = UINT32_MAX, trace_record = 0;  // a traced warp's record to time
   };
-  class Probe;
 
   uint64_t unit_free(Unit u, uint32_t sched) const;
   void issue(uint32_t slot, uint64_t now);
@@ -129,7 +128,6 @@ class SmCore {
   SmShared shared_;
   std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<WarpTiming> warps_;
-  std::vector<uint8_t> next_global_;  // dense copy of next_global (checked by the probe)
   // Per scheduler: which warps are ready (bit per slot) as of the last refresh, which unit
   // each warp's next instruction needs, and when the others become ready: a timing wheel
   // of slot masks for the next kWheel cycles (occupied buckets marked in `occupied`), and a

@@ -18,15 +18,11 @@ class LooseRoundRobin final : public WarpScheduler {
  public:
   void add(uint32_t slot) override { members_ |= bit(slot); }
   void remove(uint32_t slot) override { members_ &= ~bit(slot); }
-  int select(uint64_t eligible, IssueProbe& probe) override {
+  int select(uint64_t eligible) override {
     eligible &= members_;
-    while (eligible) {
-      const uint64_t after = last_ >= 63 ? 0 : eligible & ~((bit(last_) << 1) - 1);
-      const uint32_t slot = static_cast<uint32_t>(std::countr_zero(after ? after : eligible));
-      if (probe.can_issue(slot)) return int(slot);
-      eligible &= ~bit(slot);
-    }
-    return -1;
+    if (!eligible) return -1;
+    const uint64_t after = last_ >= 63 ? 0 : eligible & ~((bit(last_) << 1) - 1);
+    return std::countr_zero(after ? after : eligible);
   }
   void issued(uint32_t slot) override { last_ = slot; }
   size_t size() const override { return size_t(std::popcount(members_)); }
@@ -45,10 +41,10 @@ class GreedyThenOldest final : public WarpScheduler {
     if (it != by_age_.end()) by_age_.erase(it);
     if (greedy_ == int(slot)) greedy_ = -1;
   }
-  int select(uint64_t eligible, IssueProbe& probe) override {
-    if (greedy_ >= 0 && (eligible & bit(uint32_t(greedy_))) && probe.can_issue(uint32_t(greedy_))) return greedy_;
+  int select(uint64_t eligible) override {
+    if (greedy_ >= 0 && (eligible & bit(uint32_t(greedy_)))) return greedy_;
     for (uint32_t s : by_age_)
-      if (int(s) != greedy_ && (eligible & bit(s)) && probe.can_issue(s)) return int(s);
+      if (int(s) != greedy_ && (eligible & bit(s))) return int(s);
     return -1;
   }
   void issued(uint32_t slot) override { greedy_ = int(slot); }
@@ -81,18 +77,18 @@ class TwoLevel final : public WarpScheduler {
     }
     if (next_ >= active_.size()) next_ = 0;
   }
-  int select(uint64_t eligible, IssueProbe& probe) override {
+  int select(uint64_t eligible) override {
     const size_t n = active_.size();
     for (size_t k = 0; k < n; ++k) {
       size_t i = next_ + k < n ? next_ + k : next_ + k - n;
-      if ((eligible & bit(active_[i])) && probe.can_issue(active_[i])) {
+      if (eligible & bit(active_[i])) {
         next_ = i + 1 < n ? i + 1 : 0;
         return int(active_[i]);
       }
     }
     // Nothing in the active set can issue: let a pending warp in if one can.
     for (size_t k = 0; k < pending_.size(); ++k) {
-      if ((eligible & bit(pending_[k])) && probe.can_issue(pending_[k])) {
+      if (eligible & bit(pending_[k])) {
         uint32_t s = pending_[k];
         pending_.erase(pending_.begin() + long(k));
         if (active_.size() >= capacity_) {

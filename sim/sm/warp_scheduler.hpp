@@ -2,10 +2,9 @@
 // device config (sm.scheduler_policy) through one explicit registry.
 //
 // Contract: a scheduler owns an ordering of the warp slots (< 64) assigned to it. Each
-// issue cycle the SM passes the slots that could issue now (operands ready, unit free) as
-// a bit mask; select() returns the one its policy prefers among them, after the final
-// check probe.can_issue(slot) (memory back-pressure), or -1. The SM then issues that warp
-// and calls issued(). add()/remove() track warps as blocks arrive and finish (add() is
+// issue cycle the SM passes the slots that could issue now (operands ready, unit free, room
+// in the memory queue for a global access) as a bit mask; select() returns the one its
+// policy prefers among them, or -1. The SM then issues that warp and calls issued(). add()/remove() track warps as blocks arrive and finish (add() is
 // called oldest first); long_latency() tells the policy a warp now waits on memory.
 #pragma once
 #include <cstdint>
@@ -16,18 +15,12 @@
 
 namespace warpsim::sm {
 
-class IssueProbe {
- public:
-  virtual ~IssueProbe() = default;
-  virtual bool can_issue(uint32_t slot) = 0;
-};
-
 class WarpScheduler {
  public:
   virtual ~WarpScheduler() = default;
   virtual void add(uint32_t slot) = 0;
   virtual void remove(uint32_t slot) = 0;
-  virtual int select(uint64_t eligible, IssueProbe& probe) = 0;
+  virtual int select(uint64_t eligible) = 0;
   virtual void issued(uint32_t slot) = 0;
   virtual void long_latency(uint32_t slot) {}
   virtual size_t size() const = 0;
