@@ -68,25 +68,30 @@ std::map<std::pair<std::string, std::string>, double> read_measurements() {
   return out;
 }
 
-const std::vector<std::pair<std::string, std::vector<std::string>>> kPairs = {
-    {"gld_requests", {"smsp__sass_inst_executed_op_global_ld.sum"}},
-    {"gld_transactions", {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"}},
-    {"gst_requests", {"smsp__sass_inst_executed_op_global_st.sum"}},
-    {"gst_transactions", {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"}},
-    {"shared_load_requests", {"smsp__sass_inst_executed_op_shared_ld.sum"}},
-    {"shared_load_transactions", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"}},
-    {"shared_store_requests", {"smsp__sass_inst_executed_op_shared_st.sum"}},
-    {"shared_store_transactions", {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"}},
-    {"shared_bank_conflicts",
-     {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-      "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"}},
-};
+// (warpsim metric, the ncu metrics it equals, summed) from tools/ncu/metrics.txt.
+std::vector<std::pair<std::string, std::vector<std::string>>> read_metric_pairs() {
+  std::ifstream in(repo("tools/ncu/metrics.txt"));
+  REQUIRE(in);
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto bar = line.find('|');
+    REQUIRE(bar != std::string::npos);
+    std::vector<std::string> theirs;
+    std::stringstream ts(line.substr(bar + 1));
+    for (std::string t; ts >> t;) theirs.push_back(t);
+    out.push_back({trim(line.substr(0, bar)), theirs});
+  }
+  return out;
+}
 
 }  // namespace
 
 TEST_CASE("650: textbook kernels' memory counts equal Nsight Compute's on an H100", "[hardware][ncu]") {
   const auto hw = read_measurements();
   const auto cases = read_cases();
+  const auto pairs = read_metric_pairs();
+  REQUIRE(pairs.size() >= 9);
   REQUIRE(cases.size() >= 20);
   const DeviceSpec dev_spec =
       load_device_spec(repo("configs/c2070.json"), {R"(coalescer={"rules":"sector32","subwarp_size":32})"});
@@ -101,7 +106,7 @@ TEST_CASE("650: textbook kernels' memory counts equal Nsight Compute's on an H10
     std::map<std::string, double> ours;
     for (const auto& g : collect_metrics(stats))
       for (const auto& m : g.metrics) ours[m.name] = m.value;
-    for (const auto& [metric, theirs] : kPairs) {
+    for (const auto& [metric, theirs] : pairs) {
       double measured = 0;
       for (const auto& t : theirs) {
         auto it = hw.find({c.name, t});
@@ -114,5 +119,5 @@ TEST_CASE("650: textbook kernels' memory counts equal Nsight Compute's on an H10
       ++compared;
     }
   }
-  CHECK(compared == cases.size() * kPairs.size());
+  CHECK(compared == cases.size() * pairs.size());
 }

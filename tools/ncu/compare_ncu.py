@@ -20,22 +20,19 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-# warpsim metric <- the ncu metric(s) summed
-PAIRS = [
-    ("gld_requests", ["smsp__sass_inst_executed_op_global_ld.sum"]),
-    ("gld_transactions", ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]),
-    ("gst_requests", ["smsp__sass_inst_executed_op_global_st.sum"]),
-    ("gst_transactions", ["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]),
-    ("shared_load_requests", ["smsp__sass_inst_executed_op_shared_ld.sum"]),
-    ("shared_load_transactions", ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"]),
-    ("shared_store_requests", ["smsp__sass_inst_executed_op_shared_st.sum"]),
-    ("shared_store_transactions", ["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"]),
-    ("shared_bank_conflicts", ["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
-                               "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"]),
-]
 # Sector-based coalescing as on cc 5.x and later; the C2070 config's shared-memory rules
 # (32 banks of 4 bytes, whole-warp requests) are those of the later GPUs too.
 SETS = ['coalescer={"rules":"sector32","subwarp_size":32}']
+
+
+def pairs():
+    """(warpsim metric, [ncu metrics summed]) from metrics.txt."""
+    with open(os.path.join(HERE, "metrics.txt")) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            ours, theirs = (p.strip() for p in line.split("|"))
+            yield ours, theirs.split()
 
 
 def cases():
@@ -68,7 +65,7 @@ def main():
                 cmd += ["--set", s]
             subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
             m = json.load(open(out))["metrics"]
-            for ours, theirs in PAIRS:
+            for ours, theirs in pairs():
                 if not all((name, t) in hw for t in theirs):
                     continue
                 h = sum(hw[(name, t)] for t in theirs)

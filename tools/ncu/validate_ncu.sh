@@ -12,11 +12,8 @@ mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 nvcc -O3 -arch="$arch" -o "$work/ncu_counts" "$here/ncu_counts.cu"
-metrics=smsp__sass_inst_executed_op_global_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
-metrics+=,smsp__sass_inst_executed_op_global_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
-metrics+=,smsp__sass_inst_executed_op_shared_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
-metrics+=,smsp__sass_inst_executed_op_shared_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
-metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+# Every Nsight Compute metric named in metrics.txt, comma-separated.
+metrics=$(grep -v '^#' "$here/metrics.txt" | cut -d'|' -f2 | tr -s ' \n' ',' | sed 's/^,//; s/,$//')
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu.txt"
 ncu --version | tail -1 >> "$out/gpu.txt"
 echo "case,metric,value" > "$out/ncu_counts.csv"
