@@ -50,6 +50,10 @@ def main():
     ap.add_argument("--warpsim", default=os.path.join(ROOT, "build", "tools", "warpsim"))
     args = ap.parse_args()
     hw = {}
+    if not os.path.isfile(args.measurements):
+        sys.exit(f"compare_ncu: {args.measurements}: no such file (write it with tools/ncu/validate_ncu.sh)")
+    if not os.access(args.warpsim, os.X_OK):
+        sys.exit(f"compare_ncu: {args.warpsim}: not an executable warpsim (build it, or pass --warpsim)")
     with open(args.measurements) as f:
         for r in csv.DictReader(f):
             hw[(r["case"], r["metric"])] = float(r["value"])
@@ -63,7 +67,8 @@ def main():
                 cmd += ["--var", v]
             for s in SETS:
                 cmd += ["--set", s]
-            subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+            if subprocess.run(cmd, stdout=subprocess.DEVNULL).returncode != 0:
+                sys.exit(f"compare_ncu: case {name}: warpsim failed (command: {' '.join(cmd)})")
             m = json.load(open(out))["metrics"]
             for ours, theirs in pairs():
                 if not all((name, t) in hw for t in theirs):
