@@ -23,7 +23,11 @@ Crossbar::Crossbar(const InterconnectSpec& spec, uint32_t sources, uint32_t dest
       rr_(destinations, 0),
       queued_for_(destinations, 0),
       words_((sources + 63) / 64),
-      heads_for_(size_t(destinations) * words_, 0) {
+      heads_for_(size_t(destinations) * words_, 0),
+      dest_words_((destinations + 63) / 64),
+      dest_queued_(dest_words_, 0),
+      dest_flying_(dest_words_, 0),
+      src_busy_(words_, 0) {
   if (sources == 0 || destinations == 0)
     throw std::invalid_argument(fmt::format("{}: needs at least one source and one destination", name_));
 }
@@ -44,9 +48,12 @@ void Crossbar::push(Packet p, uint64_t now) {
     throw std::logic_error(fmt::format("{}: push to full input port {}", name_, p.src));
   p.pushed_at = now;
   in_flits_[p.src] += spec_.flits(p.bytes);
-  ++queued_for_[p.dst];
+  if (queued_for_[p.dst]++ == 0) set_bit(dest_queued_, p.dst, true);
   ++queued_;
-  if (in_[p.src].empty()) mark_head(p.src, p.dst, true);
+  if (in_[p.src].empty()) {
+    mark_head(p.src, p.dst, true);
+    set_bit(src_busy_, p.src, true);
+  }
   in_[p.src].push_back(p);
   ++stats_.packets_pushed;
 }
@@ -94,13 +101,15 @@ bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
     out_slot_[dst] = end;
     uint64_t due = slot_cycle(end - 1) + spec_.latency;
     flight_[dst].push_back({head, k, due});
+    set_bit(dest_flying_, dst, true);
     ++in_flight_;
     in_flits_[src] -= k;
     out_flits_[dst] += k;
     in_[src].pop_front();
     mark_head(src, dst, false);
     if (!in_[src].empty()) mark_head(src, in_[src].front().dst, true);
-    --queued_for_[dst];
+    else set_bit(src_busy_, src, false);
+    if (--queued_for_[dst] == 0) set_bit(dest_queued_, dst, false);
     --queued_;
     rr_[dst] = src + 1 == sources_ ? 0 : src + 1;
     return true;
@@ -113,11 +122,11 @@ bool Crossbar::tick(uint64_t now) {
   // Several passes: with more than one flit per cycle a port may carry several packets.
   for (bool granted = queued_ > 0; granted;) {
     granted = false;
-    for (uint32_t d = 0; d < destinations_; ++d) granted |= grant_one(d, now);
+    for_each_dest(dest_queued_, [&](uint32_t d) { granted |= grant_one(d, now); });
     progress |= granted;
   }
   if (in_flight_ == 0) return progress;
-  for (uint32_t d = 0; d < destinations_; ++d) {
+  for_each_dest(dest_flying_, [&](uint32_t d) {
     auto& f = flight_[d];
     while (!f.empty() && f.front().due <= now) {
       --in_flight_;
@@ -135,20 +144,21 @@ bool Crossbar::tick(uint64_t now) {
       ++out_count_;
       progress = true;
     }
-  }
+    if (f.empty()) set_bit(dest_flying_, d, false);
+  });
   return progress;
 }
 
 uint64_t Crossbar::next_event_cycle() const {
   uint64_t next = kNoEvent;
-  for (uint32_t d = 0; d < destinations_; ++d)
-    if (!flight_[d].empty()) next = std::min(next, flight_[d].front().due);
-  for (uint32_t s = 0; s < sources_; ++s) {
-    if (in_[s].empty()) continue;
-    const Packet& head = in_[s].front();
-    if (out_flits_[head.dst] + spec_.flits(head.bytes) > spec_.output_buffer_flits) continue;
-    next = std::min(next, slot_cycle(std::max(in_slot_[s], out_slot_[head.dst])));
-  }
+  for_each_dest(dest_flying_, [&](uint32_t d) { next = std::min(next, flight_[d].front().due); });
+  for (uint32_t w = 0; w < words_; ++w)
+    for (uint64_t m = src_busy_[w]; m; m &= m - 1) {
+      const uint32_t s = w * 64 + uint32_t(std::countr_zero(m));
+      const Packet& head = in_[s].front();
+      if (out_flits_[head.dst] + spec_.flits(head.bytes) > spec_.output_buffer_flits) continue;
+      next = std::min(next, slot_cycle(std::max(in_slot_[s], out_slot_[head.dst])));
+    }
   return next;
 }
 

@@ -17,6 +17,7 @@
 //  - One FIFO per input port: a head packet blocked by a full output buffer also blocks
 //    the packets behind it (head-of-line blocking, as in GPGPU-Sim's injection queue).
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -96,6 +97,23 @@ class Crossbar {
   std::vector<uint32_t> queued_for_;           // per destination: packets queued at the inputs for it
   uint32_t words_;                             // 64-bit words per destination in heads_for_
   std::vector<uint64_t> heads_for_;            // per destination: bit per input whose head packet is for it
+  // Bit sets over destinations (dest_words_ words each): packets queued at the inputs for
+  // it, packets in flight to it. tick() and next_event_cycle() visit only those.
+  uint32_t dest_words_;
+  std::vector<uint64_t> dest_queued_, dest_flying_;
+  std::vector<uint64_t> src_busy_;  // bit per input port with a packet queued (words_ words)
+  static void set_bit(std::vector<uint64_t>& v, uint32_t i, bool on) {
+    uint64_t& w = v[i / 64];
+    const uint64_t b = uint64_t(1) << (i % 64);
+    w = on ? w | b : w & ~b;
+  }
+  // Calls f(d) for every destination d set in `bits`, in increasing order (a copy of the
+  // set taken word by word: f may clear bits of it).
+  template <class F>
+  void for_each_dest(const std::vector<uint64_t>& bits, F&& f) const {
+    for (uint32_t w = 0; w < dest_words_; ++w)
+      for (uint64_t m = bits[w]; m; m &= m - 1) f(w * 64 + uint32_t(std::countr_zero(m)));
+  }
   static constexpr uint32_t kNone = UINT32_MAX;
   void mark_head(uint32_t src, uint32_t dst, bool on);
   uint32_t next_head(const uint64_t* heads, uint32_t from) const;
