@@ -63,61 +63,62 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   const uint64_t nblocks = ctx.grid.count();
   uint64_t next_block = 0;
   uint64_t now = 0;
+  // When each SM next wants a visit (a copy of SmCore::wake, kept contiguous for the scan
+  // every cycle).
+  std::vector<uint64_t> wakes(sms.size(), sm::kNever);
   // Initial distribution: one block per SM per pass, in SM order, until every SM is full.
   auto dispatch = [&](uint64_t t) {
     bool placed = true;
     while (next_block < nblocks && placed) {
       placed = false;
-      for (auto& s : sms) {
+      for (size_t i = 0; i < sms.size(); ++i) {
         if (next_block >= nblocks) break;
-        if (!s->has_free_block_slot()) continue;
-        s->assign_block(static_cast<uint32_t>(next_block++), t);
-        s->wake = std::min(s->wake, t);
+        sm::SmCore& s = *sms[i];
+        if (!s.has_free_block_slot()) continue;
+        s.assign_block(static_cast<uint32_t>(next_block++), t);
+        wakes[i] = s.wake;
         placed = true;
       }
     }
   };
-  for (auto& s : sms) s->wake = sm::kNever;
   dispatch(0);
   uint64_t mem_next = 0;
+  uint64_t finished_seen = 0;
   const uint64_t waves_denominator = uint64_t(spec.sm.count) * std::max<uint32_t>(1, shared.blocks_per_sm);
   stats.timing.waves = (nblocks + waves_denominator - 1) / waves_denominator;
 
   auto deliver = [&](uint64_t t) {
     auto& rs = memory.responses();
-    for (const auto& r : rs) sms[r.sm]->memory_response(r.token, t);
+    for (const auto& r : rs) {
+      sms[r.sm]->memory_response(r.token, t);
+      wakes[r.sm] = sms[r.sm]->wake;
+    }
     rs.clear();
   };
 
   while (true) {
     deliver(now);
-    for (auto& s : sms) {
-      if (s->wake > now) continue;
-      if (s->tick(now)) limits.on_instructions(stats.exec.inst_executed);
-      s->wake = s->next_wake(now);
+    for (size_t i = 0; i < sms.size(); ++i) {
+      if (wakes[i] > now) continue;
+      sm::SmCore& s = *sms[i];
+      if (s.tick(now)) limits.on_instructions(stats.exec.inst_executed);
+      wakes[i] = s.wake;
     }
-    // Submissions from the SMs may have given the memory system work.
-    mem_next = std::min(mem_next, memory.next_event(now));
+    // Submissions from the SMs give the memory system work from the next cycle on.
+    if (memory.take_submitted()) mem_next = std::min(mem_next, now + 1);
     if (mem_next <= now) {
       memory.tick(now);
       mem_next = memory.next_event(now);
     }
     deliver(now);
-    bool freed = false;
-    for (auto& s : sms) freed |= s->take_finished_blocks() > 0;
-    if (freed) dispatch(now + 1);
-
-    bool all_empty = next_block >= nblocks;
-    if (all_empty)
-      for (auto& s : sms)
-        if (!s->empty()) {
-          all_empty = false;
-          break;
-        }
-    if (all_empty && memory.idle()) break;
+    if (counters.blocks_finished != finished_seen) {  // block slots were freed
+      finished_seen = counters.blocks_finished;
+      dispatch(now + 1);
+    }
+    if (finished_seen == nblocks && memory.idle()) break;
 
     uint64_t next = mem_next;
-    for (auto& s : sms) next = std::min(next, s->wake);
+    for (uint64_t w : wakes) next = std::min(next, w);
     if (next == sm::kNever) stalled(sms, memory, now, kernel.name);
     now = std::max(now + 1, next);
     limits.on_cycle(now);

@@ -506,6 +506,7 @@ bool MemorySystem::can_accept(uint32_t sm) const { return impl_->sms[sm].lsu.siz
 void MemorySystem::submit(uint32_t sm, const std::vector<Transaction>& txns, AccessKind kind, bool local, bool use_l1,
                           uint64_t token, uint64_t now, uint32_t bytes_per_lane) {
   Impl& m = *impl_;
+  submitted_ = true;
   const bool wants = token != 0 && kind != AccessKind::Store;
   if (wants && !txns.empty()) m.tokens[token] = {uint32_t(txns.size()), now, kind == AccessKind::Load};
   for (const auto& t : txns) {

@@ -49,6 +49,13 @@ class MemorySystem {
 
   bool tick(uint64_t now);
   uint64_t next_event(uint64_t now) const;
+  // Whether submit() was called since the last call: new work makes next_event(now) now + 1
+  // (the state changes only through submit() and tick()).
+  bool take_submitted() {
+    const bool s = submitted_;
+    submitted_ = false;
+    return s;
+  }
   std::vector<MemResponse>& responses() { return responses_; }
   bool idle() const;
 
@@ -64,6 +71,7 @@ class MemorySystem {
  private:
   std::unique_ptr<Impl> impl_;
   std::vector<MemResponse> responses_;
+  bool submitted_ = false;
 };
 
 }  // namespace warpsim::mem

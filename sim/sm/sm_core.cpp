@@ -19,7 +19,7 @@ inline uint64_t slot_bit(size_t slot) { return uint64_t(1) << slot; }
 
 void SmCore::set_ready(WarpTiming& wt, uint64_t t) {
   const uint32_t slot = static_cast<uint32_t>(&wt - warps_.data());
-  ReadyTracker& tr = trackers_[wt.sched];
+  ReadyTracker& tr = scheds_[wt.sched].tr;
   // A warp filed for a time already folded becomes visible at the next refresh; one filed
   // again for the same time keeps its visibility.
   if (t != wt.ready_at) wt.visible_at = t == kNever ? kNever : std::max(t, tr.cursor + 1);
@@ -39,8 +39,7 @@ void SmCore::file(ReadyTracker& tr, uint32_t slot, uint64_t t) {
   if (t - tr.cursor < ReadyTracker::kWheel) {
     const uint64_t i = t & mask;
     tr.wheel[i] |= slot_bit(slot);
-    tr.occupied[i >> 6] |= uint64_t(1) << (i & 63);
-    ++tr.filed;
+    tr.occupied |= uint64_t(1) << i;
   } else {
     tr.far.push_back({t, slot, ++ready_version_[slot]});
     std::push_heap(tr.far.begin(), tr.far.end(), std::greater<>());
@@ -56,27 +55,18 @@ void SmCore::unfile(ReadyTracker& tr, uint32_t slot) {
   const uint64_t i = t & (ReadyTracker::kWheel - 1);
   if (!(tr.wheel[i] & slot_bit(slot))) return;
   tr.wheel[i] &= ~slot_bit(slot);
-  if (!tr.wheel[i]) tr.occupied[i >> 6] &= ~(uint64_t(1) << (i & 63));
-  --tr.filed;
+  if (!tr.wheel[i]) tr.occupied &= ~(uint64_t(1) << i);
 }
 
 // The earliest time a filed slot becomes ready (kNever when none is filed).
 uint64_t SmCore::next_due(const ReadyTracker& tr) const {
+  static_assert(ReadyTracker::kWheel == 64, "the occupancy set is one word");
   uint64_t best = kNever;
-  if (tr.filed) {
-    constexpr uint64_t n = ReadyTracker::kWheel;
-    const uint64_t start = (tr.cursor + 1) & (n - 1);
-    // Scan the occupancy bitmap circularly from the bucket after the cursor.
-    for (uint64_t k = 0; k <= n / 64; ++k) {
-      const uint64_t w = ((start >> 6) + k) % (n / 64);
-      uint64_t bits = tr.occupied[w];
-      if (k == 0) bits &= ~uint64_t(0) << (start & 63);
-      if (k == n / 64) bits &= (uint64_t(1) << (start & 63)) - 1;
-      if (!bits) continue;
-      const uint64_t i = w * 64 + uint64_t(std::countr_zero(bits));
-      best = tr.cursor + 1 + ((i - start) & (n - 1));
-      break;
-    }
+  if (tr.occupied) {
+    // Bucket i holds time cursor + 1 + ((i - start) mod 64): rotate the bucket after the
+    // cursor to bit 0.
+    const uint64_t start = (tr.cursor + 1) & 63;
+    best = tr.cursor + 1 + uint64_t(std::countr_zero(std::rotr(tr.occupied, int(start))));
   }
   for (const auto& e : tr.far)
     if (ready_version_[e.slot] == e.version) best = std::min(best, e.time);
@@ -85,42 +75,32 @@ uint64_t SmCore::next_due(const ReadyTracker& tr) const {
 
 void SmCore::set_unit(WarpTiming& wt, Unit u) {
   const uint64_t b = slot_bit(static_cast<size_t>(&wt - warps_.data()));
-  ReadyTracker& tr = trackers_[wt.sched];
+  ReadyTracker& tr = scheds_[wt.sched].tr;
   for (auto& m : tr.by_unit) m &= ~b;
   tr.by_unit[static_cast<size_t>(u)] |= b;
   wt.next_unit = u;
 }
 
 void SmCore::refresh(uint32_t s, uint64_t now) {
-  ReadyTracker& tr = trackers_[s];
-  constexpr uint64_t n = ReadyTracker::kWheel;
+  ReadyTracker& tr = scheds_[s].tr;
   if (now <= tr.cursor) return;
-  if (tr.filed) {
-    // Fold the occupied buckets of (cursor, now] into the ready mask (at most one lap),
-    // walking the occupancy bitmap a word at a time.
-    uint64_t left = std::min<uint64_t>(now - tr.cursor, n);
-    uint64_t pos = (tr.cursor + 1) & (n - 1);
-    while (left && tr.filed) {
-      const uint64_t w = pos >> 6, bit = pos & 63;
-      const uint64_t span = std::min<uint64_t>(64 - bit, left);
-      uint64_t occ = tr.occupied[w] >> bit;
-      if (span < 64) occ &= (uint64_t(1) << span) - 1;
-      for (; occ; occ &= occ - 1) {
-        const uint64_t i = w * 64 + bit + uint64_t(std::countr_zero(occ));
-        const uint64_t m = tr.wheel[i];
-        tr.ready |= m;
-        tr.filed -= static_cast<uint32_t>(std::popcount(m));
-        for (uint64_t b = m; b; b &= b - 1) due_[static_cast<size_t>(std::countr_zero(b))] = kNever;
-        tr.wheel[i] = 0;
-        tr.occupied[w] &= ~(uint64_t(1) << (i & 63));
-      }
-      pos = (pos + span) & (n - 1);
-      left -= span;
+  if (tr.occupied) {
+    // Fold the buckets of (cursor, now] (at most one lap) into the ready mask.
+    const uint64_t span = now - tr.cursor;
+    const uint64_t start = (tr.cursor + 1) & 63;
+    uint64_t due = span >= 64 ? ~uint64_t(0) : std::rotl((uint64_t(1) << span) - 1, int(start));
+    for (uint64_t occ = tr.occupied & due; occ; occ &= occ - 1) {
+      const uint32_t i = static_cast<uint32_t>(std::countr_zero(occ));
+      const uint64_t m = tr.wheel[i];
+      tr.ready |= m;
+      for (uint64_t b = m; b; b &= b - 1) due_[static_cast<size_t>(std::countr_zero(b))] = kNever;
+      tr.wheel[i] = 0;
     }
+    tr.occupied &= ~due;
   }
   tr.cursor = now;
   // Far entries that are due or now fit the wheel.
-  while (!tr.far.empty() && tr.far.front().time < tr.cursor + n) {
+  while (!tr.far.empty() && tr.far.front().time < tr.cursor + ReadyTracker::kWheel) {
     const ReadyTracker::Entry e = tr.far.front();
     std::pop_heap(tr.far.begin(), tr.far.end(), std::greater<>());
     tr.far.pop_back();
@@ -131,9 +111,9 @@ void SmCore::refresh(uint32_t s, uint64_t now) {
 }
 
 uint64_t SmCore::eligible(uint32_t s, uint64_t now) const {
-  const ReadyTracker& tr = trackers_[s];
+  const ReadyTracker& tr = scheds_[s].tr;
   uint64_t units = tr.by_unit[static_cast<size_t>(Unit::None)];
-  if (alu_free_[s] <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Alu)];
+  if (scheds_[s].alu_free <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Alu)];
   if (sfu_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Sfu)];
   if (dp_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Dp)];
   if (lsu_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Lsu)];
@@ -142,12 +122,9 @@ uint64_t SmCore::eligible(uint32_t s, uint64_t now) const {
 
 SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
   const DeviceSpec& spec = *shared_.spec;
-  for (uint32_t s = 0; s < spec.sm.schedulers; ++s)
-    schedulers_.push_back(make_scheduler(spec.sm.scheduler_policy, spec.sm.two_level_active_warps));
-  alu_free_.assign(spec.sm.schedulers, 0);
-  sched_next_try_.assign(spec.sm.schedulers, kNever);
+  scheds_.resize(spec.sm.schedulers);
+  for (Sched& sc : scheds_) sc.policy = make_scheduler(spec.sm.scheduler_policy, spec.sm.two_level_active_warps);
   warps_.resize(spec.sm.max_warps);
-  trackers_.resize(spec.sm.schedulers);
   ready_version_.assign(spec.sm.max_warps, 0);
   due_.assign(spec.sm.max_warps, kNever);
   blocks_.resize(shared_.blocks_per_sm);
@@ -155,7 +132,7 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
 
 uint64_t SmCore::unit_free(Unit u, uint32_t sched) const {
   switch (u) {
-    case Unit::Alu: return alu_free_[sched];
+    case Unit::Alu: return scheds_[sched].alu_free;
     case Unit::Sfu: return sfu_free_;
     case Unit::Dp: return dp_free_;
     case Unit::Lsu: return lsu_free_;
@@ -191,7 +168,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     wt.used = true;
     wt.retired_pending = false;
     wt.block_slot = bs;
-    wt.sched = slot % static_cast<uint32_t>(schedulers_.size());
+    wt.sched = slot % static_cast<uint32_t>(scheds_.size());
     wt.warp = &b.state.warps[wi];
     wt.reg_ready.assign(sb_size, 0);
     wt.reg_mem.assign(sb_size, 0);
@@ -203,7 +180,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     wt.waiting_barrier = false;
     wt.ready_at = wt.visible_at = kNever;  // nothing carries over from the slot's last warp
     update_ready(wt, now);
-    schedulers_[wt.sched]->add(slot);
+    scheds_[wt.sched].policy->add(slot);
     wake_scheduler(wt.sched, now);
     b.warp_slots.push_back(slot);
     ++resident_warps_;
@@ -236,7 +213,7 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   const bool mem_op = nx.op == Op::Ld || nx.op == Op::St || nx.op == Op::Atom || nx.op == Op::Red;
   const bool next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param;
   const size_t slot = static_cast<size_t>(&wt - warps_.data());
-  uint64_t& gn = trackers_[wt.sched].global_next;
+  uint64_t& gn = scheds_[wt.sched].tr.global_next;
   gn = next_global ? gn | slot_bit(slot) : gn & ~slot_bit(slot);
   (void)now;
 }
@@ -265,7 +242,7 @@ uint64_t SmCore::account_wait(WarpTiming& wt, uint32_t pc, uint64_t now) {
     // (checks are at increasing times with non-decreasing busy-until times, and a warp is in
     // its scheduler's ready mask from visible_at on, so only the latest check can count).
     uint64_t seen = wt.pipe_seen_until;
-    const ReadyTracker::PipeCheck& pc_u = trackers_[wt.sched].pipe_check[static_cast<size_t>(wt.next_unit)];
+    const ReadyTracker::PipeCheck& pc_u = scheds_[wt.sched].tr.pipe_check[static_cast<size_t>(wt.next_unit)];
     if (pc_u.at >= wt.visible_at && pc_u.at >= wt.t_free) seen = std::max(seen, pc_u.until);
     uint64_t eligible = now - dep_end;
     uint64_t pipe = seen > dep_end ? std::min(seen, now) - dep_end : 0;
@@ -373,12 +350,12 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
   }
 
   switch (cost.unit) {
-    case Unit::Alu: alu_free_[wt.sched] = now + cost.busy; break;
+    case Unit::Alu: scheds_[wt.sched].alu_free = now + cost.busy; break;
     case Unit::Sfu: sfu_free_ = now + cost.busy; break;
     case Unit::Dp:
       dp_free_ = now + cost.busy;
       if (im.spec().dp_blocks_other_schedulers)
-        for (auto& a : alu_free_) a = std::max(a, now + cost.busy);
+        for (auto& sc : scheds_) sc.alu_free = std::max(sc.alu_free, now + cost.busy);
       break;
     case Unit::Lsu: lsu_free_ = now + std::max<uint32_t>(cost.busy, 1); break;
     default: break;
@@ -415,7 +392,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
     return;
   }
   update_ready(wt, now);
-  if (wt.ready_at == kNever && dest_pending) schedulers_[wt.sched]->long_latency(slot);
+  if (wt.ready_at == kNever && dest_pending) scheds_[wt.sched].policy->long_latency(slot);
 }
 
 void SmCore::retire_warp(uint32_t slot, uint64_t now) {
@@ -423,48 +400,49 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
   WarpTiming& wt = warps_[slot];
   wt.used = false;
   set_ready(wt, kNever);
-  for (auto& m : trackers_[wt.sched].by_unit) m &= ~slot_bit(slot);
-  trackers_[wt.sched].global_next &= ~slot_bit(slot);
-  schedulers_[wt.sched]->remove(slot);
+  for (auto& m : scheds_[wt.sched].tr.by_unit) m &= ~slot_bit(slot);
+  scheds_[wt.sched].tr.global_next &= ~slot_bit(slot);
+  scheds_[wt.sched].policy->remove(slot);
   --resident_warps_;
   BlockSlot& b = blocks_[wt.block_slot];
   if (--b.warps_alive == 0) {
     b.used = false;
     --resident_blocks_;
-    ++finished_;
+    ++shared_.counters->blocks_finished;
   }
 }
 
 bool SmCore::tick(uint64_t now) {
   bool progress = false;
-  for (uint32_t s = 0; s < schedulers_.size(); ++s) {
-    if (sched_next_try_[s] > now) continue;
+  for (uint32_t s = 0; s < scheds_.size(); ++s) {
+    if (scheds_[s].next_try > now) continue;
     refresh(s, now);
     uint64_t can = eligible(s, now);
     // Under memory back-pressure every warp waiting to issue a global access is held back
     // (the wait is charged to the pipe).
-    if (const uint64_t held = can & trackers_[s].global_next; held && !shared_.memory->can_accept(id_)) {
+    if (const uint64_t held = can & scheds_[s].tr.global_next; held && !shared_.memory->can_accept(id_)) {
       for (uint64_t m = held; m; m &= m - 1) {
         WarpTiming& wt = warps_[static_cast<size_t>(std::countr_zero(m))];
         wt.pipe_seen_until = std::max(wt.pipe_seen_until, now + 1);
       }
       can &= ~held;
     }
-    const int slot = can ? schedulers_[s]->select(can) : -1;
+    const int slot = can ? scheds_[s].policy->select(can) : -1;
     if (slot < 0) {
-      sched_next_try_[s] = scheduler_earliest(s, now);
+      scheds_[s].next_try = scheduler_earliest(s, now);
       continue;
     }
     issue(static_cast<uint32_t>(slot), now);
-    schedulers_[s]->issued(static_cast<uint32_t>(slot));
-    sched_next_try_[s] = now + 1;
+    scheds_[s].policy->issued(static_cast<uint32_t>(slot));
+    scheds_[s].next_try = now + 1;
     progress = true;
   }
+  wake = next_wake(now);
   return progress;
 }
 
 uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
-  ReadyTracker& tr = trackers_[s];
+  ReadyTracker& tr = scheds_[s].tr;
   uint64_t best = kNever;
   // The next warp whose operands become ready.
   best = next_due(tr);
@@ -472,7 +450,7 @@ uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
   // free, for memory back-pressure to ease.
   // Every ready warp of a unit is seen blocked until t; that is recorded once per unit
   // (pipe_check_) and applied to a warp when it issues (account_wait).
-  const uint64_t unit_time[kUnits] = {alu_free_[s], sfu_free_, dp_free_, lsu_free_, 0};
+  const uint64_t unit_time[kUnits] = {scheds_[s].alu_free, sfu_free_, dp_free_, lsu_free_, 0};
   for (size_t u = 0; u < kUnits; ++u) {
     if (!(tr.ready & tr.by_unit[u])) continue;
     const uint64_t t = std::max(unit_time[u], now + 1);
@@ -482,9 +460,9 @@ uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
   return best == kNever ? kNever : std::max(best, now + 1);
 }
 
-uint64_t SmCore::next_wake(uint64_t now) {
+uint64_t SmCore::next_wake(uint64_t now) const {
   uint64_t best = kNever;
-  for (uint64_t t : sched_next_try_) best = std::min(best, t);
+  for (const Sched& sc : scheds_) best = std::min(best, sc.next_try);
   return best == kNever ? kNever : std::max(best, now + 1);
 }
 

@@ -4,6 +4,7 @@
 // system. Instructions execute functionally when they issue (WarpExecutor::step); their
 // timing decides only when dependents and the unit may go on.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -32,6 +33,7 @@ struct TimingCounters {
   uint64_t stall_exec = 0, stall_memory = 0, stall_sync = 0, stall_not_selected = 0, stall_pipe = 0;
   uint64_t active_cycles = 0;         // SM-cycles with at least one resident warp
   uint64_t resident_warp_cycles = 0;  // resident warps integrated over time
+  uint64_t blocks_finished = 0;       // blocks whose last warp retired (frees a block slot)
 };
 
 // Everything the SMs of one launch share.
@@ -58,22 +60,17 @@ class SmCore {
   bool empty() const { return resident_blocks_ == 0; }
   void assign_block(uint32_t linear_block, uint64_t now);
 
-  // Issues at most one instruction per scheduler; returns whether anything issued.
+  // Issues at most one instruction per scheduler; returns whether anything issued. Sets
+  // `wake` to the earliest cycle at which tick() may issue again.
   bool tick(uint64_t now);
-  // Earliest cycle at which tick() may issue, given what is known now (kNever: only a
-  // memory response can wake this SM).
-  uint64_t next_wake(uint64_t now);
   void memory_response(uint64_t token, uint64_t now);
-  // Blocks finished since the last call.
-  uint32_t take_finished_blocks() {
-    uint32_t n = finished_;
-    finished_ = 0;
-    return n;
-  }
   // Integrates occupancy up to `now`.
   void account_until(uint64_t now);
   std::string describe(uint64_t now) const;
-  uint64_t wake = 0;  // maintained by the runner
+  // Earliest cycle at which tick() may issue, given what is known now (kNever: only a
+  // memory response can wake this SM). Set by tick(), lowered by memory_response() and
+  // assign_block(); the runner visits the SM when it is due.
+  uint64_t wake = kNever;
 
  private:
   struct WarpTiming {
@@ -126,16 +123,18 @@ class SmCore {
 
   uint32_t id_;
   SmShared shared_;
-  std::vector<std::unique_ptr<WarpScheduler>> schedulers_;
   std::vector<WarpTiming> warps_;
   // Per scheduler: which warps are ready (bit per slot) as of the last refresh, which unit
   // each warp's next instruction needs, and when the others become ready: a timing wheel
-  // of slot masks for the next kWheel cycles (occupied buckets marked in `occupied`), and a
-  // heap for later times (rare; its entries carry the slot's version). Eligible warps are
+  // of slot masks for the next kWheel cycles (non-empty buckets marked in `occupied`), and
+  // a heap for later times (rare; its entries carry the slot's version). Eligible warps are
   // found with a few mask operations instead of a scan over all warps.
   static constexpr size_t kUnits = 5;  // Unit::Alu .. Unit::None
   struct ReadyTracker {
-    static constexpr uint32_t kWheel = 256;
+    // One bucket per cycle for the next 64 cycles: arithmetic, shared-memory and barrier
+    // latencies fit (memory results are not filed: responses wake the warp), and the whole
+    // occupancy set is one word.
+    static constexpr uint32_t kWheel = 64;
     uint64_t ready = 0;
     uint64_t by_unit[kUnits] = {0, 0, 0, 0, 0};
     struct PipeCheck {
@@ -144,9 +143,8 @@ class SmCore {
     PipeCheck pipe_check[kUnits];
     uint64_t global_next = 0;             // warps whose next instruction is a global-path memory op
     uint64_t cursor = 0;                  // buckets for times <= cursor are folded into `ready`
-    uint32_t filed = 0;                   // slots waiting in the wheel
-    std::vector<uint64_t> wheel = std::vector<uint64_t>(kWheel, 0);
-    std::vector<uint64_t> occupied = std::vector<uint64_t>(kWheel / 64, 0);
+    std::array<uint64_t, kWheel> wheel{};
+    uint64_t occupied = 0;  // bit per non-empty bucket
     struct Entry {
       uint64_t time;
       uint32_t slot, version;
@@ -154,7 +152,17 @@ class SmCore {
     };
     std::vector<Entry> far;
   };
-  std::vector<ReadyTracker> trackers_;
+  // One scheduler's state, kept together: its policy, readiness tracker, ALU pipe and the
+  // earliest cycle a select() can succeed, known from its last failed select; that is
+  // lowered whenever one of its warps becomes ready earlier (responses, barrier releases,
+  // new blocks), so the SM skips cycles in which nothing can issue.
+  struct Sched {
+    std::unique_ptr<WarpScheduler> policy;
+    uint64_t next_try = kNever;
+    uint64_t alu_free = 0;
+    ReadyTracker tr;
+  };
+  std::vector<Sched> scheds_;
   std::vector<uint32_t> ready_version_;  // per slot
   std::vector<uint64_t> due_;            // per slot: the time it is filed under (kNever: not filed)
   void file(ReadyTracker& tr, uint32_t slot, uint64_t t);
@@ -165,20 +173,15 @@ class SmCore {
   std::vector<BlockSlot> blocks_;
   std::vector<PendingLoad> loads_;
   std::vector<uint32_t> free_loads_;
-  std::vector<uint64_t> alu_free_;  // per scheduler
-  // Per scheduler: the earliest cycle a select() can succeed, known from its last failed
-  // select; lowered whenever one of its warps becomes ready earlier (responses, barrier
-  // releases, new blocks). Lets the SM skip cycles in which nothing can issue.
-  std::vector<uint64_t> sched_next_try_;
   uint64_t scheduler_earliest(uint32_t s, uint64_t now);
+  uint64_t next_wake(uint64_t now) const;
   void wake_scheduler(uint32_t s, uint64_t t) {
-    if (t < sched_next_try_[s]) sched_next_try_[s] = t;
+    if (t < scheds_[s].next_try) scheds_[s].next_try = t;
     if (t < wake) wake = t;
   }
   uint64_t sfu_free_ = 0, dp_free_ = 0, lsu_free_ = 0;
   uint32_t resident_blocks_ = 0;
   uint32_t resident_warps_ = 0;
-  uint32_t finished_ = 0;
   uint64_t accounted_until_ = 0;
   uint64_t age_ = 0;
 };
