@@ -1,6 +1,7 @@
 // Compute capability 1.x coalescing (CUDA C Programming Guide, appendix "Compute
 // Capabilities", sections "Global Memory" for 1.0/1.1 and 1.2/1.3). Each half-warp
 // (sub-warp) is handled independently.
+#include <algorithm>
 #include <bit>
 
 #include "sim/memory/coalescer_rules.hpp"
@@ -37,7 +38,7 @@ bool cc10_coalesced(const WarpMemAccess& a, uint32_t first, uint32_t active, uin
 void cc10_separate(const WarpMemAccess& a, uint32_t first, uint32_t active, std::vector<Transaction>& out) {
   size_t lane_start[32] = {};
   size_t lane_end[32] = {};
-  std::vector<Piece> pieces;
+  PieceBuffer pieces;
   for (uint32_t lane = first; lane < first + 16; ++lane) {
     if (!(active >> lane & 1u)) continue;
     if (a.kind == AccessKind::Store) {
@@ -54,7 +55,8 @@ void cc10_separate(const WarpMemAccess& a, uint32_t first, uint32_t active, std:
     }
     lane_start[lane] = out.size();
     split_lanes(a, lane, 1, 32, pieces);
-    for (const Piece& p : pieces) out.push_back(Transaction{p.unit, 32, 1u << lane, sectors_of(p.unit, 32)});
+    for (size_t i = 0; i < pieces.size(); ++i)
+      out.push_back(Transaction{pieces[i].unit, 32, 1u << lane, sectors_of(pieces[i].unit, 32)});
     lane_end[lane] = out.size();
   }
 }
@@ -73,9 +75,9 @@ uint32_t chunk_bits(const Piece& p) {
   return bits;
 }
 
-bool overlaps(const Piece& p, const std::vector<const Piece*>& taken) {
-  for (const Piece* q : taken)
-    if (p.lo < q->hi && q->lo < p.hi) return true;
+bool overlaps(const Piece& p, const Piece* const* taken, size_t ntaken) {
+  for (size_t k = 0; k < ntaken; ++k)
+    if (p.lo < taken[k]->hi && taken[k]->lo < p.hi) return true;
   return false;
 }
 
@@ -109,24 +111,35 @@ void coalesce_cc10(const CoalescerSpec& spec, const WarpMemAccess& a, std::vecto
 void coalesce_cc13(const CoalescerSpec& spec, const WarpMemAccess& a, std::vector<Transaction>& out) {
   const uint32_t seg = cc13_segment(a.bytes_per_lane());
   const bool atomic = a.kind == AccessKind::Atomic;
-  std::vector<Piece> pieces;
-  std::vector<bool> done;
+  PieceBuffer pieces;
+  std::vector<uint8_t> done;
   std::vector<const Piece*> taken;
   for (uint32_t first = 0; first < 32; first += spec.subwarp_size) {
     split_lanes(a, first, spec.subwarp_size, seg, pieces);
-    done.assign(pieces.size(), false);
+    // Stack storage for the usual piece counts (see PieceBuffer), vectors beyond.
+    uint8_t done_inline[PieceBuffer::kInline];
+    const Piece* taken_inline[PieceBuffer::kInline];
+    const bool small = pieces.size() <= PieceBuffer::kInline;
+    if (!small) {
+      done.assign(pieces.size(), 0);
+      taken.resize(pieces.size());
+    } else {
+      std::fill(done_inline, done_inline + pieces.size(), uint8_t(0));
+    }
+    uint8_t* is_done = small ? done_inline : done.data();
+    const Piece** took = small ? taken_inline : taken.data();
     for (size_t lead = 0; lead < pieces.size(); ++lead) {
-      if (done[lead]) continue;
+      if (is_done[lead]) continue;
       const uint64_t unit = pieces[lead].unit;
       uint32_t used = 0, lanes = 0;
-      taken.clear();
+      size_t ntaken = 0;
       for (size_t i = lead; i < pieces.size(); ++i) {
-        if (done[i] || pieces[i].unit != unit) continue;
-        if (atomic && overlaps(pieces[i], taken)) continue;
-        taken.push_back(&pieces[i]);
+        if (is_done[i] || pieces[i].unit != unit) continue;
+        if (atomic && overlaps(pieces[i], took, ntaken)) continue;
+        took[ntaken++] = &pieces[i];
         used |= chunk_bits(pieces[i]);
         lanes |= 1u << pieces[i].lane;
-        done[i] = true;
+        is_done[i] = 1;
       }
       uint64_t base = unit;
       uint32_t size = seg;

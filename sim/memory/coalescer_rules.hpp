@@ -27,10 +27,38 @@ struct Piece {
   uint32_t lane;
 };
 
+// A buffer of pieces that stays on the stack up to its inline capacity (a warp's lanes of
+// at most 16 bytes touch at most 64 units of 32 bytes or more), so coalescing a warp
+// access allocates nothing.
+class PieceBuffer {
+ public:
+  static constexpr size_t kInline = 128;
+  void push_back(const Piece& p) {
+    if (n_ < kInline) inline_[n_] = p;
+    else {
+      if (heap_.empty()) heap_.assign(inline_, inline_ + kInline);
+      heap_.push_back(p);
+    }
+    ++n_;
+  }
+  void clear() {
+    n_ = 0;
+    heap_.clear();
+  }
+  size_t size() const { return n_; }
+  Piece& operator[](size_t i) { return n_ <= kInline ? inline_[i] : heap_[i]; }
+  const Piece& operator[](size_t i) const { return n_ <= kInline ? inline_[i] : heap_[i]; }
+  const Piece* data() const { return n_ <= kInline ? inline_ : heap_.data(); }
+
+ private:
+  Piece inline_[kInline];
+  std::vector<Piece> heap_;
+  size_t n_ = 0;
+};
+
 // The pieces of the active lanes in [first, first + count), lane by lane, each lane's
 // pieces in address order. `unit_bytes` is a power of two.
-void split_lanes(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
-                 std::vector<Piece>& pieces);
+void split_lanes(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes, PieceBuffer& pieces);
 
 // How emit_units sizes the transaction for a unit.
 enum class UnitSize : uint8_t {

@@ -20,33 +20,6 @@ uint8_t sectors_of(uint64_t addr, uint32_t size) {
 
 namespace {
 
-// A buffer of pieces that stays on the stack up to its inline capacity.
-class PieceBuffer {
- public:
-  void push_back(const Piece& p) {
-    if (n_ < kInline) inline_[n_] = p;
-    else {
-      if (heap_.empty()) heap_.assign(inline_, inline_ + kInline);
-      heap_.push_back(p);
-    }
-    ++n_;
-  }
-  void clear() {
-    n_ = 0;
-    heap_.clear();
-  }
-  size_t size() const { return n_; }
-  Piece& operator[](size_t i) { return n_ <= kInline ? inline_[i] : heap_[i]; }
-  const Piece& operator[](size_t i) const { return n_ <= kInline ? inline_[i] : heap_[i]; }
-  const Piece* data() const { return n_ <= kInline ? inline_ : heap_.data(); }
-
- private:
-  static constexpr size_t kInline = 128;
-  Piece inline_[kInline];
-  std::vector<Piece> heap_;
-  size_t n_ = 0;
-};
-
 template <class Buffer>
 void split_lanes_into(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes, Buffer& pieces) {
   pieces.clear();
@@ -67,7 +40,7 @@ void split_lanes_into(const WarpMemAccess& a, uint32_t first, uint32_t count, ui
 }  // namespace
 
 void split_lanes(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
-                 std::vector<Piece>& pieces) {
+                 PieceBuffer& pieces) {
   split_lanes_into(a, first, count, unit_bytes, pieces);
 }
 

@@ -16,6 +16,7 @@ constexpr uint32_t kLsuAcceptBelow = 192;  // room for one more warp instruction
 constexpr uint32_t kSmOutCapacity = 16;    // packets waiting to enter the interconnect
 constexpr uint32_t kControlBytes = 8;      // request header / write ack (GPGPU-Sim)
 constexpr uint64_t kUserL1Fill = uint64_t(1) << 32;
+constexpr uint32_t kNoGroup = UINT32_MAX;
 
 enum class EventKind : uint8_t { TxnDone, ReplyReady, TokenDone };
 
@@ -39,19 +40,34 @@ struct MemorySystem::Impl {
     uint32_t bytes = 0;         // the transaction's size (segment / line)
     uint32_t data_bytes = 0;    // bytes the threads actually write (stores): the packet payload
     uint32_t sm = 0;
-    uint64_t token = 0;
+    uint32_t group = kNoGroup;  // the submission it belongs to, when a response is wanted
     AccessKind kind = AccessKind::Load;
     bool local = false;
     bool use_l1 = false;
   };
   std::vector<Txn> txns;
   std::vector<uint32_t> free_txns;
-  struct TokenState {
+  // One per submit() that wants a response: its token and the transactions still out.
+  struct Group {
+    uint64_t token = 0;
+    uint32_t sm = 0;
     uint32_t left = 0;
     uint64_t issued = 0;
     bool load = false;
   };
-  std::unordered_map<uint64_t, TokenState> tokens;
+  std::vector<Group> groups;
+  std::vector<uint32_t> free_groups;
+  uint64_t groups_live = 0;
+  uint32_t new_group() {
+    ++groups_live;
+    if (!free_groups.empty()) {
+      uint32_t g = free_groups.back();
+      free_groups.pop_back();
+      return g;
+    }
+    groups.emplace_back();
+    return uint32_t(groups.size() - 1);
+  }
 
   struct SmSide {
     std::deque<uint32_t> lsu;
@@ -96,6 +112,7 @@ struct MemorySystem::Impl {
   uint64_t seq = 0;
 
   uint64_t latency_sum = 0, latency_count = 0;
+  std::vector<uint64_t> fill_ready;  // scratch: the waiters a cache fill releases
 
   explicit Impl(const DeviceSpec& s, std::vector<MemResponse>& r) : spec(s), responses(r) {
     sms.resize(spec.sm.count);
@@ -138,15 +155,16 @@ struct MemorySystem::Impl {
   // ---- completion -----------------------------------------------------------------------
   void complete_txn(uint32_t id, uint64_t now) {
     Txn& t = txns[id];
-    if (t.token) {
-      auto it = tokens.find(t.token);
-      if (it != tokens.end() && --it->second.left == 0) {
-        if (it->second.load) {
-          latency_sum += now - it->second.issued;
+    if (t.group != kNoGroup) {
+      Group& g = groups[t.group];
+      if (--g.left == 0) {
+        if (g.load) {
+          latency_sum += now - g.issued;
           ++latency_count;
         }
-        responses.push_back({t.sm, t.token, now});
-        tokens.erase(it);
+        responses.push_back({g.sm, g.token, now});
+        free_groups.push_back(t.group);
+        --groups_live;
       }
     }
     free_txns.push_back(id);
@@ -244,7 +262,8 @@ struct MemorySystem::Impl {
   void reply_arrived(const Packet& p, uint64_t now) {
     const uint32_t sm_id = uint32_t(p.user & 0xFFFFFFFFu);
     if (p.user & kUserL1Fill) {
-      std::vector<uint64_t> ready;
+      std::vector<uint64_t>& ready = fill_ready;
+      ready.clear();
       sms[sm_id].l1->fill(p.addr, spec.l1.full_line_mask(), now, ready);
       for (uint64_t id : ready) complete_txn(uint32_t(id), now);
     } else {
@@ -372,7 +391,8 @@ struct MemorySystem::Impl {
     if (--d.left > 0) return;
     Partition& part = parts[d.part];
     if (d.l2_fill) {
-      std::vector<uint64_t> ready;
+      std::vector<uint64_t>& ready = fill_ready;
+      ready.clear();
       part.l2->fill(d.line, d.sectors, now, ready);
       for (uint64_t slot : ready) {
         part.replies.push_back(make_reply(preq[slot]));
@@ -508,11 +528,15 @@ void MemorySystem::submit(uint32_t sm, const std::vector<Transaction>& txns, Acc
   Impl& m = *impl_;
   submitted_ = true;
   const bool wants = token != 0 && kind != AccessKind::Store;
-  if (wants && !txns.empty()) m.tokens[token] = {uint32_t(txns.size()), now, kind == AccessKind::Load};
+  uint32_t group = kNoGroup;
+  if (wants && !txns.empty()) {
+    group = m.new_group();
+    m.groups[group] = {token, sm, uint32_t(txns.size()), now, kind == AccessKind::Load};
+  }
   for (const auto& t : txns) {
     uint32_t id = m.new_txn();
     const uint32_t written = std::min<uint32_t>(t.size, uint32_t(std::popcount(t.lanes)) * bytes_per_lane);
-    m.txns[id] = {t.addr, t.size, written ? written : t.size, sm, wants ? token : 0, kind, local, use_l1};
+    m.txns[id] = {t.addr, t.size, written ? written : t.size, sm, group, kind, local, use_l1};
     m.sms[sm].lsu.push_back(id);
     ++m.lsu_pending;
   }
@@ -566,7 +590,7 @@ std::string MemorySystem::describe_state() const {
   return fmt::format("memory: {} transactions in SM load/store queues, {} packets waiting to enter the network, {} "
                      "requests in partition delay lines, {} requests waiting at partitions, {} replies waiting, {} DRAM requests waiting, {} timed events, "
                      "{} outstanding tokens, DRAM {}",
-                     lsu, out, arr, pend, rep, dq, m.events.size(), m.tokens.size(),
+                     lsu, out, arr, pend, rep, dq, m.events.size(), m.groups_live,
                      m.dram ? (m.dram->busy() ? "busy" : "idle") : "absent");
 }
 

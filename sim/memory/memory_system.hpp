@@ -13,7 +13,6 @@
 #include <deque>
 #include <memory>
 #include <queue>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/core/device_spec.hpp"
