@@ -5,6 +5,7 @@
 #include "sim/core/error.hpp"
 #include "sim/core/functional_runner.hpp"
 #include "sim/core/kernel_params.hpp"
+#include "sim/isa/register_storage.hpp"
 #include "sim/core/launch_validation.hpp"
 #include "sim/core/limit_guard.hpp"
 #include "sim/core/memory_counter.hpp"
@@ -100,8 +101,12 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   validate_launch(spec, kernel, grid, block, dynamic_shared_bytes);
   stats.occupancy = launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
 
+  const isa::Kernel exec_kernel = options.compact_registers
+                                      ? isa::with_register_storage(kernel, isa::plan_register_storage(kernel))
+                                      : kernel;
   sm::LaunchContext ctx;
-  ctx.kernel = &kernel;
+  ctx.kernel = &exec_kernel;
+  ctx.source_kernel = &kernel;
   ctx.grid = grid;
   ctx.block = block;
   ctx.dynamic_shared = dynamic_shared_bytes;

@@ -54,6 +54,9 @@ struct LaunchOptions {
   uint32_t trace_limit = 4096;            // records per traced warp
   std::string timeline_path;              // Chrome trace file ("" = none)
   uint64_t timeline_window_cycles = 200000;
+  // Share register storage between virtual registers that are never live together
+  // (isa/register_storage.hpp): same results, a smaller working set. Off only to check that.
+  bool compact_registers = true;
 };
 
 class Device {

@@ -38,7 +38,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
                 LimitGuard& limits, Timeline* timeline) {
   const sm::LaunchContext& ctx = executor.context();
   const isa::Kernel& kernel = *ctx.kernel;
-  sm::KernelDeps deps(kernel);
+  sm::KernelDeps deps(ctx.source_kernel ? *ctx.source_kernel : kernel);  // virtual registers
   sm::IssueModel issue(spec.issue);
   mem::MemorySystem memory(spec);
   sm::TimingCounters counters;

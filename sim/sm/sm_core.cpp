@@ -76,7 +76,7 @@ uint64_t SmCore::next_due(const ReadyTracker& tr) const {
 void SmCore::set_unit(WarpTiming& wt, Unit u) {
   const uint64_t b = slot_bit(static_cast<size_t>(&wt - warps_.data()));
   ReadyTracker& tr = scheds_[wt.sched].tr;
-  for (auto& m : tr.by_unit) m &= ~b;
+  tr.by_unit[static_cast<size_t>(wt.next_unit)] &= ~b;  // the warp is filed under one unit at most
   tr.by_unit[static_cast<size_t>(u)] |= b;
   wt.next_unit = u;
 }
@@ -127,6 +127,7 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
   warps_.resize(spec.sm.max_warps);
   ready_version_.assign(spec.sm.max_warps, 0);
   due_.assign(spec.sm.max_warps, kNever);
+  scoreboard_.assign(size_t(spec.sm.max_warps) * shared_.deps->scoreboard_size(), 0);
   blocks_.resize(shared_.blocks_per_sm);
 }
 
@@ -170,8 +171,8 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     wt.block_slot = bs;
     wt.sched = slot % static_cast<uint32_t>(scheds_.size());
     wt.warp = &b.state.warps[wi];
-    wt.reg_ready.assign(sb_size, 0);
-    wt.reg_mem.assign(sb_size, 0);
+    wt.reg_ready = scoreboard_.data() + size_t(slot) * sb_size;
+    std::fill(wt.reg_ready, wt.reg_ready + sb_size, uint64_t(0));
     wt.t_free = now;
     wt.release_at = 0;
     wt.pipe_seen_until = 0;
@@ -196,16 +197,18 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   }
   w.stack.reconverge();
   const uint32_t pc = static_cast<uint32_t>(w.stack.top().pc);
+  wt.pc = pc;
   const KernelDeps& d = *shared_.deps;
   uint64_t ready = std::max(wt.t_free, wt.release_at);
   bool mem = false;
   for (const uint16_t* s = d.reads_begin(pc); s != d.writes_end(pc); ++s) {
-    uint64_t t = wt.reg_ready[*s];
-    if (t > ready) {
-      ready = t;
-      mem = wt.reg_mem[*s] != 0;
+    const uint64_t v = wt.reg_ready[*s];
+    if ((v >> 1) > ready) {
+      ready = v >> 1;
+      mem = (v & 1) != 0;
     }
   }
+  if (ready == kPendingLoad >> 1) ready = kNever;
   set_ready(wt, ready);
   wt.ready_mem = mem;
   const isa::Instr& nx = shared_.ctx->kernel->code[pc];
@@ -282,8 +285,7 @@ uint64_t SmCore::new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests
 void SmCore::issue(uint32_t slot, uint64_t now) {
   WarpTiming& wt = warps_[slot];
   Warp& w = *wt.warp;
-  w.stack.reconverge();
-  const uint32_t pc = static_cast<uint32_t>(w.stack.top().pc);
+  const uint32_t pc = wt.pc;  // the stack is reconverged (update_ready)
   const uint64_t waited = account_wait(wt, pc, now);
   StepResult r = shared_.executor->step(w, now);
   ++shared_.counters->issued;
@@ -360,11 +362,8 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
     case Unit::Lsu: lsu_free_ = now + std::max<uint32_t>(cost.busy, 1); break;
     default: break;
   }
-  const uint8_t from_mem = mem_op ? 1 : 0;
-  for (const uint16_t* s = deps.writes_begin(pc); s != deps.writes_end(pc); ++s) {
-    wt.reg_ready[*s] = dest_pending ? kNever : now + cost.latency;
-    wt.reg_mem[*s] = from_mem;
-  }
+  const uint64_t written = dest_pending ? kPendingLoad : ((now + cost.latency) << 1) | (mem_op ? 1 : 0);
+  for (const uint16_t* s = deps.writes_begin(pc); s != deps.writes_end(pc); ++s) wt.reg_ready[*s] = written;
 
   wt.t_free = now + 1;
   if (r.kind == StepResult::Kind::WaitingAtBarrier) wt.waiting_barrier = true;
@@ -475,7 +474,7 @@ void SmCore::memory_response(uint64_t token, uint64_t now) {
   free_loads_.push_back(id);
   WarpTiming& wt = warps_[pl.slot];
   if (!wt.used || wt.generation != pl.generation) return;
-  for (uint32_t i = 0; i < pl.ndests; ++i) wt.reg_ready[pl.dests[i]] = now;
+  for (uint32_t i = 0; i < pl.ndests; ++i) wt.reg_ready[pl.dests[i]] = (now << 1) | 1;  // written by memory
   --wt.pending_loads;
   if (wt.retired_pending) {
     if (wt.pending_loads == 0) retire_warp(pl.slot, now);

@@ -73,26 +73,32 @@ class SmCore {
   uint64_t wake = kNever;
 
  private:
-  struct WarpTiming {
-    bool used = false;
-    bool retired_pending = false;  // executed its exit, waiting for outstanding loads
-    bool waiting_barrier = false;
-    uint32_t block_slot = 0;
-    uint32_t sched = 0;
+  // Fields used at every issue first: one warp's timing state is two cache lines.
+  struct alignas(64) WarpTiming {
     Warp* warp = nullptr;
+    // Scoreboard, one entry per register (KernelDeps numbering) in the SM's scoreboard_
+    // array: (cycle its value is ready << 1) | (1 if a memory instruction writes it), or
+    // kPendingLoad while a load's data is out.
+    uint64_t* reg_ready = nullptr;
     uint64_t ready_at = 0;         // next instruction's operands ready (kNever: waiting on memory)
     uint64_t visible_at = 0;       // when it enters its scheduler's ready mask (>= ready_at)
-    bool ready_mem = false;        // the operand it waits for is a memory result
-    Unit next_unit = Unit::Alu;
     uint64_t t_free = 0;           // start of the current wait (cycle after the last issue)
     uint64_t release_at = 0;       // barrier release cycle (sync accounting)
     uint64_t pipe_seen_until = 0;  // ready but held back by memory back-pressure until then
                                    // (busy units are recorded per scheduler: pipe_check)
+    uint32_t pc = 0;               // next instruction (set by update_ready)
+    uint32_t sched = 0;
+    Unit next_unit = Unit::Alu;
+    bool ready_mem = false;        // the operand it waits for is a memory result
+    bool used = false;
+    bool retired_pending = false;  // executed its exit, waiting for outstanding loads
+    bool waiting_barrier = false;
+    uint32_t block_slot = 0;
     uint32_t pending_loads = 0;
     uint32_t generation = 0;
-    std::vector<uint64_t> reg_ready;
-    std::vector<uint8_t> reg_mem;
   };
+
+  static constexpr uint64_t kPendingLoad = UINT64_MAX;
   struct BlockSlot {
     bool used = false;
     BlockState state;
@@ -137,32 +143,33 @@ class SmCore {
     static constexpr uint32_t kWheel = 64;
     uint64_t ready = 0;
     uint64_t by_unit[kUnits] = {0, 0, 0, 0, 0};
+    uint64_t global_next = 0;  // warps whose next instruction is a global-path memory op
+    uint64_t cursor = 0;       // buckets for times <= cursor are folded into `ready`
+    uint64_t occupied = 0;     // bit per non-empty bucket
     struct PipeCheck {
       uint64_t at = 0, until = 0;  // when ready warps of a unit were last found blocked, and until when
     };
     PipeCheck pipe_check[kUnits];
-    uint64_t global_next = 0;             // warps whose next instruction is a global-path memory op
-    uint64_t cursor = 0;                  // buckets for times <= cursor are folded into `ready`
-    std::array<uint64_t, kWheel> wheel{};
-    uint64_t occupied = 0;  // bit per non-empty bucket
     struct Entry {
       uint64_t time;
       uint32_t slot, version;
       bool operator>(const Entry& o) const { return time > o.time; }
     };
     std::vector<Entry> far;
+    std::array<uint64_t, kWheel> wheel{};
   };
   // One scheduler's state, kept together: its policy, readiness tracker, ALU pipe and the
   // earliest cycle a select() can succeed, known from its last failed select; that is
   // lowered whenever one of its warps becomes ready earlier (responses, barrier releases,
   // new blocks), so the SM skips cycles in which nothing can issue.
-  struct Sched {
-    std::unique_ptr<WarpScheduler> policy;
+  struct alignas(64) Sched {
     uint64_t next_try = kNever;
     uint64_t alu_free = 0;
     ReadyTracker tr;
+    std::unique_ptr<WarpScheduler> policy;
   };
   std::vector<Sched> scheds_;
+  std::vector<uint64_t> scoreboard_;     // max_warps x KernelDeps::scoreboard_size()
   std::vector<uint32_t> ready_version_;  // per slot
   std::vector<uint64_t> due_;            // per slot: the time it is filed under (kNever: not filed)
   void file(ReadyTracker& tr, uint32_t slot, uint64_t t);

@@ -21,7 +21,8 @@ namespace warpsim::sm {
 
 // Everything about one launch that does not change while it runs.
 struct LaunchContext {
-  const isa::Kernel* kernel = nullptr;
+  const isa::Kernel* kernel = nullptr;         // what executes (register storage compacted)
+  const isa::Kernel* source_kernel = nullptr;  // as loaded: the scoreboard's register numbering
   Dim3 grid, block;
   uint32_t dynamic_shared = 0;
   uint32_t warp_size = 32;
