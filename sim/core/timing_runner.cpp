@@ -66,6 +66,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   // When each SM next wants a visit (a copy of SmCore::wake, kept contiguous for the scan
   // every cycle).
   std::vector<uint64_t> wakes(sms.size(), sm::kNever);
+  // Block dispatch and memory responses lower an SM's wake; `soonest` collects the lowest.
+  uint64_t soonest = sm::kNever;
   // Initial distribution: one block per SM per pass, in SM order, until every SM is full.
   auto dispatch = [&](uint64_t t) {
     bool placed = true;
@@ -77,6 +79,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
         if (!s.has_free_block_slot()) continue;
         s.assign_block(static_cast<uint32_t>(next_block++), t);
         wakes[i] = s.wake;
+        soonest = std::min(soonest, wakes[i]);
         placed = true;
       }
     }
@@ -92,17 +95,21 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     for (const auto& r : rs) {
       sms[r.sm]->memory_response(r.token, t);
       wakes[r.sm] = sms[r.sm]->wake;
+      soonest = std::min(soonest, wakes[r.sm]);
     }
     rs.clear();
   };
 
   while (true) {
     deliver(now);
+    uint64_t next = sm::kNever;  // earliest SM wake, kept up to date below
     for (size_t i = 0; i < sms.size(); ++i) {
-      if (wakes[i] > now) continue;
-      sm::SmCore& s = *sms[i];
-      if (s.tick(now)) limits.on_instructions(stats.exec.inst_executed);
-      wakes[i] = s.wake;
+      if (wakes[i] <= now) {
+        sm::SmCore& s = *sms[i];
+        if (s.tick(now)) limits.on_instructions(stats.exec.inst_executed);
+        wakes[i] = s.wake;
+      }
+      next = std::min(next, wakes[i]);
     }
     // Submissions from the SMs give the memory system work from the next cycle on.
     if (memory.take_submitted()) mem_next = std::min(mem_next, now + 1);
@@ -117,8 +124,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     }
     if (finished_seen == nblocks && memory.idle()) break;
 
-    uint64_t next = mem_next;
-    for (uint64_t w : wakes) next = std::min(next, w);
+    next = std::min({next, soonest, mem_next});
+    soonest = sm::kNever;
     if (next == sm::kNever) stalled(sms, memory, now, kernel.name);
     now = std::max(now + 1, next);
     limits.on_cycle(now);

@@ -27,6 +27,7 @@ Crossbar::Crossbar(const InterconnectSpec& spec, uint32_t sources, uint32_t dest
       dest_words_((destinations + 63) / 64),
       dest_queued_(dest_words_, 0),
       dest_flying_(dest_words_, 0),
+      dest_waiting_(dest_words_, 0),
       src_busy_(words_, 0) {
   if (sources == 0 || destinations == 0)
     throw std::invalid_argument(fmt::format("{}: needs at least one source and one destination", name_));
@@ -141,6 +142,7 @@ bool Crossbar::tick(uint64_t now) {
       stats_.total_latency += lat;
       stats_.max_latency = std::max(stats_.max_latency, lat);
       out_[d].push_back(p);
+      set_bit(dest_waiting_, d, true);
       ++out_count_;
       progress = true;
     }
@@ -166,6 +168,7 @@ Packet Crossbar::pop(uint32_t dst) {
   if (out_.at(dst).empty()) throw std::logic_error(fmt::format("{}: pop from empty output {}", name_, dst));
   Packet p = out_[dst].front();
   out_[dst].pop_front();
+  if (out_[dst].empty()) set_bit(dest_waiting_, dst, false);
   --out_count_;
   out_flits_[dst] -= spec_.flits(p.bytes);
   return p;

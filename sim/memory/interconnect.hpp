@@ -63,6 +63,8 @@ class Crossbar {
   // Packets delivered to any output and not yet popped.
   uint64_t outputs_waiting() const { return out_count_; }
   const Packet& front(uint32_t dst) const { return out_.at(dst).front(); }  // requires has_packet
+  // Bit d set (word d / 64) when output d has a packet waiting to be popped.
+  const std::vector<uint64_t>& waiting_outputs() const { return dest_waiting_; }
   Packet pop(uint32_t dst);
 
   // Nothing queued, in flight or waiting to be popped.
@@ -100,7 +102,7 @@ class Crossbar {
   // Bit sets over destinations (dest_words_ words each): packets queued at the inputs for
   // it, packets in flight to it. tick() and next_event_cycle() visit only those.
   uint32_t dest_words_;
-  std::vector<uint64_t> dest_queued_, dest_flying_;
+  std::vector<uint64_t> dest_queued_, dest_flying_, dest_waiting_;
   std::vector<uint64_t> src_busy_;  // bit per input port with a packet queued (words_ words)
   static void set_bit(std::vector<uint64_t>& v, uint32_t i, bool on) {
     uint64_t& w = v[i / 64];

@@ -29,6 +29,26 @@ struct Event {
   bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
 
+// A set of small indices (SMs, partitions) as bits, so the clock visits only the busy ones.
+class IndexSet {
+ public:
+  explicit IndexSet(size_t n = 0) : words_((n + 63) / 64, 0) {}
+  void insert(uint32_t i) { words_[i >> 6] |= uint64_t(1) << (i & 63); }
+  void erase(uint32_t i) { words_[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
+  const std::vector<uint64_t>& words() const { return words_; }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+// Calls f(i) for each bit set in words (members at the time each word is read), in
+// increasing order.
+template <class F>
+void for_each_index(const std::vector<uint64_t>& words, F&& f) {
+  for (size_t w = 0; w < words.size(); ++w)
+    for (uint64_t m = words[w]; m; m &= m - 1) f(uint32_t(w * 64 + std::countr_zero(m)));
+}
+
 }  // namespace
 
 struct MemorySystem::Impl {
@@ -77,6 +97,7 @@ struct MemorySystem::Impl {
   std::vector<SmSide> sms;
   uint64_t lsu_pending = 0;  // transactions in all SMs' load/store queues
   uint64_t out_pending = 0;  // packets in all SMs' network queues
+  IndexSet lsu_busy, out_busy;  // SMs with a non-empty load/store / network queue
 
   struct Partition {
     std::unique_ptr<Cache> l2;
@@ -86,6 +107,7 @@ struct MemorySystem::Impl {
     std::deque<std::pair<DramRequest, uint64_t>> dram_q;  // (request, ready at): the partition-to-DRAM delay
   };
   std::vector<Partition> parts;
+  IndexSet parts_busy;  // partitions with anything in arriving, pending, replies or dram_q
   std::vector<Packet> preq;  // requests waiting at an L2 for a fill
   std::vector<uint32_t> free_preq;
 
@@ -113,9 +135,12 @@ struct MemorySystem::Impl {
 
   uint64_t latency_sum = 0, latency_count = 0;
   std::vector<uint64_t> fill_ready;  // scratch: the waiters a cache fill releases
+  std::vector<uint64_t> part_visit;  // scratch: the partitions one tick visits
 
   explicit Impl(const DeviceSpec& s, std::vector<MemResponse>& r) : spec(s), responses(r) {
     sms.resize(spec.sm.count);
+    lsu_busy = IndexSet(spec.sm.count);
+    out_busy = IndexSet(spec.sm.count);
     if (spec.has_l1)
       for (auto& sm : sms) sm.l1 = std::make_unique<Cache>(spec.l1);
     core_khz = uint64_t(spec.clock_mhz * 1000.0 + 0.5);
@@ -125,6 +150,7 @@ struct MemorySystem::Impl {
       dram_khz = uint64_t(spec.dram.command_clock_mhz * 1000.0 + 0.5);
       mem_ports = spec.has_l2 ? spec.l2.slices : spec.dram.channels;
       parts.resize(mem_ports);
+      parts_busy = IndexSet(mem_ports);
       if (spec.has_l2)
         for (auto& p : parts) p.l2 = std::make_unique<Cache>(spec.l2.slice);
       icnt = std::make_unique<Interconnect>(spec.interconnect, spec.interconnect.ports_for_sms(spec.sm.count),
@@ -173,6 +199,7 @@ struct MemorySystem::Impl {
   // ---- SM side ---------------------------------------------------------------------------
   void push_out(SmSide& sm, const Packet& p) {
     sm.out.push_back(p);
+    out_busy.insert(uint32_t(&sm - sms.data()));
     ++out_pending;
   }
   Packet make_request(uint32_t sm, uint64_t addr, uint32_t data_bytes, uint32_t sectors, PacketType type,
@@ -199,8 +226,7 @@ struct MemorySystem::Impl {
     if (!dram) {  // no memory model: a fixed latency from the issue config
       if (t.kind == AccessKind::Store) complete_txn(id, now);
       else schedule(now + spec.issue.global_latency, EventKind::TxnDone, id, 0);
-      sm.lsu.pop_front();
-      --lsu_pending;
+      pop_lsu(sm_id);
       return true;
     }
     if (t.use_l1 && sm.l1) {
@@ -234,8 +260,7 @@ struct MemorySystem::Impl {
                                         0, 0));
         complete_txn(id, now);
       }
-      sm.lsu.pop_front();
-      --lsu_pending;
+      pop_lsu(sm_id);
       return true;
     }
     // Straight to the memory partitions.
@@ -254,9 +279,14 @@ struct MemorySystem::Impl {
         complete_txn(id, now);
         break;
     }
-    sm.lsu.pop_front();
-      --lsu_pending;
+    pop_lsu(sm_id);
     return true;
+  }
+  void pop_lsu(uint32_t sm_id) {
+    SmSide& sm = sms[sm_id];
+    sm.lsu.pop_front();
+    --lsu_pending;
+    if (sm.lsu.empty()) lsu_busy.erase(sm_id);
   }
 
   void reply_arrived(const Packet& p, uint64_t now) {
@@ -305,6 +335,7 @@ struct MemorySystem::Impl {
       r.bytes = uint32_t(e - a);
       r.write = write;
       parts[part].dram_q.push_back({r, dram_ready_at});
+      parts_busy.insert(part);
       ++d.left;
     };
     if (!sectors) {  // a whole transaction of line_bytes without sector detail
@@ -396,10 +427,12 @@ struct MemorySystem::Impl {
       part.l2->fill(d.line, d.sectors, now, ready);
       for (uint64_t slot : ready) {
         part.replies.push_back(make_reply(preq[slot]));
+        parts_busy.insert(d.part);
         free_preq.push_back(uint32_t(slot));
       }
     } else if (!d.write) {
       part.replies.push_back(make_reply(d.req));
+      parts_busy.insert(d.part);
     }
     free_dctx.push_back(uint32_t(c.id));
   }
@@ -414,6 +447,7 @@ struct MemorySystem::Impl {
       if (e.kind == EventKind::TxnDone) complete_txn(e.a, now);
       else if (e.kind == EventKind::ReplyReady) {
         parts[e.a].replies.push_back(make_reply(preq[e.b]));
+        parts_busy.insert(e.a);
         free_preq.push_back(uint32_t(e.b));
       }
     }
@@ -425,22 +459,28 @@ struct MemorySystem::Impl {
           progress = true;
         }
     }
-    if (lsu_pending)
-      for (uint32_t s = 0; s < sms.size(); ++s) progress |= lsu_step(s, now);
+    if (lsu_pending) for_each_index(lsu_busy.words(), [&](uint32_t s) { progress |= lsu_step(s, now); });
     if (icnt) {
       Crossbar& req = icnt->requests();
-      for (uint32_t s = 0; out_pending && s < sms.size(); ++s) {
-        SmSide& sm = sms[s];
-        while (!sm.out.empty() && req.can_push(sm.out.front().src, sm.out.front().dst, sm.out.front().bytes)) {
-          req.push(sm.out.front(), now);
-          sm.out.pop_front();
-          --out_pending;
-          progress = true;
-        }
-      }
+      if (out_pending)
+        for_each_index(out_busy.words(), [&](uint32_t s) {
+          SmSide& sm = sms[s];
+          while (!sm.out.empty() && req.can_push(sm.out.front().src, sm.out.front().dst, sm.out.front().bytes)) {
+            req.push(sm.out.front(), now);
+            sm.out.pop_front();
+            --out_pending;
+            progress = true;
+          }
+          if (sm.out.empty()) out_busy.erase(s);
+        });
       const uint64_t dnow = dram_cycle_at(now);
       Crossbar& rep = icnt->replies();
-      for (uint32_t p = 0; p < parts.size(); ++p) {
+      // Partitions with queued work or a request delivered by the network, in order.
+      std::vector<uint64_t>& visit = part_visit;
+      visit = parts_busy.words();
+      const std::vector<uint64_t>& delivered = req.waiting_outputs();
+      for (size_t w = 0; w < visit.size(); ++w) visit[w] |= delivered[w];
+      for_each_index(visit, [&](uint32_t p) {
         Partition& part = parts[p];
         // One request per partition per cycle: a retried one first, else one from the network.
         if (!part.pending.empty()) {
@@ -470,7 +510,11 @@ struct MemorySystem::Impl {
           part.dram_q.pop_front();
           progress = true;
         }
-      }
+        if (part.pending.empty() && part.arriving.empty() && part.replies.empty() && part.dram_q.empty())
+          parts_busy.erase(p);
+        else
+          parts_busy.insert(p);
+      });
       progress |= icnt->tick(now);
       // DRAM catches up to the SM clock, skipping idle command cycles.
       while (dram_next <= dnow) {
@@ -495,11 +539,14 @@ struct MemorySystem::Impl {
     if (!events.empty()) t = std::min(t, events.top().time);
     if (lsu_pending || out_pending) return now + 1;
     if (icnt) {
-      for (const auto& p : parts) {
-        if (!p.pending.empty() || !p.replies.empty()) return now + 1;
+      bool soon = false;
+      for_each_index(parts_busy.words(), [&](uint32_t i) {
+        const Partition& p = parts[i];
+        if (!p.pending.empty() || !p.replies.empty()) soon = true;
         if (!p.arriving.empty()) t = std::min(t, p.arriving.front().first);
         if (!p.dram_q.empty()) t = std::min(t, p.dram_q.front().second);
-      }
+      });
+      if (soon) return now + 1;
       if (icnt->requests().outputs_waiting() || icnt->replies().outputs_waiting()) return now + 1;
       t = std::min(t, icnt->next_event_cycle());
       uint64_t ne = dram->next_event_cycle();
@@ -538,6 +585,7 @@ void MemorySystem::submit(uint32_t sm, const std::vector<Transaction>& txns, Acc
     const uint32_t written = std::min<uint32_t>(t.size, uint32_t(std::popcount(t.lanes)) * bytes_per_lane);
     m.txns[id] = {t.addr, t.size, written ? written : t.size, sm, group, kind, local, use_l1};
     m.sms[sm].lsu.push_back(id);
+    m.lsu_busy.insert(sm);
     ++m.lsu_pending;
   }
   if (wants && txns.empty()) responses_.push_back({sm, token, now});
