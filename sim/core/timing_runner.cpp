@@ -104,6 +104,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     deliver(now);
     uint64_t next = sm::kNever;  // earliest SM wake, kept up to date below
     for (size_t i = 0; i < sms.size(); ++i) {
+      if (i + 1 < sms.size() && wakes[i + 1] <= now) sms[i + 1]->prefetch();
       if (wakes[i] <= now) {
         sm::SmCore& s = *sms[i];
         if (s.tick(now)) limits.on_instructions(stats.exec.inst_executed);

@@ -93,7 +93,11 @@ void SmCore::refresh(uint32_t s, uint64_t now) {
       const uint32_t i = static_cast<uint32_t>(std::countr_zero(occ));
       const uint64_t m = tr.wheel[i];
       tr.ready |= m;
-      for (uint64_t b = m; b; b &= b - 1) due_[static_cast<size_t>(std::countr_zero(b))] = kNever;
+      for (uint64_t b = m; b; b &= b - 1) {
+        const size_t slot = static_cast<size_t>(std::countr_zero(b));
+        due_[slot] = kNever;
+        __builtin_prefetch(warps_[slot].warp);  // likely to issue soon
+      }
       tr.wheel[i] = 0;
     }
     tr.occupied &= ~due;
