@@ -226,78 +226,91 @@ void analyse_control_flow(Kernel& k) {
   k.num_branches = branches;
 }
 
+RegisterRefs register_refs(const Instr& in, const std::vector<bool>& special) {
+  RegisterRefs r;
+  auto src = [&](const Operand& o) {
+    if (o.kind == Operand::Kind::Reg && !special[o.reg]) r.reads[r.nreads++] = o.reg;
+    if (o.kind == Operand::Kind::Addr && o.has_base && !special[o.base]) r.reads[r.nreads++] = o.base;
+    if (o.kind == Operand::Kind::Vec)
+      for (int i = 0; i < o.nvec; ++i)
+        if (!o.vec_const[i] && o.vec[i] != kSinkSlot && !special[o.vec[i]]) r.reads[r.nreads++] = o.vec[i];
+  };
+  src(in.a);
+  src(in.b);
+  src(in.c);
+  src(in.e);
+  if (in.op == Op::St) return r;  // a store's d[0] holds nothing
+  for (const Operand* d : {&in.d[0], &in.d[1]}) {
+    if (d->kind == Operand::Kind::Reg) r.writes[r.nwrites++] = d->reg;
+    if (d->kind == Operand::Kind::Vec)
+      for (int i = 0; i < d->nvec; ++i)
+        if (d->vec[i] != kSinkSlot) r.writes[r.nwrites++] = d->vec[i];
+  }
+  return r;
+}
+
+RegisterLiveness::RegisterLiveness(const Kernel& k) : k_(k), special_(k.num_slots(), false) {
+  for (auto& sp : k.specials) special_[sp.slot] = true;
+  blocks_ = build_basic_blocks(k);
+  live_in_.assign(blocks_.size(), std::vector<uint64_t>((k.num_slots() + 63) / 64, 0));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t bi = blocks_.size(); bi-- > 0;) {
+      std::vector<uint64_t> live = live_out(bi);
+      for (uint32_t pc = blocks_[bi].last + 1; pc-- > blocks_[bi].first;)
+        transfer(k.code[pc], register_refs(k.code[pc], special_), live);
+      if (live != live_in_[bi]) {
+        live_in_[bi] = std::move(live);
+        changed = true;
+      }
+    }
+  }
+}
+
+std::vector<uint64_t> RegisterLiveness::live_out(size_t block) const {
+  std::vector<uint64_t> live((k_.num_slots() + 63) / 64, 0);
+  for (uint32_t s : blocks_[block].succ)
+    for (size_t w = 0; w < live.size(); ++w) live[w] |= live_in_[s][w];
+  return live;
+}
+
+void RegisterLiveness::transfer(const Instr& in, const RegisterRefs& refs, std::vector<uint64_t>& live) const {
+  if (!in.has_guard)
+    for (uint32_t i = 0; i < refs.nwrites; ++i) live[refs.writes[i] >> 6] &= ~(uint64_t(1) << (refs.writes[i] & 63));
+  for (uint32_t i = 0; i < refs.nreads; ++i) live[refs.reads[i] >> 6] |= uint64_t(1) << (refs.reads[i] & 63);
+}
+
+void RegisterLiveness::walk(
+    const std::function<void(uint32_t, const RegisterRefs&, const std::vector<uint64_t>&)>& f) const {
+  for (size_t bi = 0; bi < blocks_.size(); ++bi) {
+    std::vector<uint64_t> live = live_out(bi);
+    for (uint32_t pc = blocks_[bi].last + 1; pc-- > blocks_[bi].first;) {
+      const RegisterRefs refs = register_refs(k_.code[pc], special_);
+      f(pc, refs, live);
+      transfer(k_.code[pc], refs, live);
+    }
+  }
+}
+
+bool RegisterLiveness::live_at_entry(uint32_t r) const {
+  return !live_in_.empty() && (live_in_[0][r >> 6] >> (r & 63) & 1);
+}
+
 uint32_t estimate_registers(const Kernel& k) {
   const uint32_t nslots = k.num_slots();
   if (nslots == 0) return 0;
   std::vector<uint8_t> width(nslots, 1);
   for (uint32_t s = 0; s < nslots; ++s) width[s] = dtype_bytes(k.regs[s].type) == 8 ? 2 : 1;
-  std::vector<bool> special(nslots, false);
-  for (auto& sp : k.specials) special[sp.slot] = true;
-  const size_t words = (nslots + 63) / 64;
-  using Bits = std::vector<uint64_t>;
-  auto setb = [](Bits& b, uint32_t i) { b[i >> 6] |= uint64_t(1) << (i & 63); };
-  auto clrb = [](Bits& b, uint32_t i) { b[i >> 6] &= ~(uint64_t(1) << (i & 63)); };
-
-  auto uses = [&](const Instr& in, const std::function<void(uint32_t)>& f) {
-    auto src = [&](const Operand& o) {
-      if (o.kind == Operand::Kind::Reg && !special[o.reg]) f(o.reg);
-      if (o.kind == Operand::Kind::Addr && o.has_base && !special[o.base]) f(o.base);
-      if (o.kind == Operand::Kind::Vec)
-        for (int i = 0; i < o.nvec; ++i)
-          if (!o.vec_const[i] && o.vec[i] != kSinkSlot && !special[o.vec[i]]) f(o.vec[i]);
-    };
-    src(in.a);
-    src(in.b);
-    src(in.c);
-    src(in.e);
-  };
-  auto defs = [&](const Instr& in, const std::function<void(uint32_t)>& f) {
-    const Operand& d = in.d[0];
-    if (d.kind == Operand::Kind::Reg) f(d.reg);
-    if (d.kind == Operand::Kind::Vec)
-      for (int i = 0; i < d.nvec; ++i)
-        if (d.vec[i] != kSinkSlot) f(d.vec[i]);
-  };
-
-  auto blocks = build_basic_blocks(k);
-  std::vector<Bits> live_in(blocks.size(), Bits(words, 0));
-  bool changed = true;
-  auto transfer = [&](const Instr& in, Bits& live) {
-    if (!in.has_guard) defs(in, [&](uint32_t r) { clrb(live, r); });
-    uses(in, [&](uint32_t r) { setb(live, r); });
-  };
-  while (changed) {
-    changed = false;
-    for (size_t bi = blocks.size(); bi-- > 0;) {
-      Bits live(words, 0);
-      for (uint32_t s : blocks[bi].succ)
-        for (size_t w = 0; w < words; ++w) live[w] |= live_in[s][w];
-      for (uint32_t pc = blocks[bi].last + 1; pc-- > blocks[bi].first;) transfer(k.code[pc], live);
-      if (live != live_in[bi]) {
-        live_in[bi] = std::move(live);
-        changed = true;
-      }
-    }
-  }
   uint32_t best = 0;
-  auto measure = [&](const Bits& live) {
+  // Live across an instruction: live after it plus its own destinations.
+  RegisterLiveness(k).walk([&](uint32_t, const RegisterRefs& refs, const std::vector<uint64_t>& live_after) {
+    std::vector<uint64_t> across = live_after;
+    for (uint32_t i = 0; i < refs.nwrites; ++i) across[refs.writes[i] >> 6] |= uint64_t(1) << (refs.writes[i] & 63);
     uint32_t sum = 0;
     for (uint32_t s = 0; s < nslots; ++s)
-      if (live[s >> 6] >> (s & 63) & 1) sum += width[s];
+      if (across[s >> 6] >> (s & 63) & 1) sum += width[s];
     best = std::max(best, sum);
-  };
-  for (size_t bi = 0; bi < blocks.size(); ++bi) {
-    Bits live(words, 0);
-    for (uint32_t s : blocks[bi].succ)
-      for (size_t w = 0; w < words; ++w) live[w] |= live_in[s][w];
-    for (uint32_t pc = blocks[bi].last + 1; pc-- > blocks[bi].first;) {
-      // Live across this instruction: live-out plus its own destinations.
-      Bits across = live;
-      defs(k.code[pc], [&](uint32_t r) { setb(across, r); });
-      measure(across);
-      transfer(k.code[pc], live);
-    }
-  }
+  });
   // ptxas also reserves registers for addressing and the thread index; never report
   // fewer than a minimal kernel uses.
   return std::max<uint32_t>(best, 2);

@@ -3,6 +3,7 @@
 // divergent loops included), branch ordinals, and a liveness-based register estimate.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "sim/isa/ir.hpp"
@@ -22,6 +23,38 @@ std::vector<uint32_t> immediate_post_dominators(const std::vector<BasicBlock>& b
 
 // Sets Instr::reconv and Instr::branch_id of every branch and Kernel::num_branches.
 void analyse_control_flow(Kernel& k);
+
+// The data registers (kernel data slots) an instruction reads (source registers, address
+// bases, vector elements) and writes (destinations). Special registers (read-only, set at
+// block start) and predicates are not included.
+struct RegisterRefs {
+  uint16_t reads[16];
+  uint32_t nreads = 0;
+  uint16_t writes[8];
+  uint32_t nwrites = 0;
+};
+RegisterRefs register_refs(const Instr& in, const std::vector<bool>& special);
+
+// Which data registers are live where, per thread. A guarded definition does not end a
+// value's life: the lanes it skips keep the old value.
+class RegisterLiveness {
+ public:
+  explicit RegisterLiveness(const Kernel& k);
+  // Calls f(pc, refs, live_after) for every instruction (each block from its last
+  // instruction back); live_after is a bit set over data slots (bit r of word r / 64).
+  void walk(const std::function<void(uint32_t, const RegisterRefs&, const std::vector<uint64_t>&)>& f) const;
+  // Whether slot r may be read before any write (live at the kernel's entry).
+  bool live_at_entry(uint32_t r) const;
+  const std::vector<bool>& special() const { return special_; }
+
+ private:
+  std::vector<uint64_t> live_out(size_t block) const;
+  void transfer(const Instr& in, const RegisterRefs& refs, std::vector<uint64_t>& live) const;
+  const Kernel& k_;
+  std::vector<bool> special_;
+  std::vector<BasicBlock> blocks_;
+  std::vector<std::vector<uint64_t>> live_in_;  // per block
+};
 
 // Max simultaneously live 32-bit register words over the kernel (64-bit values count
 // as two), a stand-in for `ptxas -v` when a launch does not give its register count.
