@@ -24,11 +24,10 @@ Crossbar::Crossbar(const InterconnectSpec& spec, uint32_t sources, uint32_t dest
       queued_for_(destinations, 0),
       words_((sources + 63) / 64),
       heads_for_(size_t(destinations) * words_, 0),
-      dest_words_((destinations + 63) / 64),
-      dest_queued_(dest_words_, 0),
-      dest_flying_(dest_words_, 0),
-      dest_waiting_(dest_words_, 0),
-      src_busy_(words_, 0) {
+      dest_queued_(destinations),
+      dest_flying_(destinations),
+      dest_waiting_(destinations),
+      src_busy_(sources) {
   if (sources == 0 || destinations == 0)
     throw std::invalid_argument(fmt::format("{}: needs at least one source and one destination", name_));
 }
@@ -49,11 +48,11 @@ void Crossbar::push(Packet p, uint64_t now) {
     throw std::logic_error(fmt::format("{}: push to full input port {}", name_, p.src));
   p.pushed_at = now;
   in_flits_[p.src] += spec_.flits(p.bytes);
-  if (queued_for_[p.dst]++ == 0) set_bit(dest_queued_, p.dst, true);
+  if (queued_for_[p.dst]++ == 0) dest_queued_.insert(p.dst);
   ++queued_;
   if (in_[p.src].empty()) {
     mark_head(p.src, p.dst, true);
-    set_bit(src_busy_, p.src, true);
+    src_busy_.insert(p.src);
   }
   in_[p.src].push_back(p);
   ++stats_.packets_pushed;
@@ -102,15 +101,15 @@ bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
     out_slot_[dst] = end;
     uint64_t due = slot_cycle(end - 1) + spec_.latency;
     flight_[dst].push_back({head, k, due});
-    set_bit(dest_flying_, dst, true);
+    dest_flying_.insert(dst);
     ++in_flight_;
     in_flits_[src] -= k;
     out_flits_[dst] += k;
     in_[src].pop_front();
     mark_head(src, dst, false);
     if (!in_[src].empty()) mark_head(src, in_[src].front().dst, true);
-    else set_bit(src_busy_, src, false);
-    if (--queued_for_[dst] == 0) set_bit(dest_queued_, dst, false);
+    else src_busy_.erase(src);
+    if (--queued_for_[dst] == 0) dest_queued_.erase(dst);
     --queued_;
     rr_[dst] = src + 1 == sources_ ? 0 : src + 1;
     return true;
@@ -123,11 +122,11 @@ bool Crossbar::tick(uint64_t now) {
   // Several passes: with more than one flit per cycle a port may carry several packets.
   for (bool granted = queued_ > 0; granted;) {
     granted = false;
-    for_each_dest(dest_queued_, [&](uint32_t d) { granted |= grant_one(d, now); });
+    dest_queued_.for_each([&](uint32_t d) { granted |= grant_one(d, now); });
     progress |= granted;
   }
   if (in_flight_ == 0) return progress;
-  for_each_dest(dest_flying_, [&](uint32_t d) {
+  dest_flying_.for_each([&](uint32_t d) {
     auto& f = flight_[d];
     while (!f.empty() && f.front().due <= now) {
       --in_flight_;
@@ -142,25 +141,23 @@ bool Crossbar::tick(uint64_t now) {
       stats_.total_latency += lat;
       stats_.max_latency = std::max(stats_.max_latency, lat);
       out_[d].push_back(p);
-      set_bit(dest_waiting_, d, true);
+      dest_waiting_.insert(d);
       ++out_count_;
       progress = true;
     }
-    if (f.empty()) set_bit(dest_flying_, d, false);
+    if (f.empty()) dest_flying_.erase(d);
   });
   return progress;
 }
 
 uint64_t Crossbar::next_event_cycle() const {
   uint64_t next = kNoEvent;
-  for_each_dest(dest_flying_, [&](uint32_t d) { next = std::min(next, flight_[d].front().due); });
-  for (uint32_t w = 0; w < words_; ++w)
-    for (uint64_t m = src_busy_[w]; m; m &= m - 1) {
-      const uint32_t s = w * 64 + uint32_t(std::countr_zero(m));
-      const Packet& head = in_[s].front();
-      if (out_flits_[head.dst] + spec_.flits(head.bytes) > spec_.output_buffer_flits) continue;
-      next = std::min(next, slot_cycle(std::max(in_slot_[s], out_slot_[head.dst])));
-    }
+  dest_flying_.for_each([&](uint32_t d) { next = std::min(next, flight_[d].front().due); });
+  src_busy_.for_each([&](uint32_t s) {
+    const Packet& head = in_[s].front();
+    if (out_flits_[head.dst] + spec_.flits(head.bytes) > spec_.output_buffer_flits) return;
+    next = std::min(next, slot_cycle(std::max(in_slot_[s], out_slot_[head.dst])));
+  });
   return next;
 }
 
@@ -168,7 +165,7 @@ Packet Crossbar::pop(uint32_t dst) {
   if (out_.at(dst).empty()) throw std::logic_error(fmt::format("{}: pop from empty output {}", name_, dst));
   Packet p = out_[dst].front();
   out_[dst].pop_front();
-  if (out_[dst].empty()) set_bit(dest_waiting_, dst, false);
+  if (out_[dst].empty()) dest_waiting_.erase(dst);
   --out_count_;
   out_flits_[dst] -= spec_.flits(p.bytes);
   return p;

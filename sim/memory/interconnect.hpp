@@ -17,12 +17,12 @@
 //  - One FIFO per input port: a head packet blocked by a full output buffer also blocks
 //    the packets behind it (head-of-line blocking, as in GPGPU-Sim's injection queue).
 #pragma once
-#include <bit>
 #include <cstdint>
 #include <deque>
 #include <string>
 #include <vector>
 
+#include "sim/memory/index_set.hpp"
 #include "sim/memory/interconnect_packet.hpp"
 #include "sim/memory/interconnect_spec.hpp"
 
@@ -63,8 +63,8 @@ class Crossbar {
   // Packets delivered to any output and not yet popped.
   uint64_t outputs_waiting() const { return out_count_; }
   const Packet& front(uint32_t dst) const { return out_.at(dst).front(); }  // requires has_packet
-  // Bit d set (word d / 64) when output d has a packet waiting to be popped.
-  const std::vector<uint64_t>& waiting_outputs() const { return dest_waiting_; }
+  // The outputs that have a packet waiting to be popped.
+  const IndexSet& waiting_outputs() const { return dest_waiting_; }
   Packet pop(uint32_t dst);
 
   // Nothing queued, in flight or waiting to be popped.
@@ -99,23 +99,11 @@ class Crossbar {
   std::vector<uint32_t> queued_for_;           // per destination: packets queued at the inputs for it
   uint32_t words_;                             // 64-bit words per destination in heads_for_
   std::vector<uint64_t> heads_for_;            // per destination: bit per input whose head packet is for it
-  // Bit sets over destinations (dest_words_ words each): packets queued at the inputs for
-  // it, packets in flight to it. tick() and next_event_cycle() visit only those.
-  uint32_t dest_words_;
-  std::vector<uint64_t> dest_queued_, dest_flying_, dest_waiting_;
-  std::vector<uint64_t> src_busy_;  // bit per input port with a packet queued (words_ words)
-  static void set_bit(std::vector<uint64_t>& v, uint32_t i, bool on) {
-    uint64_t& w = v[i / 64];
-    const uint64_t b = uint64_t(1) << (i % 64);
-    w = on ? w | b : w & ~b;
-  }
-  // Calls f(d) for every destination d set in `bits`, in increasing order (a copy of the
-  // set taken word by word: f may clear bits of it).
-  template <class F>
-  void for_each_dest(const std::vector<uint64_t>& bits, F&& f) const {
-    for (uint32_t w = 0; w < dest_words_; ++w)
-      for (uint64_t m = bits[w]; m; m &= m - 1) f(w * 64 + uint32_t(std::countr_zero(m)));
-  }
+  // Destinations with packets queued at the inputs for them, in flight to them, waiting
+  // in their output queue; inputs with a packet queued. tick() and next_event_cycle() visit
+  // only those.
+  IndexSet dest_queued_, dest_flying_, dest_waiting_;
+  IndexSet src_busy_;
   static constexpr uint32_t kNone = UINT32_MAX;
   void mark_head(uint32_t src, uint32_t dst, bool on);
   uint32_t next_head(const uint64_t* heads, uint32_t from) const;

@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "sim/core/error.hpp"
+#include "sim/memory/index_set.hpp"
 #include "sim/memory/memory_path.hpp"
 
 namespace warpsim::mem {
@@ -28,26 +29,6 @@ struct Event {
   uint64_t b;  // preq id / token
   bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
-
-// A set of small indices (SMs, partitions) as bits, so the clock visits only the busy ones.
-class IndexSet {
- public:
-  explicit IndexSet(size_t n = 0) : words_((n + 63) / 64, 0) {}
-  void insert(uint32_t i) { words_[i >> 6] |= uint64_t(1) << (i & 63); }
-  void erase(uint32_t i) { words_[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
-  const std::vector<uint64_t>& words() const { return words_; }
-
- private:
-  std::vector<uint64_t> words_;
-};
-
-// Calls f(i) for each bit set in words (members at the time each word is read), in
-// increasing order.
-template <class F>
-void for_each_index(const std::vector<uint64_t>& words, F&& f) {
-  for (size_t w = 0; w < words.size(); ++w)
-    for (uint64_t m = words[w]; m; m &= m - 1) f(uint32_t(w * 64 + std::countr_zero(m)));
-}
 
 }  // namespace
 
@@ -77,9 +58,7 @@ struct MemorySystem::Impl {
   };
   std::vector<Group> groups;
   std::vector<uint32_t> free_groups;
-  uint64_t groups_live = 0;
   uint32_t new_group() {
-    ++groups_live;
     if (!free_groups.empty()) {
       uint32_t g = free_groups.back();
       free_groups.pop_back();
@@ -135,7 +114,7 @@ struct MemorySystem::Impl {
 
   uint64_t latency_sum = 0, latency_count = 0;
   std::vector<uint64_t> fill_ready;  // scratch: the waiters a cache fill releases
-  std::vector<uint64_t> part_visit;  // scratch: the partitions one tick visits
+  IndexSet part_visit;  // scratch: the partitions one tick visits
 
   explicit Impl(const DeviceSpec& s, std::vector<MemResponse>& r) : spec(s), responses(r) {
     sms.resize(spec.sm.count);
@@ -190,7 +169,6 @@ struct MemorySystem::Impl {
         }
         responses.push_back({g.sm, g.token, now});
         free_groups.push_back(t.group);
-        --groups_live;
       }
     }
     free_txns.push_back(id);
@@ -459,11 +437,11 @@ struct MemorySystem::Impl {
           progress = true;
         }
     }
-    if (lsu_pending) for_each_index(lsu_busy.words(), [&](uint32_t s) { progress |= lsu_step(s, now); });
+    if (lsu_pending) lsu_busy.for_each([&](uint32_t s) { progress |= lsu_step(s, now); });
     if (icnt) {
       Crossbar& req = icnt->requests();
       if (out_pending)
-        for_each_index(out_busy.words(), [&](uint32_t s) {
+        out_busy.for_each([&](uint32_t s) {
           SmSide& sm = sms[s];
           while (!sm.out.empty() && req.can_push(sm.out.front().src, sm.out.front().dst, sm.out.front().bytes)) {
             req.push(sm.out.front(), now);
@@ -476,11 +454,9 @@ struct MemorySystem::Impl {
       const uint64_t dnow = dram_cycle_at(now);
       Crossbar& rep = icnt->replies();
       // Partitions with queued work or a request delivered by the network, in order.
-      std::vector<uint64_t>& visit = part_visit;
-      visit = parts_busy.words();
-      const std::vector<uint64_t>& delivered = req.waiting_outputs();
-      for (size_t w = 0; w < visit.size(); ++w) visit[w] |= delivered[w];
-      for_each_index(visit, [&](uint32_t p) {
+      part_visit = parts_busy;
+      part_visit.unite(req.waiting_outputs());
+      part_visit.for_each([&](uint32_t p) {
         Partition& part = parts[p];
         // One request per partition per cycle: a retried one first, else one from the network.
         if (!part.pending.empty()) {
@@ -540,7 +516,7 @@ struct MemorySystem::Impl {
     if (lsu_pending || out_pending) return now + 1;
     if (icnt) {
       bool soon = false;
-      for_each_index(parts_busy.words(), [&](uint32_t i) {
+      parts_busy.for_each([&](uint32_t i) {
         const Partition& p = parts[i];
         if (!p.pending.empty() || !p.replies.empty()) soon = true;
         if (!p.arriving.empty()) t = std::min(t, p.arriving.front().first);
@@ -638,7 +614,7 @@ std::string MemorySystem::describe_state() const {
   return fmt::format("memory: {} transactions in SM load/store queues, {} packets waiting to enter the network, {} "
                      "requests in partition delay lines, {} requests waiting at partitions, {} replies waiting, {} DRAM requests waiting, {} timed events, "
                      "{} outstanding tokens, DRAM {}",
-                     lsu, out, arr, pend, rep, dq, m.events.size(), m.groups_live,
+                     lsu, out, arr, pend, rep, dq, m.events.size(), m.groups.size() - m.free_groups.size(),
                      m.dram ? (m.dram->busy() ? "busy" : "idle") : "absent");
 }
 
