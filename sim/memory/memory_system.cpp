@@ -30,6 +30,19 @@ struct Event {
   bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
 };
 
+// A free slot of a pool kept as a vector plus a list of freed indices: a freed one if
+// any, else a new one at the end.
+template <class T>
+uint32_t take_slot(std::vector<T>& items, std::vector<uint32_t>& free) {
+  if (!free.empty()) {
+    const uint32_t id = free.back();
+    free.pop_back();
+    return id;
+  }
+  items.emplace_back();
+  return uint32_t(items.size() - 1);
+}
+
 }  // namespace
 
 struct MemorySystem::Impl {
@@ -58,15 +71,7 @@ struct MemorySystem::Impl {
   };
   std::vector<Group> groups;
   std::vector<uint32_t> free_groups;
-  uint32_t new_group() {
-    if (!free_groups.empty()) {
-      uint32_t g = free_groups.back();
-      free_groups.pop_back();
-      return g;
-    }
-    groups.emplace_back();
-    return uint32_t(groups.size() - 1);
-  }
+  uint32_t new_group() { return take_slot(groups, free_groups); }
 
   struct SmSide {
     std::deque<uint32_t> lsu;
@@ -139,15 +144,7 @@ struct MemorySystem::Impl {
 
   void schedule(uint64_t t, EventKind k, uint32_t a, uint64_t b) { events.push({t, seq++, k, a, b}); }
 
-  uint32_t new_txn() {
-    if (!free_txns.empty()) {
-      uint32_t id = free_txns.back();
-      free_txns.pop_back();
-      return id;
-    }
-    txns.emplace_back();
-    return uint32_t(txns.size() - 1);
-  }
+  uint32_t new_txn() { return take_slot(txns, free_txns); }
 
   uint64_t dram_cycle_at(uint64_t core) const { return core * dram_khz / core_khz; }
   uint64_t core_cycle_at(uint64_t dc) const { return (dc * core_khz + dram_khz - 1) / dram_khz; }
@@ -280,15 +277,7 @@ struct MemorySystem::Impl {
   }
 
   // ---- partition side ----------------------------------------------------------------------
-  uint32_t new_dctx() {
-    if (!free_dctx.empty()) {
-      uint32_t id = free_dctx.back();
-      free_dctx.pop_back();
-      return id;
-    }
-    dctx.emplace_back();
-    return uint32_t(dctx.size() - 1);
-  }
+  uint32_t new_dctx() { return take_slot(dctx, free_dctx); }
 
   // Queues DRAM requests for `sectors` (32-byte units) of the line at `line`, one per
   // contiguous run, widened to whole DRAM access atoms.
@@ -356,13 +345,7 @@ struct MemorySystem::Impl {
       uint32_t sectors = pk.sector_mask ? pk.sector_mask : ls.full_line_mask();
       uint32_t slot = 0;
       if (type != AccessType::Write) {
-        if (!free_preq.empty()) {
-          slot = free_preq.back();
-          free_preq.pop_back();
-        } else {
-          preq.emplace_back();
-          slot = uint32_t(preq.size() - 1);
-        }
+        slot = take_slot(preq, free_preq);
         preq[slot] = pk;
       }
       AccessResult r = l2.access({pk.addr, sectors, type, false, slot}, now);
