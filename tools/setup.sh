@@ -3,7 +3,7 @@
 # there. Safe to run any number of times. nvcc (CUDA) is optional and never installed.
 set -euo pipefail
 
-packages=(g++ make cmake libfmt-dev libcli11-dev nlohmann-json3-dev catch2)
+packages=(g++ make cmake pkg-config libfmt-dev libcli11-dev nlohmann-json3-dev catch2 libzstd-dev liblz4-dev)
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

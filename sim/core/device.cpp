@@ -76,6 +76,17 @@ void Device::memset(DevPtr dst, uint8_t value, uint64_t bytes) {
 
 uint64_t Device::bytes_allocated() const { return impl_->gmem.bytes_allocated(); }
 void Device::set_memory_capacity(uint64_t bytes) { impl_->gmem.set_capacity(bytes); }
+uint64_t Device::memory_capacity() const { return impl_->gmem.capacity(); }
+
+std::optional<std::pair<DevPtr, uint64_t>> Device::allocation_containing(DevPtr ptr) const {
+  const auto* a = impl_->gmem.find(ptr, 1);
+  if (!a) return std::nullopt;
+  return std::make_pair(a->base, a->size);
+}
+
+std::optional<Device::SymbolInfo> Device::symbol(const isa::Module&, const std::string&) const {
+  return std::nullopt;  // placeholder until module variables are loaded (ptx-programs branch)
+}
 
 const isa::Module& Device::load_ptx_file(const std::string& path) {
   impl_->modules.push_back(isa::load_ptx_file(path));

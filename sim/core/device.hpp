@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -78,8 +79,18 @@ class Device {
   uint64_t bytes_allocated() const;
   // Device memory size (default 6 GiB, the C2070's); allocations beyond it fail.
   void set_memory_capacity(uint64_t bytes);
+  uint64_t memory_capacity() const;
+  // The live allocation (base, size) containing `ptr`, if any.
+  std::optional<std::pair<DevPtr, uint64_t>> allocation_containing(DevPtr ptr) const;
   // Names a buffer so that out-of-bounds reports can say "past the end of buffer 'C'".
   void set_label(DevPtr ptr, const std::string& label);
+
+  // Module-scope .global/.const variables, placed in device memory when the module loads.
+  struct SymbolInfo {
+    DevPtr address = 0;
+    uint64_t size = 0;
+  };
+  std::optional<SymbolInfo> symbol(const isa::Module& m, const std::string& name) const;
 
   // PTX modules stay alive as long as the device (kernels point into them).
   const isa::Module& load_ptx_file(const std::string& path);

@@ -13,5 +13,7 @@ void register_sweep_command(CLI::App& app);      // cmd_sweep.cpp
 void register_plot_command(CLI::App& app);       // cmd_plot.cpp
 void register_roofline_command(CLI::App& app);   // cmd_roofline.cpp
 void register_grade_command(CLI::App& app);      // cmd_grade.cpp
+void register_exec_command(CLI::App& app);       // cmd_exec.cpp
+void register_inspect_command(CLI::App& app);    // cmd_inspect.cpp
 
 }  // namespace warpsim::cli

@@ -18,6 +18,8 @@ int main(int argc, char** argv) {
   warpsim::cli::register_plot_command(app);
   warpsim::cli::register_roofline_command(app);
   warpsim::cli::register_grade_command(app);
+  warpsim::cli::register_exec_command(app);
+  warpsim::cli::register_inspect_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

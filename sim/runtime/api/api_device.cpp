@@ -1,0 +1,117 @@
+// Device, version, limit and synchronisation entry points. There is one device, 0.
+#include <fmt/format.h>
+
+#include "sim/runtime/api/api_context.hpp"
+
+using namespace warpsim::runtime;
+using warpsim::runtime::api::call;
+namespace cuda = warpsim::cuda;
+
+namespace {
+void check_device(int device, const char* name) {
+  if (device != 0)
+    throw ApiError(cuda::ErrorInvalidDevice,
+                   fmt::format("{}: device {} does not exist (warpsim simulates one device, 0)", name, device));
+}
+// The CUDA version this runtime stands in for (cudaRuntimeGetVersion's encoding).
+constexpr int kCudaVersion = 13000;
+}  // namespace
+
+WARPSIM_API int cudaGetDeviceCount(int* count) {
+  return call("cudaGetDeviceCount", [&](Runtime&) { *count = 1; }, api::Sticky::Ignore);
+}
+
+WARPSIM_API int cudaGetDevice(int* device) {
+  return call("cudaGetDevice", [&](Runtime&) { *device = 0; }, api::Sticky::Ignore);
+}
+
+WARPSIM_API int cudaSetDevice(int device) {
+  return call("cudaSetDevice", [&](Runtime&) { check_device(device, "cudaSetDevice"); });
+}
+
+WARPSIM_API int cudaInitDevice(int device, unsigned, unsigned) {
+  return call("cudaInitDevice", [&](Runtime&) { check_device(device, "cudaInitDevice"); });
+}
+
+WARPSIM_API int cudaChooseDevice(int* device, const void*) {
+  return call("cudaChooseDevice", [&](Runtime&) { *device = 0; });
+}
+
+WARPSIM_API int cudaSetDeviceFlags(unsigned) { return call("cudaSetDeviceFlags", [](Runtime&) {}); }
+
+WARPSIM_API int cudaGetDeviceFlags(unsigned* flags) {
+  return call("cudaGetDeviceFlags", [&](Runtime&) { *flags = 0; });
+}
+
+WARPSIM_API int cudaGetDeviceProperties(cuda::DeviceProp* prop, int device) {
+  return call(
+      "cudaGetDeviceProperties",
+      [&](Runtime& rt) {
+        check_device(device, "cudaGetDeviceProperties");
+        rt.device_properties(prop);
+      },
+      api::Sticky::Ignore);
+}
+
+WARPSIM_API int cudaDeviceGetAttribute(int* value, int attr, int device) {
+  return call(
+      "cudaDeviceGetAttribute",
+      [&](Runtime& rt) {
+        check_device(device, "cudaDeviceGetAttribute");
+        *value = rt.device_attribute(attr);
+      },
+      api::Sticky::Ignore);
+}
+
+WARPSIM_API int cudaDriverGetVersion(int* version) {
+  return call("cudaDriverGetVersion", [&](Runtime&) { *version = kCudaVersion; }, api::Sticky::Ignore);
+}
+
+WARPSIM_API int cudaRuntimeGetVersion(int* version) {
+  return call("cudaRuntimeGetVersion", [&](Runtime&) { *version = kCudaVersion; }, api::Sticky::Ignore);
+}
+
+WARPSIM_API int cudaDeviceSynchronize() {
+  return call("cudaDeviceSynchronize", [](Runtime& rt) { rt.synchronize(); });
+}
+
+WARPSIM_API int cudaDeviceReset() {
+  return call("cudaDeviceReset", [](Runtime& rt) { rt.reset(); }, api::Sticky::Ignore);
+}
+
+WARPSIM_API int cudaDeviceSetCacheConfig(int config) {
+  return call("cudaDeviceSetCacheConfig", [&](Runtime& rt) { rt.set_cache_config(nullptr, config); });
+}
+
+WARPSIM_API int cudaDeviceGetCacheConfig(int* config) {
+  return call("cudaDeviceGetCacheConfig", [&](Runtime&) { *config = cuda::PreferNone; });
+}
+
+WARPSIM_API int cudaDeviceSetLimit(int, size_t) { return call("cudaDeviceSetLimit", [](Runtime&) {}); }
+
+WARPSIM_API int cudaDeviceGetLimit(size_t* value, int limit) {
+  // cudaLimitStackSize 0, PrintfFifoSize 1, MallocHeapSize 2: CUDA's defaults.
+  return call("cudaDeviceGetLimit", [&](Runtime&) {
+    switch (limit) {
+      case 0: *value = 1024; break;
+      case 1: *value = 1 << 20; break;
+      case 2: *value = 8 << 20; break;
+      default: *value = 0; break;
+    }
+  });
+}
+
+WARPSIM_API int cudaDeviceCanAccessPeer(int* can, int, int) {
+  return call("cudaDeviceCanAccessPeer", [&](Runtime&) { *can = 0; });
+}
+
+WARPSIM_API int cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
+  return call("cudaDeviceGetStreamPriorityRange", [&](Runtime&) {
+    if (least) *least = 0;
+    if (greatest) *greatest = 0;
+  });
+}
+
+// Profiler control: the whole run is measured.
+WARPSIM_API int cudaProfilerStart() { return call("cudaProfilerStart", [](Runtime&) {}); }
+WARPSIM_API int cudaProfilerStop() { return call("cudaProfilerStop", [](Runtime&) {}); }

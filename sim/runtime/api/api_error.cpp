@@ -1,0 +1,65 @@
+// Error queries: CUDA's names and strings for the codes this runtime returns.
+#include "sim/runtime/api/api_context.hpp"
+
+namespace {
+
+struct ErrorText {
+  int code;
+  const char* name;
+  const char* text;
+};
+
+// The names and strings libcudart 13 gives (checked against it by tests/700_runtime).
+constexpr ErrorText kErrors[] = {
+    {0, "cudaSuccess", "no error"},
+    {1, "cudaErrorInvalidValue", "invalid argument"},
+    {2, "cudaErrorMemoryAllocation", "out of memory"},
+    {3, "cudaErrorInitializationError", "initialization error"},
+    {4, "cudaErrorCudartUnloading", "driver shutting down"},
+    {9, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {12, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
+    {13, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {16, "cudaErrorInvalidHostPointer", "invalid host pointer"},
+    {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {100, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {209, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+    {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {500, "cudaErrorSymbolNotFound", "named symbol not found"},
+    {600, "cudaErrorNotReady", "device not ready"},
+    {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {710, "cudaErrorAssert", "device-side assert triggered"},
+    {715, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {716, "cudaErrorMisalignedAddress", "misaligned address"},
+    {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {800, "cudaErrorNotPermitted", "operation not permitted"},
+    {801, "cudaErrorNotSupported", "operation not supported"},
+    {999, "cudaErrorUnknown", "unknown error"},
+};
+
+const ErrorText* find(int code) {
+  for (const auto& e : kErrors)
+    if (e.code == code) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+WARPSIM_API const char* cudaGetErrorString(int code) {
+  const ErrorText* e = find(code);
+  return e ? e->text : "unrecognized error code";
+}
+
+WARPSIM_API const char* cudaGetErrorName(int code) {
+  const ErrorText* e = find(code);
+  return e ? e->name : "unrecognized error code";
+}
+
+WARPSIM_API int cudaGetLastError() { return warpsim::runtime::api::last_error(true); }
+WARPSIM_API int cudaPeekAtLastError() { return warpsim::runtime::api::last_error(false); }

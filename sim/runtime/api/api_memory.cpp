@@ -1,0 +1,175 @@
+// Memory entry points: device, pinned host and managed allocations, copies, symbols.
+#include <cstdlib>
+
+#include "sim/runtime/api/api_context.hpp"
+
+using namespace warpsim::runtime;
+using warpsim::runtime::api::call;
+using Kind = warpsim::cuda::MemcpyKind;
+
+namespace {
+Kind kind_of(int k) { return static_cast<Kind>(k); }
+}  // namespace
+
+WARPSIM_API int cudaMalloc(void** ptr, size_t bytes) {
+  return call("cudaMalloc", [&](Runtime& rt) {
+    if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMalloc: devPtr is NULL");
+    *ptr = rt.malloc(bytes);
+  });
+}
+
+WARPSIM_API int cudaMallocAsync(void** ptr, size_t bytes, void* stream) {
+  return call("cudaMallocAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMallocAsync");
+    if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocAsync: devPtr is NULL");
+    *ptr = rt.malloc(bytes);
+  });
+}
+
+WARPSIM_API int cudaMallocManaged(void** ptr, size_t bytes, unsigned /*flags*/) {
+  return call("cudaMallocManaged", [&](Runtime& rt) {
+    if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocManaged: devPtr is NULL");
+    *ptr = rt.malloc_managed(bytes);
+  });
+}
+
+WARPSIM_API int cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+  return call("cudaMallocPitch", [&](Runtime& rt) {
+    uint64_t p = 0;
+    *ptr = rt.malloc_pitch(&p, width, height);
+    *pitch = p;
+  });
+}
+
+WARPSIM_API int cudaFree(void* ptr) {
+  return call("cudaFree", [&](Runtime& rt) {
+    rt.synchronize();
+    rt.free(ptr);
+  });
+}
+
+WARPSIM_API int cudaFreeAsync(void* ptr, void* stream) {
+  return call("cudaFreeAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaFreeAsync");
+    rt.free(ptr);
+  });
+}
+
+WARPSIM_API int cudaMallocHost(void** ptr, size_t bytes) {
+  return call("cudaMallocHost", [&](Runtime& rt) { *ptr = rt.malloc_host(bytes); });
+}
+
+WARPSIM_API int cudaHostAlloc(void** ptr, size_t bytes, unsigned /*flags*/) {
+  return call("cudaHostAlloc", [&](Runtime& rt) { *ptr = rt.malloc_host(bytes); });
+}
+
+WARPSIM_API int cudaFreeHost(void* ptr) { return call("cudaFreeHost", [&](Runtime& rt) { rt.free_host(ptr); }); }
+
+// Page-locking is a transfer-speed hint; the simulated copies do not depend on it.
+WARPSIM_API int cudaHostRegister(void*, size_t, unsigned) { return call("cudaHostRegister", [](Runtime&) {}); }
+WARPSIM_API int cudaHostUnregister(void*) { return call("cudaHostUnregister", [](Runtime&) {}); }
+
+WARPSIM_API int cudaMemcpy(void* dst, const void* src, size_t bytes, int kind) {
+  return call("cudaMemcpy", [&](Runtime& rt) {
+    rt.synchronize();
+    rt.memcpy(dst, src, bytes, kind_of(kind), "cudaMemcpy");
+  });
+}
+
+WARPSIM_API int cudaMemcpyAsync(void* dst, const void* src, size_t bytes, int kind, void* stream) {
+  return call("cudaMemcpyAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemcpyAsync");
+    rt.memcpy(dst, src, bytes, kind_of(kind), "cudaMemcpyAsync");
+  });
+}
+
+WARPSIM_API int cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                             int kind) {
+  return call("cudaMemcpy2D",
+              [&](Runtime& rt) {
+                rt.synchronize();
+                rt.memcpy_2d(dst, dpitch, src, spitch, width, height, kind_of(kind));
+              });
+}
+
+WARPSIM_API int cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                  size_t height, int kind, void* stream) {
+  return call("cudaMemcpy2DAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemcpy2DAsync");
+    rt.memcpy_2d(dst, dpitch, src, spitch, width, height, kind_of(kind));
+  });
+}
+
+WARPSIM_API int cudaMemset(void* dst, int value, size_t bytes) {
+  return call("cudaMemset", [&](Runtime& rt) { rt.memset(dst, value, bytes); });
+}
+
+WARPSIM_API int cudaMemsetAsync(void* dst, int value, size_t bytes, void* stream) {
+  return call("cudaMemsetAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemsetAsync");
+    rt.memset(dst, value, bytes);
+  });
+}
+
+WARPSIM_API int cudaMemset2D(void* dst, size_t pitch, int value, size_t width, size_t height) {
+  return call("cudaMemset2D", [&](Runtime& rt) { rt.memset_2d(dst, pitch, value, width, height); });
+}
+
+WARPSIM_API int cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  return call("cudaMemGetInfo", [&](Runtime& rt) {
+    uint64_t f = 0, t = 0;
+    rt.mem_get_info(&f, &t);
+    if (free_bytes) *free_bytes = f;
+    if (total_bytes) *total_bytes = t;
+  });
+}
+
+WARPSIM_API int cudaPointerGetAttributes(warpsim::cuda::PointerAttributes* attr, const void* ptr) {
+  return call("cudaPointerGetAttributes", [&](Runtime& rt) { rt.pointer_attributes(attr, ptr); });
+}
+
+// Managed-memory hints: every managed byte is already where the next user needs it.
+WARPSIM_API int cudaMemPrefetchAsync(const void*, size_t, ...) { return call("cudaMemPrefetchAsync", [](Runtime&) {}); }
+WARPSIM_API int cudaMemAdvise(const void*, size_t, ...) { return call("cudaMemAdvise", [](Runtime&) {}); }
+
+WARPSIM_API int cudaMemcpyToSymbol(const void* symbol, const void* src, size_t bytes, size_t offset, int kind) {
+  return call("cudaMemcpyToSymbol",
+              [&](Runtime& rt) {
+                rt.synchronize();
+                rt.memcpy_to_symbol(symbol, src, bytes, offset, kind_of(kind));
+              });
+}
+
+WARPSIM_API int cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t bytes, size_t offset, int kind,
+                                        void* stream) {
+  return call("cudaMemcpyToSymbolAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemcpyToSymbolAsync");
+    rt.memcpy_to_symbol(symbol, src, bytes, offset, kind_of(kind));
+  });
+}
+
+WARPSIM_API int cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t bytes, size_t offset, int kind) {
+  return call("cudaMemcpyFromSymbol",
+              [&](Runtime& rt) {
+                rt.synchronize();
+                rt.memcpy_from_symbol(dst, symbol, bytes, offset, kind_of(kind));
+              });
+}
+
+WARPSIM_API int cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t bytes, size_t offset, int kind,
+                                          void* stream) {
+  return call("cudaMemcpyFromSymbolAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemcpyFromSymbolAsync");
+    rt.memcpy_from_symbol(dst, symbol, bytes, offset, kind_of(kind));
+  });
+}
+
+WARPSIM_API int cudaGetSymbolAddress(void** dev_ptr, const void* symbol) {
+  return call("cudaGetSymbolAddress", [&](Runtime& rt) {
+    *dev_ptr = reinterpret_cast<void*>(rt.symbol(symbol, "cudaGetSymbolAddress").first);
+  });
+}
+
+WARPSIM_API int cudaGetSymbolSize(size_t* size, const void* symbol) {
+  return call("cudaGetSymbolSize", [&](Runtime& rt) { *size = rt.symbol(symbol, "cudaGetSymbolSize").second; });
+}

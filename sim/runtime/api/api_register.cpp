@@ -1,0 +1,123 @@
+// Entry points nvcc's generated host code calls before main() and at each <<<>>> launch
+// (crt/host_runtime.h and crt/device_functions.h of CUDA 13).
+#include "sim/runtime/api/api_context.hpp"
+
+using namespace warpsim::runtime;
+using warpsim::runtime::api::call;
+using Dim3 = warpsim::cuda::Dim3;
+
+WARPSIM_API void** __cudaRegisterFatBinary(void* fat_cubin) {
+  void** handle = nullptr;
+  call("__cudaRegisterFatBinary", [&](Runtime& rt) { handle = rt.register_fatbin(fat_cubin); }, api::Sticky::Ignore);
+  return handle;
+}
+
+WARPSIM_API void __cudaRegisterFatBinaryEnd(void** /*handle*/) {}
+
+WARPSIM_API void __cudaUnregisterFatBinary(void** handle) {
+  call("__cudaUnregisterFatBinary", [&](Runtime& rt) { rt.unregister_fatbin(handle); }, api::Sticky::Ignore);
+}
+
+WARPSIM_API char __cudaInitModule(void** /*handle*/) { return 1; }
+
+WARPSIM_API void __cudaRegisterFunction(void** handle, const char* host_fn, char* /*device_fn*/,
+                                        const char* device_name, int /*thread_limit*/, void* /*tid*/, void* /*bid*/,
+                                        void* /*block_dim*/, void* /*grid_dim*/, int* /*warp_size*/) {
+  call("__cudaRegisterFunction", [&](Runtime& rt) { rt.register_function(handle, host_fn, device_name); },
+       api::Sticky::Ignore);
+}
+
+WARPSIM_API void __cudaRegisterVar(void** handle, char* host_var, char* /*device_address*/, const char* device_name,
+                                   int /*ext*/, size_t size, int constant, int /*global*/) {
+  call("__cudaRegisterVar",
+       [&](Runtime& rt) { rt.register_var(handle, host_var, device_name, size, constant != 0, false); },
+       api::Sticky::Ignore);
+}
+
+WARPSIM_API void __cudaRegisterManagedVar(void** handle, void** host_var_ptr_address, char* /*device_address*/,
+                                          const char* device_name, int /*ext*/, size_t size, int constant,
+                                          int /*global*/) {
+  call("__cudaRegisterManagedVar",
+       [&](Runtime& rt) { rt.register_var(handle, host_var_ptr_address, device_name, size, constant != 0, true); },
+       api::Sticky::Ignore);
+}
+
+WARPSIM_API void __cudaRegisterTexture(void**, const void*, const void**, const char*, int, int, int) {
+  api::unsupported("__cudaRegisterTexture (texture references)");
+}
+
+WARPSIM_API void __cudaRegisterSurface(void**, const void*, const void**, const char*, int, int) {
+  api::unsupported("__cudaRegisterSurface (surface references)");
+}
+
+WARPSIM_API unsigned __cudaPushCallConfiguration(Dim3 grid, Dim3 block, size_t shared, void* stream) {
+  call("__cudaPushCallConfiguration", [&](Runtime& rt) { rt.push_call_configuration(grid, block, shared, stream); },
+       api::Sticky::Ignore);
+  return 0;
+}
+
+WARPSIM_API int __cudaPopCallConfiguration(Dim3* grid, Dim3* block, size_t* shared, void* stream) {
+  return call(
+      "__cudaPopCallConfiguration",
+      [&](Runtime& rt) {
+        uint64_t sh = 0;
+        rt.pop_call_configuration(grid, block, &sh, static_cast<void**>(stream));
+        *shared = sh;
+      },
+      api::Sticky::Ignore);
+}
+
+WARPSIM_API int __cudaGetKernel(const void** kernel, const void* host_fn) {
+  return call("__cudaGetKernel", [&](Runtime& rt) { *kernel = rt.kernel_handle(host_fn); }, api::Sticky::Ignore);
+}
+
+WARPSIM_API int cudaGetKernel(const void** kernel, const void* host_fn) {
+  return call("cudaGetKernel", [&](Runtime& rt) { *kernel = rt.kernel_handle(host_fn); });
+}
+
+WARPSIM_API int cudaGetFuncBySymbol(const void** func, const void* host_fn) {
+  return call("cudaGetFuncBySymbol", [&](Runtime& rt) { *func = rt.kernel_handle(host_fn); });
+}
+
+WARPSIM_API int cudaLaunchKernel(const void* func, Dim3 grid, Dim3 block, void** args, size_t shared, void* stream) {
+  return call("cudaLaunchKernel", [&](Runtime& rt) { rt.launch(func, grid, block, args, shared, stream); });
+}
+
+WARPSIM_API int cudaLaunchKernel_ptsz(const void* func, Dim3 grid, Dim3 block, void** args, size_t shared,
+                                      void* stream) {
+  return cudaLaunchKernel(func, grid, block, args, shared, stream);
+}
+
+WARPSIM_API int __cudaLaunchKernel(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
+                                   void* stream) {
+  return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+WARPSIM_API int __cudaLaunchKernel_ptsz(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
+                                        void* stream) {
+  return cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+WARPSIM_API int cudaFuncGetAttributes(warpsim::cuda::FuncAttributes* attr, const void* func) {
+  return call("cudaFuncGetAttributes", [&](Runtime& rt) { rt.func_attributes(attr, func); });
+}
+
+WARPSIM_API int cudaFuncSetCacheConfig(const void* func, int config) {
+  return call("cudaFuncSetCacheConfig", [&](Runtime& rt) { rt.set_cache_config(func, config); });
+}
+
+WARPSIM_API int cudaFuncSetAttribute(const void* func, int /*attr*/, int /*value*/) {
+  // Max dynamic shared memory and the carveout preference: the device config decides.
+  return call("cudaFuncSetAttribute", [&](Runtime& rt) { rt.kernel_handle(func); });
+}
+
+WARPSIM_API int cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
+                                                              size_t dynamic_shared) {
+  return call("cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+              [&](Runtime& rt) { *blocks = rt.occupancy_blocks_per_sm(func, block_size, dynamic_shared); });
+}
+
+WARPSIM_API int cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* func, int block_size,
+                                                                       size_t dynamic_shared, unsigned /*flags*/) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block_size, dynamic_shared);
+}

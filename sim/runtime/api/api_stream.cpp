@@ -1,0 +1,93 @@
+// Streams and events. Work runs in issue order as it is issued, so synchronising and
+// querying always find it complete; events carry simulated time.
+#include "sim/runtime/api/api_context.hpp"
+
+using namespace warpsim::runtime;
+using warpsim::runtime::api::call;
+
+WARPSIM_API int cudaStreamCreate(void** stream) {
+  return call("cudaStreamCreate", [&](Runtime& rt) { *stream = rt.create_stream(); });
+}
+
+WARPSIM_API int cudaStreamCreateWithFlags(void** stream, unsigned) {
+  return call("cudaStreamCreateWithFlags", [&](Runtime& rt) { *stream = rt.create_stream(); });
+}
+
+WARPSIM_API int cudaStreamCreateWithPriority(void** stream, unsigned, int) {
+  return call("cudaStreamCreateWithPriority", [&](Runtime& rt) { *stream = rt.create_stream(); });
+}
+
+WARPSIM_API int cudaStreamDestroy(void* stream) {
+  return call("cudaStreamDestroy", [&](Runtime& rt) { rt.destroy_stream(stream); });
+}
+
+WARPSIM_API int cudaStreamSynchronize(void* stream) {
+  return call("cudaStreamSynchronize", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaStreamSynchronize");
+    rt.synchronize();
+  });
+}
+
+WARPSIM_API int cudaStreamQuery(void* stream) {
+  return call("cudaStreamQuery", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaStreamQuery");
+    rt.synchronize();
+  });
+}
+
+WARPSIM_API int cudaStreamWaitEvent(void* stream, void* event, unsigned) {
+  return call("cudaStreamWaitEvent", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaStreamWaitEvent");
+    rt.check_event(event, "cudaStreamWaitEvent");
+  });
+}
+
+WARPSIM_API int cudaLaunchHostFunc(void* stream, void (*fn)(void*), void* user_data) {
+  int rc = call("cudaLaunchHostFunc", [&](Runtime& rt) { rt.check_stream(stream, "cudaLaunchHostFunc"); });
+  if (rc == 0 && fn) fn(user_data);  // all earlier work in the stream is complete
+  return rc;
+}
+
+WARPSIM_API int cudaStreamAddCallback(void* stream, void (*fn)(void*, int, void*), void* user_data, unsigned) {
+  int rc = call("cudaStreamAddCallback", [&](Runtime& rt) { rt.check_stream(stream, "cudaStreamAddCallback"); });
+  if (rc == 0 && fn) fn(stream, 0, user_data);
+  return rc;
+}
+
+WARPSIM_API int cudaEventCreate(void** event) {
+  return call("cudaEventCreate", [&](Runtime& rt) { *event = rt.create_event(); });
+}
+
+WARPSIM_API int cudaEventCreateWithFlags(void** event, unsigned) {
+  return call("cudaEventCreateWithFlags", [&](Runtime& rt) { *event = rt.create_event(); });
+}
+
+WARPSIM_API int cudaEventDestroy(void* event) {
+  return call("cudaEventDestroy", [&](Runtime& rt) { rt.destroy_event(event); });
+}
+
+WARPSIM_API int cudaEventRecord(void* event, void* stream) {
+  return call("cudaEventRecord", [&](Runtime& rt) { rt.record_event(event, stream); });
+}
+
+WARPSIM_API int cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
+  return call("cudaEventRecordWithFlags", [&](Runtime& rt) { rt.record_event(event, stream); });
+}
+
+WARPSIM_API int cudaEventSynchronize(void* event) {
+  return call("cudaEventSynchronize", [&](Runtime& rt) {
+    rt.check_event(event, "cudaEventSynchronize");
+    rt.synchronize();
+  });
+}
+
+WARPSIM_API int cudaEventQuery(void* event) {
+  return call("cudaEventQuery", [&](Runtime& rt) {
+    rt.check_event(event, "cudaEventQuery");
+    rt.synchronize();
+  });
+}
+
+WARPSIM_API int cudaEventElapsedTime(float* ms, void* start, void* end) {
+  return call("cudaEventElapsedTime", [&](Runtime& rt) { *ms = rt.elapsed_ms(start, end); });
+}

@@ -1,0 +1,237 @@
+// The binary interface of NVIDIA's CUDA runtime (libcudart.so.13) that programs built by
+// nvcc call: the types, enum values and struct layouts the entry points take. Written
+// here so that the runtime builds without the CUDA toolkit; tests/700_runtime checks every
+// layout against the toolkit's own headers when they are installed.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace warpsim::cuda {
+
+// cudaError_t values used by this runtime (driver_types.h numbering).
+enum Error : int {
+  Success = 0,
+  ErrorInvalidValue = 1,
+  ErrorMemoryAllocation = 2,
+  ErrorInitializationError = 3,
+  ErrorCudartUnloading = 4,
+  ErrorInvalidConfiguration = 9,
+  ErrorInvalidPitchValue = 12,
+  ErrorInvalidSymbol = 13,
+  ErrorInvalidHostPointer = 16,
+  ErrorInvalidDevicePointer = 17,
+  ErrorInvalidMemcpyDirection = 21,
+  ErrorInvalidDeviceFunction = 98,
+  ErrorNoDevice = 100,
+  ErrorInvalidDevice = 101,
+  ErrorInvalidKernelImage = 200,
+  ErrorNoKernelImageForDevice = 209,
+  ErrorInvalidPtx = 218,
+  ErrorInvalidResourceHandle = 400,
+  ErrorSymbolNotFound = 500,
+  ErrorNotReady = 600,
+  ErrorIllegalAddress = 700,
+  ErrorLaunchOutOfResources = 701,
+  ErrorLaunchTimeout = 702,
+  ErrorAssert = 710,
+  ErrorIllegalInstruction = 715,
+  ErrorMisalignedAddress = 716,
+  ErrorLaunchFailure = 719,
+  ErrorNotPermitted = 800,
+  ErrorNotSupported = 801,
+  ErrorUnknown = 999,
+};
+
+struct Dim3 {
+  unsigned x, y, z;
+};
+
+enum MemcpyKind : int { HostToHost = 0, HostToDevice = 1, DeviceToHost = 2, DeviceToDevice = 3, Default = 4 };
+
+enum MemoryType : int { Unregistered = 0, Host = 1, Device = 2, Managed = 3 };
+
+struct PointerAttributes {
+  MemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+
+struct FuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+
+// cudaDeviceProp as CUDA 13 lays it out (clockRate and memoryClockRate are no longer in
+// it; programs ask cudaDeviceGetAttribute for them).
+struct DeviceProp {
+  char name[256];
+  unsigned char uuid[16];
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int multiProcessorCount;
+  int integrated;
+  int canMapHostMemory;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int deviceNumaConfig;
+  int deviceNumaId;
+  int mpsEnabled;
+  int hostNumaId;
+  unsigned int gpuPciDeviceID;
+  unsigned int gpuPciSubsystemID;
+  int hostNumaMultinodeIpcSupported;
+  int reserved[56];
+};
+
+// cudaDeviceAttr values this runtime answers (driver_types.h numbering).
+enum DeviceAttr : int {
+  AttrMaxThreadsPerBlock = 1,
+  AttrMaxBlockDimX = 2,
+  AttrMaxBlockDimY = 3,
+  AttrMaxBlockDimZ = 4,
+  AttrMaxGridDimX = 5,
+  AttrMaxGridDimY = 6,
+  AttrMaxGridDimZ = 7,
+  AttrMaxSharedMemoryPerBlock = 8,
+  AttrTotalConstantMemory = 9,
+  AttrWarpSize = 10,
+  AttrMaxPitch = 11,
+  AttrMaxRegistersPerBlock = 12,
+  AttrClockRate = 13,
+  AttrTextureAlignment = 14,
+  AttrGpuOverlap = 15,
+  AttrMultiProcessorCount = 16,
+  AttrKernelExecTimeout = 17,
+  AttrIntegrated = 18,
+  AttrCanMapHostMemory = 19,
+  AttrComputeMode = 20,
+  AttrConcurrentKernels = 31,
+  AttrEccEnabled = 32,
+  AttrPciBusId = 33,
+  AttrPciDeviceId = 34,
+  AttrTccDriver = 35,
+  AttrMemoryClockRate = 36,
+  AttrGlobalMemoryBusWidth = 37,
+  AttrL2CacheSize = 38,
+  AttrMaxThreadsPerMultiProcessor = 39,
+  AttrAsyncEngineCount = 40,
+  AttrUnifiedAddressing = 41,
+  AttrPciDomainId = 50,
+  AttrComputeCapabilityMajor = 75,
+  AttrComputeCapabilityMinor = 76,
+  AttrMaxSharedMemoryPerMultiprocessor = 81,
+  AttrMaxRegistersPerMultiprocessor = 82,
+  AttrManagedMemory = 83,
+  AttrConcurrentManagedAccess = 89,
+  AttrCooperativeLaunch = 95,
+  AttrMaxSharedMemoryPerBlockOptin = 97,
+  AttrMaxBlocksPerMultiprocessor = 106,
+  AttrReservedSharedMemoryPerBlock = 111,
+};
+
+// cudaFuncCache
+enum FuncCache : int { PreferNone = 0, PreferShared = 1, PreferL1 = 2, PreferEqual = 3 };
+
+// The wrapper nvcc's host code passes to __cudaRegisterFatBinary (section .nvFatBinSegment).
+struct FatbinWrapper {
+  int magic;  // kFatbinWrapperMagic
+  int version;
+  const unsigned long long* data;  // the fatbinary (header + entries)
+  void* filename_or_fatbins;
+};
+constexpr int kFatbinWrapperMagic = 0x466243b1;
+
+}  // namespace warpsim::cuda

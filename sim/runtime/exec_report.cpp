@@ -1,0 +1,137 @@
+#include "sim/runtime/exec_report.hpp"
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+
+#include "sim/core/line_report.hpp"
+#include "sim/core/stats_printers.hpp"
+
+namespace warpsim::runtime {
+
+namespace {
+
+struct KernelTotals {
+  std::string name;
+  uint64_t calls = 0;
+  double total_ns = 0, min_ns = 0, max_ns = 0;
+  uint64_t inst = 0, gld_req = 0, gld_tx = 0, gst_req = 0, gst_tx = 0, bank_conflicts = 0;
+  uint64_t branches = 0, divergent = 0;
+  double occupancy_weighted = 0;  // achieved occupancy x time
+  size_t costliest = 0;           // index of its longest launch
+};
+
+std::string time_text(double ns) {
+  if (ns >= 1e6) return fmt::format("{:.3f} ms", ns / 1e6);
+  if (ns >= 1e3) return fmt::format("{:.3f} us", ns / 1e3);
+  return fmt::format("{:.0f} ns", ns);
+}
+
+std::vector<KernelTotals> totals_by_kernel(const std::vector<LaunchRecord>& launches) {
+  std::vector<KernelTotals> out;
+  std::map<std::string, size_t> index;
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const LaunchRecord& r = launches[i];
+    auto [it, fresh] = index.emplace(r.kernel, out.size());
+    if (fresh) out.push_back(KernelTotals{r.kernel});
+    KernelTotals& t = out[it->second];
+    const LaunchStats& s = r.stats;
+    const double ns = s.timing.valid ? s.timing.duration_ns : 0;
+    if (t.calls == 0 || ns < t.min_ns) t.min_ns = ns;
+    if (t.calls == 0 || ns > t.max_ns) t.max_ns = ns, t.costliest = i;
+    ++t.calls;
+    t.total_ns += ns;
+    t.inst += s.exec.inst_executed;
+    t.gld_req += s.exec.gld_requests;
+    t.gst_req += s.exec.gst_requests;
+    t.gld_tx += s.mem.gld_transactions;
+    t.gst_tx += s.mem.gst_transactions;
+    t.bank_conflicts += s.mem.shared_load_bank_conflicts + s.mem.shared_store_bank_conflicts;
+    t.branches += s.exec.branch;
+    t.divergent += s.exec.divergent_branch;
+    t.occupancy_weighted += s.timing.achieved_occupancy * ns;
+  }
+  std::stable_sort(out.begin(), out.end(), [](const KernelTotals& a, const KernelTotals& b) {
+    return a.total_ns > b.total_ns;
+  });
+  return out;
+}
+
+std::string ratio(uint64_t a, uint64_t b) { return b ? fmt::format("{:.2f}", double(a) / double(b)) : "-"; }
+
+}  // namespace
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || !d) return name;
+  std::string s(d);
+  std::free(d);
+  return s;
+}
+
+std::string format_exec_summary(const std::vector<LaunchRecord>& launches, uint64_t faulted, const DeviceSpec& spec,
+                                const RuntimeOptions& o, double host_seconds) {
+  const bool timing = o.mode == SimMode::Timing;
+  std::string out;
+  double total_ns = 0;
+  for (const auto& r : launches) total_ns += r.stats.timing.valid ? r.stats.timing.duration_ns : 0;
+  const auto totals = totals_by_kernel(launches);
+  out += fmt::format("==warpsim== {} on {} (cc {}), {} mode: {} launch{} of {} kernel{}", o.program, spec.name,
+                     spec.compute_capability, timing ? "timing" : "functional", launches.size(),
+                     launches.size() == 1 ? "" : "es", totals.size(), totals.size() == 1 ? "" : "s");
+  out += timing ? fmt::format(", {} simulated GPU time", time_text(total_ns)) : std::string();
+  if (faulted) out += fmt::format(", {} launch{} stopped by a fault", faulted, faulted == 1 ? "" : "es");
+  out += fmt::format(", {:.2f} s host time\n", host_seconds);
+  if (launches.empty()) return out;
+  if (timing) {
+    out += fmt::format("==warpsim== {:>8} {:>12} {:>6} {:>12} {:>12} {:>12}  {}\n", "Time(%)", "Time", "Calls", "Avg",
+                       "Min", "Max", "Kernel");
+    for (const auto& t : totals)
+      out += fmt::format("==warpsim== {:>7.2f}% {:>12} {:>6} {:>12} {:>12} {:>12}  {}\n",
+                         total_ns > 0 ? 100.0 * t.total_ns / total_ns : 0.0, time_text(t.total_ns), t.calls,
+                         time_text(t.total_ns / double(t.calls)), time_text(t.min_ns), time_text(t.max_ns),
+                         demangle(t.name));
+  }
+  out += fmt::format("==warpsim== {:>6} {:>14} {:>9} {:>9} {:>14} {:>11} {:>9}  {}\n", "Calls", "inst_executed",
+                     "gld_t/req", "gst_t/req", "bank_conflicts", "divergent", "occupancy", "Kernel");
+  for (const auto& t : totals)
+    out += fmt::format("==warpsim== {:>6} {:>14} {:>9} {:>9} {:>14} {:>11} {:>9}  {}\n", t.calls, t.inst,
+                       ratio(t.gld_tx, t.gld_req), ratio(t.gst_tx, t.gst_req), t.bank_conflicts,
+                       fmt::format("{}/{}", t.divergent, t.branches),
+                       timing && t.total_ns > 0 ? fmt::format("{:.1f}%", 100 * t.occupancy_weighted / t.total_ns) : "-",
+                       demangle(t.name));
+  if (o.by_line) {
+    for (const auto& t : totals) {
+      const LaunchRecord& r = launches[t.costliest];
+      if (!r.source) continue;
+      out += fmt::format("\n==warpsim== {} (launch {} of {}), by source line:\n", demangle(t.name), t.costliest + 1,
+                         launches.size());
+      out += format_line_report(attribute_lines(r.stats, *r.source), r.stats);
+    }
+  }
+  return out;
+}
+
+Json exec_json(const std::vector<LaunchRecord>& launches, const DeviceSpec& spec, const RuntimeOptions& o) {
+  Json j;
+  j["program"] = o.program;
+  j["device"] = spec.name;
+  j["config"] = spec.file;
+  j["mode"] = o.mode == SimMode::Timing ? "timing" : "functional";
+  Json list = Json::array();
+  for (const auto& r : launches) {
+    Json l = stats_to_json(r.stats, r.source);
+    l["start_ns"] = r.start_ns;
+    l["kernel_demangled"] = demangle(r.kernel);
+    if (r.source) l["lines"] = lines_to_json(attribute_lines(r.stats, *r.source), r.stats.exec.warp_size);
+    list.push_back(std::move(l));
+  }
+  j["launches"] = std::move(list);
+  return j;
+}
+
+}  // namespace warpsim::runtime

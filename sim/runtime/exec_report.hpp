@@ -1,0 +1,22 @@
+// What a program run under the runtime reports at exit: an nvprof-style summary per kernel
+// (stderr) and every launch's statistics as JSON (the metrics `warpsim run` gives).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/core/config_reader.hpp"
+#include "sim/core/device_spec.hpp"
+#include "sim/runtime/runtime.hpp"
+
+namespace warpsim::runtime {
+
+// "==warpsim==" lines: per kernel, calls and simulated time (total, average, min, max) and
+// the key counts; the whole run's simulated and host time, and how many launches faulted. `by_line` adds each kernel's
+// per-source-line report for its costliest launch.
+std::string format_exec_summary(const std::vector<LaunchRecord>& launches, uint64_t faulted, const DeviceSpec& spec,
+                                const RuntimeOptions& options, double host_seconds);
+Json exec_json(const std::vector<LaunchRecord>& launches, const DeviceSpec& spec, const RuntimeOptions& options);
+// A mangled C++ name demangled ("_Z3addPfPKfi" -> "add(float*, float const*, int)").
+std::string demangle(const std::string& name);
+
+}  // namespace warpsim::runtime

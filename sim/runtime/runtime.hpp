@@ -1,0 +1,166 @@
+// The CUDA runtime on a simulated device: what a program's calls to libcudart mean here.
+// One Runtime is one CUDA context (device 0). The C entry points in api/ translate each
+// call into a method; everything here is ordinary, testable C++ that throws ApiError.
+// Kernels run synchronously at launch, which is one legal schedule of CUDA's in-order
+// streams; a fault in a kernel becomes the sticky error later calls return, as on hardware.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "sim/core/device.hpp"
+#include "sim/runtime/cuda_abi.hpp"
+#include "sim/runtime/fatbin.hpp"
+#include "sim/runtime/runtime_error.hpp"
+#include "sim/runtime/runtime_options.hpp"
+
+namespace warpsim::runtime {
+
+// One kernel launch as the program made it, with its statistics.
+struct LaunchRecord {
+  std::string kernel;           // mangled name
+  std::string module;           // the program the fatbinary came from
+  Dim3 grid, block;
+  uint32_t dynamic_shared = 0;
+  double start_ns = 0;          // simulated time at launch
+  LaunchStats stats;
+  const isa::Kernel* source = nullptr;  // for per-line reports (lives as long as the Runtime)
+};
+
+class Runtime {
+ public:
+  explicit Runtime(RuntimeOptions options);
+  ~Runtime();
+  Runtime(const Runtime&) = delete;
+  Runtime& operator=(const Runtime&) = delete;
+
+  const RuntimeOptions& options() const { return options_; }
+  Device& device() { return *device_; }
+  const DeviceSpec& spec() const { return device_->spec(); }
+
+  // --- Registration (nvcc's generated host code, before main) ---
+  // Returns the handle later registration calls pass back.
+  void** register_fatbin(const void* wrapper);
+  void register_function(void** handle, const void* host_fn, const char* device_name);
+  void register_var(void** handle, const void* host_var, const char* device_name, uint64_t size, bool constant,
+                    bool managed);
+  void unregister_fatbin(void** handle);
+
+  // --- Launch ---
+  void push_call_configuration(cuda::Dim3 grid, cuda::Dim3 block, uint64_t shared, void* stream);
+  void pop_call_configuration(cuda::Dim3* grid, cuda::Dim3* block, uint64_t* shared, void** stream);
+  // Kernel handles (cudaKernel_t) are the host stub's address, checked against the registry.
+  const void* kernel_handle(const void* host_fn);
+  void launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared, void* stream);
+  const isa::Kernel& kernel_for(const void* host_fn, const char* call);
+  void func_attributes(cuda::FuncAttributes* attr, const void* host_fn);
+  int occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64_t dynamic_shared);
+
+  // --- Memory ---
+  void* malloc(uint64_t bytes);
+  void* malloc_managed(uint64_t bytes);
+  void* malloc_pitch(uint64_t* pitch, uint64_t width, uint64_t height);
+  void free(void* ptr);
+  void* malloc_host(uint64_t bytes);
+  void free_host(void* ptr);
+  void memcpy(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind, const char* call);
+  void memcpy_2d(void* dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width, uint64_t height,
+                 cuda::MemcpyKind kind);
+  void memset(void* dst, int value, uint64_t bytes);
+  void memset_2d(void* dst, uint64_t pitch, int value, uint64_t width, uint64_t height);
+  void mem_get_info(uint64_t* free_bytes, uint64_t* total_bytes) const;
+  void pointer_attributes(cuda::PointerAttributes* attr, const void* ptr) const;
+  // Device address and size of a registered __device__/__constant__ variable.
+  std::pair<DevPtr, uint64_t> symbol(const void* host_var, const char* call);
+  void memcpy_to_symbol(const void* host_var, const void* src, uint64_t bytes, uint64_t offset,
+                        cuda::MemcpyKind kind);
+  void memcpy_from_symbol(void* dst, const void* host_var, uint64_t bytes, uint64_t offset, cuda::MemcpyKind kind);
+
+  // --- Device ---
+  void device_properties(cuda::DeviceProp* prop) const;
+  int device_attribute(int attr) const;
+  void set_cache_config(const void* host_fn, int config);  // host_fn null: device-wide
+
+  // --- Streams and events (simulated time) ---
+  void* create_stream();
+  void destroy_stream(void* stream);
+  void check_stream(const void* stream, const char* call) const;
+  void* create_event();
+  void destroy_event(void* event);
+  void record_event(void* event, void* stream);
+  float elapsed_ms(void* start, void* end) const;
+  void check_event(const void* event, const char* call) const;
+  double now_ns() const { return sim_time_ns_; }
+
+  // --- Errors ---
+  // A kernel fault is asynchronous, as on hardware: the launch succeeds, and the fault
+  // surfaces at the next call that waits for the device (synchronize(): cudaDevice/
+  // Stream/EventSynchronize, the blocking copies, cudaFree, the queries). From then on it
+  // is sticky: sticky_error() is what every call returns until cudaDeviceReset.
+  void synchronize();
+  cuda::Error sticky_error() const { return fault_visible_ ? sticky_ : cuda::Success; }
+  cuda::Error pending_fault() const { return sticky_; }
+  const std::string& sticky_message() const { return sticky_message_; }
+  void reset();  // cudaDeviceReset: frees everything, clears the sticky error
+
+  const std::vector<LaunchRecord>& launches() const { return launches_; }
+  uint64_t faulted_launches() const { return faulted_launches_; }
+
+ private:
+  struct Module;
+  struct KernelEntry {
+    Module* module = nullptr;
+    std::string name;
+    int cache_config = 0;
+  };
+  struct VarEntry {
+    Module* module = nullptr;
+    std::string name;
+    uint64_t size = 0;
+    bool constant = false;
+    bool managed = false;
+  };
+  struct Managed {
+    uint64_t bytes = 0;
+  };
+
+  Module& module_of(void** handle, const char* call);
+  Module& loaded(Module& m);  // parses the module's PTX on first use
+  std::optional<std::pair<DevPtr, uint64_t>> device_allocation(const void* ptr) const;
+  bool is_managed(const void* ptr) const;
+  void sync_managed_to_device();
+  void sync_managed_to_host();
+  void copy_device_to_device(DevPtr dst, DevPtr src, uint64_t bytes);
+
+  RuntimeOptions options_;
+  std::unique_ptr<Device> device_;
+  std::vector<std::unique_ptr<Device>> retired_devices_;  // before cudaDeviceReset
+  std::vector<std::unique_ptr<Module>> modules_;
+  std::map<const void*, KernelEntry> kernels_;   // by host stub address
+  std::map<const void*, VarEntry> vars_;         // by host shadow variable address
+  struct CallConfig {
+    cuda::Dim3 grid, block;
+    uint64_t shared;
+    void* stream;
+  };
+  std::vector<CallConfig> call_stack_;
+  std::map<uint64_t, Managed> managed_;          // by address (device == host)
+  std::set<void*> host_allocs_;
+  std::set<const void*> streams_;
+  std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
+  std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
+  std::vector<LaunchRecord> launches_;
+  double sim_time_ns_ = 0;
+  cuda::Error sticky_ = cuda::Success;
+  bool fault_visible_ = false;
+  uint64_t faulted_launches_ = 0;
+  std::string sticky_message_;
+  int device_cache_config_ = 0;
+};
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,131 @@
+// Device queries answered from the simulated device's config, and the cache preference.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "sim/runtime/runtime.hpp"
+
+namespace warpsim::runtime {
+
+namespace {
+
+int as_int(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, INT32_MAX)); }
+
+// Constant memory is 64 KB on every CUDA device (Programming Guide, Table "Technical
+// Specifications per Compute Capability").
+constexpr int kConstantMemory = 64 * 1024;
+
+}  // namespace
+
+void Runtime::device_properties(cuda::DeviceProp* p) const {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, "cudaGetDeviceProperties: prop is NULL");
+  const DeviceSpec& s = spec();
+  std::memset(p, 0, sizeof(*p));
+  std::string name = fmt::format("{} (warpsim)", s.name);
+  std::strncpy(p->name, name.c_str(), sizeof(p->name) - 1);
+  p->totalGlobalMem = device_->memory_capacity();
+  p->sharedMemPerBlock = s.sm.max_shared_per_block;
+  p->regsPerBlock = as_int(s.sm.registers);
+  p->warpSize = as_int(s.sm.warp_size);
+  p->memPitch = INT32_MAX;
+  p->maxThreadsPerBlock = as_int(s.sm.max_threads_per_block);
+  for (int i = 0; i < 3; ++i) {
+    p->maxThreadsDim[i] = as_int(s.sm.max_block_dim[i]);
+    p->maxGridSize[i] = as_int(s.sm.max_grid_dim[i]);
+  }
+  p->totalConstMem = kConstantMemory;
+  p->major = s.cc_major();
+  p->minor = s.cc_minor();
+  p->textureAlignment = 512;
+  p->texturePitchAlignment = 32;
+  p->multiProcessorCount = as_int(s.sm.count);
+  p->canMapHostMemory = 0;
+  p->concurrentKernels = 0;
+  p->asyncEngineCount = 0;
+  p->unifiedAddressing = 1;
+  if (s.has_dram)
+    p->memoryBusWidth = as_int(uint64_t(s.dram.channels) * s.dram.channel_bytes_per_transfer() * 8);
+  p->l2CacheSize = s.has_l2 ? as_int(s.l2.total_bytes) : 0;
+  p->maxThreadsPerMultiProcessor = as_int(s.sm.max_threads);
+  p->globalL1CacheSupported = s.has_l1;
+  p->localL1CacheSupported = s.has_l1;
+  p->sharedMemPerMultiprocessor = s.sm.shared_memory;
+  p->regsPerMultiprocessor = as_int(s.sm.registers);
+  p->managedMemory = 1;
+  p->sharedMemPerBlockOptin = s.sm.max_shared_per_block;
+  p->maxBlocksPerMultiProcessor = as_int(s.sm.max_blocks);
+  p->reservedSharedMemPerBlock = s.sm.shared_reserved_per_block;
+  p->pciBusID = 0;
+  p->deviceNumaId = -1;
+  p->hostNumaId = -1;
+}
+
+int Runtime::device_attribute(int attr) const {
+  const DeviceSpec& s = spec();
+  cuda::DeviceProp p;
+  device_properties(&p);
+  switch (attr) {
+    case cuda::AttrMaxThreadsPerBlock: return p.maxThreadsPerBlock;
+    case cuda::AttrMaxBlockDimX: return p.maxThreadsDim[0];
+    case cuda::AttrMaxBlockDimY: return p.maxThreadsDim[1];
+    case cuda::AttrMaxBlockDimZ: return p.maxThreadsDim[2];
+    case cuda::AttrMaxGridDimX: return p.maxGridSize[0];
+    case cuda::AttrMaxGridDimY: return p.maxGridSize[1];
+    case cuda::AttrMaxGridDimZ: return p.maxGridSize[2];
+    case cuda::AttrMaxSharedMemoryPerBlock: return as_int(p.sharedMemPerBlock);
+    case cuda::AttrTotalConstantMemory: return as_int(p.totalConstMem);
+    case cuda::AttrWarpSize: return p.warpSize;
+    case cuda::AttrMaxPitch: return as_int(p.memPitch);
+    case cuda::AttrMaxRegistersPerBlock: return p.regsPerBlock;
+    case cuda::AttrClockRate: return static_cast<int>(s.clock_mhz * 1000);  // kHz
+    case cuda::AttrTextureAlignment: return as_int(p.textureAlignment);
+    case cuda::AttrGpuOverlap: return 0;
+    case cuda::AttrMultiProcessorCount: return p.multiProcessorCount;
+    case cuda::AttrKernelExecTimeout: return 0;
+    case cuda::AttrIntegrated: return 0;
+    case cuda::AttrCanMapHostMemory: return p.canMapHostMemory;
+    case cuda::AttrComputeMode: return 0;
+    case cuda::AttrConcurrentKernels: return p.concurrentKernels;
+    case cuda::AttrEccEnabled: return 0;
+    case cuda::AttrPciBusId: case cuda::AttrPciDeviceId: case cuda::AttrPciDomainId: return 0;
+    case cuda::AttrTccDriver: return 0;
+    case cuda::AttrMemoryClockRate:  // kHz of the data rate's clock, as CUDA reports it
+      return s.has_dram ? static_cast<int>(s.dram.command_clock_mhz * 1000 * s.dram.transfers_per_clock / 2) : 0;
+    case cuda::AttrGlobalMemoryBusWidth: return p.memoryBusWidth;
+    case cuda::AttrL2CacheSize: return p.l2CacheSize;
+    case cuda::AttrMaxThreadsPerMultiProcessor: return p.maxThreadsPerMultiProcessor;
+    case cuda::AttrAsyncEngineCount: return p.asyncEngineCount;
+    case cuda::AttrUnifiedAddressing: return p.unifiedAddressing;
+    case cuda::AttrComputeCapabilityMajor: return p.major;
+    case cuda::AttrComputeCapabilityMinor: return p.minor;
+    case cuda::AttrMaxSharedMemoryPerMultiprocessor: return as_int(p.sharedMemPerMultiprocessor);
+    case cuda::AttrMaxRegistersPerMultiprocessor: return p.regsPerMultiprocessor;
+    case cuda::AttrManagedMemory: return p.managedMemory;
+    case cuda::AttrConcurrentManagedAccess: return 0;
+    case cuda::AttrCooperativeLaunch: return 0;
+    case cuda::AttrMaxSharedMemoryPerBlockOptin: return as_int(p.sharedMemPerBlockOptin);
+    case cuda::AttrMaxBlocksPerMultiprocessor: return p.maxBlocksPerMultiProcessor;
+    case cuda::AttrReservedSharedMemoryPerBlock: return as_int(p.reservedSharedMemPerBlock);
+    default:
+      throw ApiError(cuda::ErrorNotSupported,
+                     fmt::format("cudaDeviceGetAttribute: attribute {} is not modelled by warpsim", attr));
+  }
+}
+
+void Runtime::set_cache_config(const void* host_fn, int config) {
+  if (config < cuda::PreferNone || config > cuda::PreferEqual)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cache config {} is not a cudaFuncCache value", config));
+  if (host_fn) {
+    auto it = kernels_.find(host_fn);
+    if (it == kernels_.end())
+      throw ApiError(cuda::ErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig: not a registered __global__ function");
+    it->second.cache_config = config;
+  } else {
+    device_cache_config_ = config;
+  }
+  // The preference is recorded; the L1/shared split itself is the config's
+  // (`--set l1.size_bytes=...`), as the preference is only a hint on hardware too.
+}
+
+}  // namespace warpsim::runtime

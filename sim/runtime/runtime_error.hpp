@@ -1,0 +1,25 @@
+// Errors of the CUDA runtime layer. Each carries the cudaError_t the API call returns.
+#pragma once
+#include "sim/core/error.hpp"
+#include "sim/runtime/cuda_abi.hpp"
+
+namespace warpsim::runtime {
+
+// A runtime API call that fails: `code` is what the call returns, the message goes to
+// stderr (once per distinct failure) naming the call and the reason.
+class ApiError : public Error {
+ public:
+  ApiError(cuda::Error code, const std::string& msg) : Error(msg), code_(code) {}
+  cuda::Error code() const { return code_; }
+
+ private:
+  cuda::Error code_;
+};
+
+// A fatbinary that cannot be read or holds no PTX.
+class FatbinError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace warpsim::runtime

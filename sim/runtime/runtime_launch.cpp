@@ -1,0 +1,155 @@
+// Kernel launches: the <<<>>> call configuration, arguments from the host stub, faults
+// turned into CUDA's error codes, and the kernel queries (attributes, occupancy).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "sim/core/launch_validation.hpp"
+#include "sim/runtime/runtime.hpp"
+#include "sim/runtime/runtime_module.hpp"
+#include "sim/sm/occupancy.hpp"
+
+namespace warpsim::runtime {
+
+namespace {
+
+Dim3 to_dim3(cuda::Dim3 d) { return Dim3{d.x, d.y, d.z}; }
+
+// CUDA's code for a launch the device refuses, from the refusal's wording.
+cuda::Error launch_error_code(const std::string& msg) {
+  if (msg.find("too many resources") != std::string::npos) return cuda::ErrorLaunchOutOfResources;
+  if (msg.find("invalid configuration") != std::string::npos) return cuda::ErrorInvalidConfiguration;
+  return cuda::ErrorInvalidValue;
+}
+
+cuda::Error fault_code(KernelFault::Kind kind) {
+  switch (kind) {
+    case KernelFault::Kind::MemoryAccess: return cuda::ErrorIllegalAddress;
+    case KernelFault::Kind::LimitExceeded: return cuda::ErrorLaunchTimeout;
+    case KernelFault::Kind::Deadlock: return cuda::ErrorLaunchFailure;
+    case KernelFault::Kind::Trap: return cuda::ErrorLaunchFailure;
+    default: return cuda::ErrorLaunchFailure;
+  }
+}
+
+}  // namespace
+
+void Runtime::push_call_configuration(cuda::Dim3 grid, cuda::Dim3 block, uint64_t shared, void* stream) {
+  call_stack_.push_back({grid, block, shared, stream});
+}
+
+void Runtime::pop_call_configuration(cuda::Dim3* grid, cuda::Dim3* block, uint64_t* shared, void** stream) {
+  if (call_stack_.empty())
+    throw ApiError(cuda::ErrorInvalidConfiguration, "__cudaPopCallConfiguration: no <<<>>> configuration was pushed");
+  CallConfig c = call_stack_.back();
+  call_stack_.pop_back();
+  *grid = c.grid;
+  *block = c.block;
+  *shared = c.shared;
+  *stream = c.stream;
+}
+
+void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared,
+                     void* stream) {
+  check_stream(stream, "cudaLaunchKernel");
+  const isa::Kernel& kernel = kernel_for(host_fn, "cudaLaunchKernel");
+  if (shared > UINT32_MAX)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("launch of {}: {} bytes of dynamic shared memory", kernel.name,
+                                                        shared));
+  std::vector<KernelArg> kargs(kernel.params.size());
+  for (size_t i = 0; i < kernel.params.size(); ++i) {
+    if (!args || !args[i])
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("launch of {}: argument {} ('{}') is missing", kernel.name, i, kernel.params[i].name));
+    kargs[i].kind = KernelArg::Kind::Bytes;
+    const auto* p = static_cast<const uint8_t*>(args[i]);
+    kargs[i].bytes.assign(p, p + kernel.params[i].size);
+  }
+  LaunchOptions lo;
+  lo.mode = options_.mode;
+  lo.limits = options_.limits;
+
+  sync_managed_to_device();
+  LaunchRecord rec;
+  rec.kernel = kernel.name;
+  rec.grid = to_dim3(grid);
+  rec.block = to_dim3(block);
+  rec.dynamic_shared = static_cast<uint32_t>(shared);
+  rec.start_ns = sim_time_ns_;
+  rec.source = &kernel;
+  try {
+    rec.stats = device_->launch(kernel, rec.grid, rec.block, rec.dynamic_shared, kargs, lo);
+  } catch (const LaunchError& e) {
+    throw ApiError(launch_error_code(e.what()), e.what());
+  } catch (const KernelFault& e) {
+    // As on hardware the launch itself succeeds; the fault is the sticky error that every
+    // later call returns. warpsim's message names the kernel, block, thread and line.
+    sync_managed_to_host();
+    if (sticky_ == cuda::Success) {
+      sticky_ = fault_code(e.kind());
+      sticky_message_ = e.what();
+    }
+    ++faulted_launches_;
+    fmt::print(stderr, "warpsim: {}: kernel fault: {}\n", options_.program, e.what());
+    return;
+  }
+  sync_managed_to_host();
+  sim_time_ns_ += rec.stats.timing.valid ? rec.stats.timing.duration_ns : 0;
+  launches_.push_back(std::move(rec));
+}
+
+void Runtime::synchronize() {
+  if (sticky_ == cuda::Success) return;
+  fault_visible_ = true;
+  throw ApiError(sticky_, "");  // its message was printed when the kernel faulted
+}
+
+void Runtime::func_attributes(cuda::FuncAttributes* attr, const void* host_fn) {
+  if (!attr) throw ApiError(cuda::ErrorInvalidValue, "cudaFuncGetAttributes: attr is NULL");
+  const isa::Kernel& k = kernel_for(host_fn, "cudaFuncGetAttributes");
+  const SmSpec& sm = spec().sm;
+  std::memset(attr, 0, sizeof(*attr));
+  attr->sharedSizeBytes = k.static_shared_bytes;
+  attr->constSizeBytes = 0;
+  attr->localSizeBytes = k.local_bytes;
+  attr->numRegs = static_cast<int>(std::min(k.estimated_registers, sm.max_registers_per_thread));
+  uint32_t max_threads = sm.max_threads_per_block;
+  if (k.maxntid[0]) max_threads = std::min(max_threads, k.maxntid[0] * std::max(1u, k.maxntid[1]) * std::max(1u, k.maxntid[2]));
+  // The most threads a block may have given the kernel's registers.
+  while (max_threads > 0) {
+    try {
+      sm::compute_occupancy(sm, max_threads, static_cast<uint32_t>(attr->numRegs),
+                            sm::block_shared_bytes(sm, k.static_shared_bytes, 0));
+      break;
+    } catch (const LaunchError&) {
+      max_threads = max_threads > sm.warp_size ? max_threads - sm.warp_size : 0;
+    }
+  }
+  attr->maxThreadsPerBlock = static_cast<int>(max_threads);
+  const std::string& v = k.module ? k.module->version : std::string();
+  int major = 0, minor = 0;
+  if (std::sscanf(v.c_str(), "%d.%d", &major, &minor) == 2) attr->ptxVersion = major * 10 + minor;
+  attr->binaryVersion = spec().cc_major() * 10 + spec().cc_minor();
+  attr->maxDynamicSharedSizeBytes = static_cast<int>(sm.max_shared_per_block - std::min(sm.max_shared_per_block, k.static_shared_bytes));
+  attr->preferredShmemCarveout = -1;
+}
+
+int Runtime::occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64_t dynamic_shared) {
+  const isa::Kernel& k = kernel_for(host_fn, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (block_size <= 0)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaOccupancyMaxActiveBlocksPerMultiprocessor: block size {}", block_size));
+  const SmSpec& sm = spec().sm;
+  const uint32_t regs = std::min(k.estimated_registers, sm.max_registers_per_thread);
+  try {
+    OccupancyStats o = sm::compute_occupancy(
+        sm, static_cast<uint32_t>(block_size), regs,
+        sm::block_shared_bytes(sm, k.static_shared_bytes, static_cast<uint32_t>(dynamic_shared)));
+    return static_cast<int>(o.blocks_per_sm);
+  } catch (const LaunchError&) {
+    return 0;  // CUDA answers 0 blocks for a block that cannot run at all
+  }
+}
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,108 @@
+// Registration of the program's fatbinaries, kernels and variables, and loading of their PTX.
+#include <fmt/format.h>
+#include <sys/mman.h>
+
+#include "sim/isa/ptx_parser.hpp"
+#include "sim/runtime/runtime.hpp"
+#include "sim/runtime/runtime_module.hpp"
+
+namespace warpsim::runtime {
+
+Runtime::Runtime(RuntimeOptions options) : options_(std::move(options)) {
+  device_ = std::make_unique<Device>(load_device_spec(resolve_config_path(options_.config), options_.sets));
+}
+
+Runtime::~Runtime() = default;
+
+void Runtime::reset() {
+  // A fresh device: allocations, module variables and the sticky error are gone. The old
+  // device is kept so that the statistics of earlier launches stay printable.
+  for (const auto& [base, m] : managed_) ::munmap(reinterpret_cast<void*>(base), m.bytes);
+  managed_.clear();
+  DeviceSpec spec = device_->spec();
+  retired_devices_.push_back(std::move(device_));
+  device_ = std::make_unique<Device>(std::move(spec));
+  for (auto& m : modules_) m->module = nullptr;
+  streams_.clear();
+  events_.clear();
+  call_stack_.clear();
+  sticky_ = cuda::Success;
+  fault_visible_ = false;
+  sticky_message_.clear();
+}
+
+void** Runtime::register_fatbin(const void* wrapper_ptr) {
+  auto m = std::make_unique<Module>();
+  m->name = options_.program;
+  const auto* wrapper = static_cast<const cuda::FatbinWrapper*>(wrapper_ptr);
+  try {
+    if (!wrapper || wrapper->magic != cuda::kFatbinWrapperMagic)
+      throw FatbinError(fmt::format("{}: __cudaRegisterFatBinary: not an nvcc fatbinary wrapper (magic {:#x})",
+                                    options_.program, wrapper ? unsigned(wrapper->magic) : 0u));
+    if (wrapper->version != 1)
+      throw FatbinError(fmt::format("{}: fatbinary wrapper version {} (relocatable device code, -rdc=true) is not "
+                                    "supported; build without -rdc",
+                                    options_.program, wrapper->version));
+    const auto* image = reinterpret_cast<const uint8_t*>(wrapper->data);
+    const uint64_t size = fatbin_size(image);
+    m->fatbin = read_fatbin({image, size});
+    m->ptx = m->fatbin.best_ptx(options_.program);
+  } catch (const Error& e) {
+    m->load_error = e.what();
+  }
+  modules_.push_back(std::move(m));
+  return reinterpret_cast<void**>(modules_.back()->handle_storage());
+}
+
+Runtime::Module& Runtime::module_of(void** handle, const char* call) {
+  for (auto& m : modules_)
+    if (reinterpret_cast<void**>(m->handle_storage()) == handle) return *m;
+  throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: unknown fatbinary handle", call));
+}
+
+void Runtime::register_function(void** handle, const void* host_fn, const char* device_name) {
+  Module& m = module_of(handle, "__cudaRegisterFunction");
+  kernels_[host_fn] = KernelEntry{&m, device_name ? device_name : "", 0};
+}
+
+void Runtime::register_var(void** handle, const void* host_var, const char* device_name, uint64_t size, bool constant,
+                           bool managed) {
+  Module& m = module_of(handle, "__cudaRegisterVar");
+  vars_[host_var] = VarEntry{&m, device_name ? device_name : "", size, constant, managed};
+}
+
+void Runtime::unregister_fatbin(void** handle) {
+  // The program is exiting: nothing is freed here, so that statistics stay readable by
+  // the exit report, which runs after this.
+  (void)handle;
+}
+
+Runtime::Module& Runtime::loaded(Module& m) {
+  if (m.module) return m;
+  if (!m.load_error.empty()) throw ApiError(cuda::ErrorInvalidPtx, m.load_error);
+  try {
+    m.module = &device_->load_ptx(m.ptx, m.name + ".ptx");
+  } catch (const Error& e) {
+    m.load_error = fmt::format("{} (the PTX embedded in {})", e.what(), m.name);
+    throw ApiError(cuda::ErrorInvalidPtx, m.load_error);
+  }
+  return m;
+}
+
+const isa::Kernel& Runtime::kernel_for(const void* host_fn, const char* call) {
+  auto it = kernels_.find(host_fn);
+  if (it == kernels_.end())
+    throw ApiError(cuda::ErrorInvalidDeviceFunction,
+                   fmt::format("{}: {} is not a registered __global__ function", call, host_fn));
+  Module& m = loaded(*it->second.module);
+  return m.module->kernel(it->second.name);
+}
+
+const void* Runtime::kernel_handle(const void* host_fn) {
+  if (!kernels_.count(host_fn))
+    throw ApiError(cuda::ErrorInvalidDeviceFunction,
+                   fmt::format("__cudaGetKernel: {} is not a registered __global__ function", host_fn));
+  return host_fn;
+}
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,70 @@
+#include "sim/runtime/runtime_options.hpp"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <filesystem>
+
+#include "sim/core/error.hpp"
+
+namespace warpsim::runtime {
+
+namespace {
+
+template <class T>
+T parse_number(const char* var, const std::string& text) {
+  T v{};
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || p != text.data() + text.size())
+    throw ConfigError(fmt::format("{}=\"{}\": expected a non-negative number", var, text));
+  return v;
+}
+
+}  // namespace
+
+RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(const char*)>& getenv) {
+  RuntimeOptions o;
+  auto get = [&](const char* name) -> std::optional<std::string> {
+    const char* v = getenv(name);
+    if (!v || !*v) return std::nullopt;
+    return std::string(v);
+  };
+  if (auto v = get("WARPSIM_CONFIG")) o.config = *v;
+  if (auto v = get("WARPSIM_SET")) {
+    size_t start = 0;
+    while (start <= v->size()) {
+      size_t end = v->find(';', start);
+      if (end == std::string::npos) end = v->size();
+      std::string item = v->substr(start, end - start);
+      if (!item.empty()) o.sets.push_back(item);
+      start = end + 1;
+    }
+  }
+  if (auto v = get("WARPSIM_MODE")) {
+    if (*v == "timing") o.mode = SimMode::Timing;
+    else if (*v == "functional") o.mode = SimMode::Functional;
+    else throw ConfigError(fmt::format("WARPSIM_MODE=\"{}\": expected timing or functional", *v));
+  }
+  if (auto v = get("WARPSIM_JSON")) o.json_out = *v;
+  if (auto v = get("WARPSIM_SUMMARY")) {
+    if (*v != "0" && *v != "1") throw ConfigError(fmt::format("WARPSIM_SUMMARY=\"{}\": expected 0 or 1", *v));
+    o.summary = *v == "1";
+  }
+  if (auto v = get("WARPSIM_BY_LINE")) o.by_line = *v == "1";
+  if (auto v = get("WARPSIM_MAX_INSTRUCTIONS")) o.limits.max_warp_instructions = parse_number<uint64_t>("WARPSIM_MAX_INSTRUCTIONS", *v);
+  if (auto v = get("WARPSIM_MAX_CYCLES")) o.limits.max_cycles = parse_number<uint64_t>("WARPSIM_MAX_CYCLES", *v);
+  if (auto v = get("WARPSIM_MAX_SECONDS")) o.limits.max_host_seconds = parse_number<double>("WARPSIM_MAX_SECONDS", *v);
+  if (auto v = get("WARPSIM_PROGRAM")) o.program = *v;
+  return o;
+}
+
+std::string resolve_config_path(const std::string& name_or_path) {
+  namespace fs = std::filesystem;
+  if (fs::exists(name_or_path)) return name_or_path;
+  const std::string in_tree = std::string(WARPSIM_SOURCE_DIR) + "/configs/" + name_or_path + ".json";
+  if (name_or_path.find('/') == std::string::npos && fs::exists(in_tree)) return in_tree;
+  throw ConfigError(fmt::format("device config '{}': no such file (give a path, or one of the names in {}/configs)",
+                                name_or_path, WARPSIM_SOURCE_DIR));
+}
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,59 @@
+// Streams and events. Work runs when it is issued, so every stream is always complete;
+// events carry the simulated time at which they were recorded, so a program's own
+// cudaEventElapsedTime measures the simulated GPU.
+#include <fmt/format.h>
+
+#include "sim/runtime/runtime.hpp"
+
+namespace warpsim::runtime {
+
+void* Runtime::create_stream() {
+  handles_.push_back(std::make_unique<char>());
+  streams_.insert(handles_.back().get());
+  return handles_.back().get();
+}
+
+void Runtime::check_stream(const void* stream, const char* call) const {
+  // 0 is the legacy default stream, 1 cudaStreamLegacy, 2 cudaStreamPerThread.
+  if (reinterpret_cast<uintptr_t>(stream) <= 2) return;
+  if (!streams_.count(stream))
+    throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: {} is not a live stream", call, stream));
+}
+
+void Runtime::destroy_stream(void* stream) {
+  if (reinterpret_cast<uintptr_t>(stream) <= 2 || !streams_.erase(stream))
+    throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("cudaStreamDestroy: {} is not a live stream", stream));
+}
+
+void* Runtime::create_event() {
+  handles_.push_back(std::make_unique<char>());
+  events_[handles_.back().get()] = -1;
+  return handles_.back().get();
+}
+
+void Runtime::check_event(const void* event, const char* call) const {
+  if (!events_.count(event))
+    throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: {} is not a live event", call, event));
+}
+
+void Runtime::destroy_event(void* event) {
+  check_event(event, "cudaEventDestroy");
+  events_.erase(event);
+}
+
+void Runtime::record_event(void* event, void* stream) {
+  check_event(event, "cudaEventRecord");
+  check_stream(stream, "cudaEventRecord");
+  events_[event] = sim_time_ns_;
+}
+
+float Runtime::elapsed_ms(void* start, void* end) const {
+  check_event(start, "cudaEventElapsedTime");
+  check_event(end, "cudaEventElapsedTime");
+  double a = events_.at(start), b = events_.at(end);
+  if (a < 0 || b < 0)
+    throw ApiError(cuda::ErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was never recorded");
+  return static_cast<float>((b - a) / 1e6);
+}
+
+}  // namespace warpsim::runtime

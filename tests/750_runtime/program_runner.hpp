@@ -1,0 +1,77 @@
+// Builds the test programs in programs/ with nvcc (`-cudart shared`, as a user would) and
+// runs them under `warpsim exec`, capturing exit status, stdout and stderr. Without nvcc
+// the tests that need it are skipped and say so.
+#pragma once
+#include <catch2/catch.hpp>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace rttest {
+
+inline const std::string kNvcc = WARPSIM_CUDA_HOME "/bin/nvcc";
+
+inline bool have_nvcc() { return std::filesystem::exists(kNvcc); }
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+struct Run {
+  int status = -1;
+  std::string out, err;
+};
+
+inline Run shell(const std::string& cmd) {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "runtime_programs";
+  fs::create_directories(dir);
+  const std::string base = (dir / ("run" + std::to_string(::getpid()) + "_" + std::to_string(counter++))).string();
+  int rc = std::system((cmd + " >" + base + ".out 2>" + base + ".err").c_str());
+  Run r;
+  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  fs::remove(base + ".out");
+  fs::remove(base + ".err");
+  return r;
+}
+
+// programs/NAME.cu built into the build tree (again only when the source is newer); other
+// nvcc flags (e.g. "-cudart static") build into a folder of their own.
+inline std::string build_program(const std::string& name, const std::string& flags = "-cudart shared") {
+  namespace fs = std::filesystem;
+  const fs::path src = fs::path(WARPSIM_SOURCE_DIR) / "tests/750_runtime/programs" / (name + ".cu");
+  std::string tag = flags;
+  for (char& c : tag)
+    if (!isalnum(static_cast<unsigned char>(c))) c = '_';
+  const fs::path bin = fs::path(WARPSIM_BINARY_DIR) / "runtime_programs" / tag / name;
+  fs::create_directories(bin.parent_path());
+  if (!fs::exists(bin) || fs::last_write_time(bin) < fs::last_write_time(src)) {
+    Run r = shell(kNvcc + " -arch=sm_75 -lineinfo " + flags + " -o " + bin.string() + " " + src.string());
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+  }
+  return bin.string();
+}
+
+inline std::string warpsim_bin() { return std::string(WARPSIM_BINARY_DIR) + "/tools/warpsim"; }
+
+inline Run exec(const std::string& options, const std::string& program, const std::string& args = "") {
+  return shell(warpsim_bin() + " exec " + options + " -- " + program + " " + args);
+}
+
+}  // namespace rttest
+
+#define REQUIRE_NVCC()                                                        \
+  if (!rttest::have_nvcc()) {                                                 \
+    WARN("skipped: needs nvcc (" + rttest::kNvcc + " not found) to build it"); \
+    return;                                                                   \
+  }

@@ -1,0 +1,101 @@
+// Whole CUDA programs written here, built by nvcc with -cudart shared and run unchanged
+// under `warpsim exec`: their own output, CUDA's error codes, and warpsim's report.
+#include <nlohmann/json.hpp>
+
+#include "program_runner.hpp"
+
+using rttest::exec;
+
+TEST_CASE("programs: vector add runs to its own PASS, in both modes") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("vector_add");
+  for (std::string mode : {"", "--functional"}) {
+    auto r = exec(mode, app, "1000");
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == "n=1000 wrong=0 PASS\n");
+    CHECK_THAT(r.err, Catch::Contains("==warpsim== vector_add on Tesla C2070 (cc 2.0)"));
+    CHECK_THAT(r.err, Catch::Contains("vector_add(float const*, float const*, float*, int)"));
+  }
+  auto fx = exec("--config fx5800 --no-summary", app, "5000");
+  CHECK(fx.status == 0);
+  CHECK(fx.out == "n=5000 wrong=0 PASS\n");
+  CHECK(fx.err.empty());
+}
+
+TEST_CASE("programs: the JSON report holds every launch with run's metrics") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("host_loop");
+  const std::string json = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/host_loop.json";
+  auto r = exec("--functional --json " + json, app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out == "sum 299995 expected 299995 in 3 launches: PASS\njacobi u[62]=0.823803 wrong=0: PASS\n");
+  auto j = nlohmann::json::parse(rttest::slurp(json));
+  REQUIRE(j["launches"].size() == 23);
+  CHECK(j["mode"] == "functional");
+  CHECK(j["launches"][0]["kernel"] == "_Z12partial_sumsPKdPdi");
+  CHECK(j["launches"][0]["grid"][0] == 782);
+  CHECK(j["launches"][3]["kernel_demangled"] == "jacobi(float const*, float*, int)");
+  CHECK(j["launches"][0]["metrics"].contains("gld_transactions"));
+}
+
+TEST_CASE("programs: every runtime call returns what CUDA returns") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("runtime_calls");
+  auto r = exec("--no-summary", app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/runtime_calls.expected"));
+  CHECK_THAT(r.err, Catch::Contains("cudaGraphCreate is not supported by warpsim's CUDA runtime"));
+  CHECK_THAT(r.err, Catch::Contains("cudaMalloc: 1099511627776 bytes requested; the simulated Tesla C2070 has "
+                                    "6442450944 bytes of device memory"));
+}
+
+TEST_CASE("programs: an out-of-bounds write is cudaErrorIllegalAddress, sticky until reset") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("out_of_bounds");
+  auto r = exec("--no-summary", app);
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "launch: cudaSuccess\n"
+        "synchronize: cudaErrorIllegalAddress\n"
+        "then malloc: cudaErrorIllegalAddress\n"
+        "reset: cudaSuccess\n"
+        "after reset: cudaSuccess\n");
+  CHECK_THAT(r.err, Catch::Contains("kernel fault") && Catch::Contains("_Z14write_past_endPii") &&
+                        Catch::Contains("out_of_bounds.cu:7"));
+}
+
+TEST_CASE("programs: a static-cudart build is refused with the fix") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("vector_add", "-cudart static");
+  auto r = exec("", app);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("is linked with the static CUDA runtime (nvcc's default)") &&
+                        Catch::Contains("rebuild it with nvcc -cudart shared"));
+}
+
+TEST_CASE("programs: warpsim inspect lists a program's kernels") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("runtime_calls");
+  auto r = rttest::shell(rttest::warpsim_bin() + " inspect " + app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("compute_75 PTX (zstd)") && Catch::Contains("block_sum(int const*, int*)") &&
+                        Catch::Contains("static shared: 0 B + dynamic"));
+}
+
+TEST_CASE("programs: exec's own errors") {
+  auto r = rttest::shell(rttest::warpsim_bin() + " exec -- ./no-such-program");
+  CHECK(r.status == 1);
+  CHECK_THAT(r.err, Catch::Contains("./no-such-program: no such program"));
+  auto cfg = rttest::shell(rttest::warpsim_bin() + " exec --config nope -- /bin/true");
+  CHECK(cfg.status == 1);
+  CHECK_THAT(cfg.err, Catch::Contains("nope"));
+  auto set = rttest::shell(rttest::warpsim_bin() + " exec --set sm.count=0 -- /bin/true");
+  CHECK(set.status == 1);
+  CHECK_THAT(set.err, Catch::Contains("sm.count"));
+  auto none = rttest::shell(rttest::warpsim_bin() + " exec");
+  CHECK(none.status != 0);
+}

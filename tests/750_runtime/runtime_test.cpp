@@ -1,0 +1,239 @@
+// The Runtime class directly (no C entry points): what each runtime call means on the
+// simulated device, with the codes CUDA returns.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "fatbin_builder.hpp"
+#include "sim/runtime/runtime.hpp"
+
+using namespace warpsim;
+using namespace warpsim::runtime;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// A program as nvcc's host code presents it: a fatbinary wrapper and host stubs.
+struct FakeProgram {
+  std::vector<uint8_t> image;
+  cuda::FatbinWrapper wrapper{};
+  char vecadd_stub = 0;  // its address stands for the host stub of the kernel
+
+  explicit FakeProgram(const std::string& ptx, const std::string& compression = "zstd") {
+    image = rttest::make_fatbin({{2, 75, "", std::string(64, 'E')}, {1, 75, compression, ptx}});
+    wrapper.magic = cuda::kFatbinWrapperMagic;
+    wrapper.version = 1;
+    wrapper.data = reinterpret_cast<const unsigned long long*>(image.data());
+  }
+};
+
+RuntimeOptions options(SimMode mode = SimMode::Functional) {
+  RuntimeOptions o;
+  o.mode = mode;
+  o.program = "test";
+  return o;
+}
+
+template <class F>
+cuda::Error code_of(F&& f) {
+  try {
+    f();
+  } catch (const ApiError& e) {
+    return e.code();
+  }
+  return cuda::Success;
+}
+
+const std::string kVecAddPtx = read_file(WARPSIM_SOURCE_DIR "/kernels/vecadd/vecadd.ptx");
+
+}  // namespace
+
+TEST_CASE("runtime: register, copy in, launch, copy out") {
+  for (SimMode mode : {SimMode::Functional, SimMode::Timing}) {
+    Runtime rt(options(mode));
+    FakeProgram prog(kVecAddPtx);
+    void** h = rt.register_fatbin(&prog.wrapper);
+    rt.register_function(h, &prog.vecadd_stub, "_Z12vecAddKernelPfS_S_i");
+    const int n = 1000;
+    std::vector<float> a(n), b(n), c(n, -1);
+    for (int i = 0; i < n; ++i) a[i] = i, b[i] = 0.5f * i;
+    void* da = rt.malloc(n * 4);
+    void* db = rt.malloc(n * 4);
+    void* dc = rt.malloc(n * 4);
+    rt.memcpy(da, a.data(), n * 4, cuda::HostToDevice, "t");
+    rt.memcpy(db, b.data(), n * 4, cuda::Default, "t");
+    int nn = n;
+    void* args[] = {&da, &db, &dc, &nn};
+    rt.launch(&prog.vecadd_stub, {4, 1, 1}, {256, 1, 1}, args, 0, nullptr);
+    rt.memcpy(c.data(), dc, n * 4, cuda::DeviceToHost, "t");
+    for (int i = 0; i < n; ++i) REQUIRE(c[i] == 1.5f * i);
+    REQUIRE(rt.launches().size() == 1);
+    CHECK(rt.launches()[0].stats.exec.threads == 1024);
+    CHECK(rt.launches()[0].stats.mem.gld_transactions > 0);
+    if (mode == SimMode::Timing) {
+      CHECK(rt.launches()[0].stats.timing.valid);
+      CHECK(rt.now_ns() == rt.launches()[0].stats.timing.duration_ns);
+    } else {
+      CHECK(rt.now_ns() == 0);
+    }
+  }
+}
+
+TEST_CASE("runtime: events measure simulated kernel time") {
+  Runtime rt(options(SimMode::Timing));
+  FakeProgram prog(kVecAddPtx, "lz4");
+  void** h = rt.register_fatbin(&prog.wrapper);
+  rt.register_function(h, &prog.vecadd_stub, "_Z12vecAddKernelPfS_S_i");
+  void* d = rt.malloc(4096 * 4);
+  int n = 4096;
+  void* args[] = {&d, &d, &d, &n};
+  void* start = rt.create_event();
+  void* stop = rt.create_event();
+  void* stream = rt.create_stream();
+  rt.record_event(start, stream);
+  rt.launch(&prog.vecadd_stub, {16, 1, 1}, {256, 1, 1}, args, 0, stream);
+  rt.launch(&prog.vecadd_stub, {16, 1, 1}, {256, 1, 1}, args, 0, stream);
+  rt.record_event(stop, stream);
+  const double ns = rt.launches()[0].stats.timing.duration_ns + rt.launches()[1].stats.timing.duration_ns;
+  CHECK(rt.elapsed_ms(start, stop) == Approx(ns / 1e6));
+  CHECK(rt.elapsed_ms(start, stop) > 0);
+  void* never = rt.create_event();
+  CHECK(code_of([&] { rt.elapsed_ms(start, never); }) == cuda::ErrorInvalidResourceHandle);
+  rt.destroy_stream(stream);
+  CHECK(code_of([&] { rt.check_stream(stream, "t"); }) == cuda::ErrorInvalidResourceHandle);
+  CHECK(code_of([&] { rt.destroy_event(reinterpret_cast<void*>(0x99)); }) == cuda::ErrorInvalidResourceHandle);
+}
+
+TEST_CASE("runtime: CUDA's codes for refused calls") {
+  Runtime rt(options());
+  FakeProgram prog(kVecAddPtx);
+  void** h = rt.register_fatbin(&prog.wrapper);
+  rt.register_function(h, &prog.vecadd_stub, "_Z12vecAddKernelPfS_S_i");
+  void* d = rt.malloc(64);
+  int n = 16;
+  void* args[] = {&d, &d, &d, &n};
+  // Launch configuration.
+  CHECK(code_of([&] { rt.launch(&prog.vecadd_stub, {1, 1, 1}, {2048, 1, 1}, args, 0, nullptr); }) ==
+        cuda::ErrorInvalidConfiguration);
+  CHECK(code_of([&] { rt.launch(&prog.vecadd_stub, {0, 1, 1}, {32, 1, 1}, args, 0, nullptr); }) ==
+        cuda::ErrorInvalidConfiguration);
+  CHECK(code_of([&] { rt.launch(&prog.vecadd_stub, {1, 1, 1}, {32, 1, 1}, args, 1 << 20, nullptr); }) ==
+        cuda::ErrorLaunchOutOfResources);
+  char not_a_kernel = 0;
+  CHECK(code_of([&] { rt.launch(&not_a_kernel, {1, 1, 1}, {32, 1, 1}, args, 0, nullptr); }) ==
+        cuda::ErrorInvalidDeviceFunction);
+  CHECK(code_of([&] { rt.launch(&prog.vecadd_stub, {1, 1, 1}, {32, 1, 1}, args, 0, &not_a_kernel); }) ==
+        cuda::ErrorInvalidResourceHandle);
+  // Memory.
+  CHECK(code_of([&] { rt.malloc(uint64_t(7) << 30); }) == cuda::ErrorMemoryAllocation);
+  CHECK(code_of([&] { rt.free(static_cast<char*>(d) + 4); }) == cuda::ErrorInvalidValue);
+  std::vector<char> host(128);
+  CHECK(code_of([&] { rt.memcpy(d, host.data(), 128, cuda::HostToDevice, "t"); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.memcpy(host.data(), host.data() + 64, 8, cuda::HostToDevice, "t"); }) ==
+        cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.memcpy(d, host.data(), 8, static_cast<cuda::MemcpyKind>(7), "t"); }) ==
+        cuda::ErrorInvalidMemcpyDirection);
+  CHECK(code_of([&] { rt.memset(host.data(), 0, 8); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.free_host(host.data()); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.device_attribute(9999); }) == cuda::ErrorNotSupported);
+  CHECK(rt.sticky_error() == cuda::Success);
+}
+
+TEST_CASE("runtime: a kernel fault is sticky until reset, with warpsim's message") {
+  Runtime rt(options());
+  FakeProgram prog(kVecAddPtx);
+  void** h = rt.register_fatbin(&prog.wrapper);
+  rt.register_function(h, &prog.vecadd_stub, "_Z12vecAddKernelPfS_S_i");
+  void* d = rt.malloc(64 * 4);
+  int n = 100;  // past the 64-element buffer
+  void* args[] = {&d, &d, &d, &n};
+  rt.launch(&prog.vecadd_stub, {1, 1, 1}, {128, 1, 1}, args, 0, nullptr);
+  // Asynchronous as on hardware: visible from the next call that waits for the device.
+  CHECK(rt.sticky_error() == cuda::Success);
+  CHECK(rt.pending_fault() == cuda::ErrorIllegalAddress);
+  CHECK(code_of([&] { rt.synchronize(); }) == cuda::ErrorIllegalAddress);
+  CHECK(rt.sticky_error() == cuda::ErrorIllegalAddress);
+  CHECK(rt.faulted_launches() == 1);
+  CHECK_THAT(rt.sticky_message(), Catch::Contains("_Z12vecAddKernelPfS_S_i") && Catch::Contains("thread"));
+  CHECK(rt.launches().empty());
+  rt.reset();
+  CHECK(rt.sticky_error() == cuda::Success);
+  void* again = rt.malloc(16);
+  CHECK(again != nullptr);
+}
+
+TEST_CASE("runtime: module problems surface at first use, with the PTX location") {
+  Runtime rt(options());
+  FakeProgram bad(".version 9.0\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n  frobnicate.u32 %r1;\n}\n");
+  void** h = rt.register_fatbin(&bad.wrapper);
+  rt.register_function(h, &bad.vecadd_stub, "k");
+  try {
+    rt.launch(&bad.vecadd_stub, {1, 1, 1}, {1, 1, 1}, nullptr, 0, nullptr);
+    FAIL("no error");
+  } catch (const ApiError& e) {
+    CHECK(e.code() == cuda::ErrorInvalidPtx);
+    CHECK_THAT(e.what(), Catch::Contains("test.ptx:6") && Catch::Contains("the PTX embedded in test"));
+  }
+  cuda::FatbinWrapper junk{0x1234, 1, nullptr, nullptr};
+  void** hj = rt.register_fatbin(&junk);
+  char stub = 0;
+  rt.register_function(hj, &stub, "k");
+  CHECK(code_of([&] { rt.kernel_for(&stub, "t"); }) == cuda::ErrorInvalidPtx);
+}
+
+TEST_CASE("runtime: device properties come from the config") {
+  Runtime rt(options());
+  cuda::DeviceProp p;
+  rt.device_properties(&p);
+  CHECK(std::string(p.name) == "Tesla C2070 (warpsim)");
+  CHECK(p.major == 2);
+  CHECK(p.minor == 0);
+  CHECK(p.multiProcessorCount == 14);
+  CHECK(p.warpSize == 32);
+  CHECK(p.maxThreadsPerBlock == 1024);
+  CHECK(p.maxThreadsPerMultiProcessor == 1536);
+  CHECK(p.regsPerBlock == 32768);
+  CHECK(p.sharedMemPerBlock == 49152);
+  CHECK(p.l2CacheSize == 786432);
+  CHECK(p.memoryBusWidth == 384);
+  CHECK(p.totalGlobalMem == uint64_t(6) << 30);
+  CHECK(rt.device_attribute(cuda::AttrClockRate) == 1150000);
+  CHECK(rt.device_attribute(cuda::AttrMultiProcessorCount) == 14);
+  RuntimeOptions fx = options();
+  fx.config = "fx5800";
+  Runtime gt(fx);
+  gt.device_properties(&p);
+  CHECK(p.major == 1);
+  CHECK(p.minor == 3);
+  CHECK(p.multiProcessorCount == 30);
+}
+
+TEST_CASE("runtime: the environment sets the options") {
+  std::map<std::string, std::string> env = {{"WARPSIM_CONFIG", "fx5800"},
+                                            {"WARPSIM_SET", "sm.count=4;dram.banks=4"},
+                                            {"WARPSIM_MODE", "functional"},
+                                            {"WARPSIM_MAX_CYCLES", "1000"}};
+  auto get = [&](const char* n) -> const char* {
+    auto it = env.find(n);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  RuntimeOptions o = RuntimeOptions::from_environment(get);
+  CHECK(o.config == "fx5800");
+  CHECK(o.sets == std::vector<std::string>{"sm.count=4", "dram.banks=4"});
+  CHECK(o.mode == SimMode::Functional);
+  CHECK(o.limits.max_cycles == 1000);
+  Runtime rt(o);
+  CHECK(rt.spec().sm.count == 4);
+  env["WARPSIM_MODE"] = "fast";
+  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), "WARPSIM_MODE=\"fast\": expected timing or functional");
+  env["WARPSIM_MODE"] = "timing";
+  env["WARPSIM_MAX_CYCLES"] = "12x";
+  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), Catch::Contains("WARPSIM_MAX_CYCLES=\"12x\""));
+}

@@ -1,0 +1,144 @@
+// `warpsim exec [options] -- ./app ARGS`: run an unmodified CUDA program (built with
+// `nvcc -cudart shared`) on the simulated device. warpsim's libcudart.so.13 is put in front
+// of NVIDIA's, the options become WARPSIM_* variables (sim/runtime/runtime_options.hpp),
+// and the program replaces this process, so its exit status is warpsim's.
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+
+#include "sim/core/device_spec.hpp"
+#include "sim/core/error.hpp"
+#include "sim/runtime/elf_file.hpp"
+#include "tools/warpsim/cli_paths.hpp"
+#include "tools/warpsim/commands.hpp"
+
+namespace warpsim::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ExecOptions {
+  std::string config = "c2070";
+  std::vector<std::string> sets;
+  bool functional = false;
+  std::string json_out;
+  bool by_line = false;
+  bool no_summary = false;
+  uint64_t max_instructions = 0, max_cycles = 0;
+  double max_seconds = 0;
+  std::vector<std::string> command;
+};
+
+// The directory holding warpsim's libcudart.so.13: beside the program's build
+// (<bin>/../lib), else where this build put it.
+std::string runtime_dir() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path beside = self.parent_path().parent_path() / "lib";
+    if (fs::exists(beside / "libcudart.so.13")) return beside.string();
+  }
+  if (fs::exists(fs::path(WARPSIM_CUDART_DIR) / "libcudart.so.13")) return WARPSIM_CUDART_DIR;
+  throw Error(fmt::format("warpsim's CUDA runtime (libcudart.so.13) is not built: run cmake --build build --target "
+                          "warpsim_cudart (looked in {} and beside this program)",
+                          WARPSIM_CUDART_DIR));
+}
+
+// The program as execvp would find it.
+std::string find_program(const std::string& name) {
+  if (name.find('/') != std::string::npos) {
+    if (!fs::exists(name)) throw Error(fmt::format("{}: no such program", name));
+    return name;
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  for (size_t start = 0; start <= dirs.size();) {
+    size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    fs::path candidate = fs::path(dirs.substr(start, end - start)) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    start = end + 1;
+  }
+  throw Error(fmt::format("{}: not found in PATH (give ./{} for a program in this folder)", name, name));
+}
+
+// Refuses programs the runtime cannot stand in for, with the one-line fix.
+void check_program(const std::string& path) {
+  auto elf = runtime::read_elf(path);
+  if (!elf) return;  // a script (make, an autograder): its CUDA children get the runtime
+  const bool has_device_code = elf->section(".nv_fatbin") != nullptr;
+  if (elf->needs_prefix("libcudart.so.13")) return;
+  if (elf->needs_prefix("libcudart.so"))
+    for (const auto& n : elf->needed)
+      if (n.rfind("libcudart.so", 0) == 0)
+        throw Error(fmt::format("{} is linked against {}; warpsim's runtime stands in for libcudart.so.13: rebuild "
+                                "it with nvcc 13 (nvcc -cudart shared)",
+                                path, n));
+  if (has_device_code)
+    throw Error(fmt::format("{} is linked with the static CUDA runtime (nvcc's default), which warpsim cannot "
+                            "replace: rebuild it with nvcc -cudart shared",
+                            path));
+}
+
+void set(const char* name, const std::string& value) { ::setenv(name, value.c_str(), 1); }
+
+int exec(const ExecOptions& o) {
+  if (o.command.empty()) throw Error("warpsim exec: no program given (warpsim exec [options] -- ./app ARGS)");
+  const std::string program = find_program(o.command[0]);
+  check_program(program);
+  const std::string dir = runtime_dir();
+  const char* old = std::getenv("LD_LIBRARY_PATH");
+  set("LD_LIBRARY_PATH", old && *old ? dir + ":" + old : dir);
+  // Preloading wins even over a DT_RPATH that names NVIDIA's library.
+  const char* preload = std::getenv("LD_PRELOAD");
+  const std::string lib = dir + "/libcudart.so.13";
+  set("LD_PRELOAD", preload && *preload ? lib + ":" + preload : lib);
+  // The config and overrides are checked here, so a mistake is warpsim's error, not the
+  // program's first CUDA call failing.
+  const std::string config = fs::absolute(resolve_config(o.config)).string();
+  load_device_spec(config, o.sets);
+  set("WARPSIM_CONFIG", config);
+  std::string sets;
+  for (const auto& s : o.sets) sets += (sets.empty() ? "" : ";") + s;
+  set("WARPSIM_SET", sets);
+  set("WARPSIM_MODE", o.functional ? "functional" : "timing");
+  set("WARPSIM_JSON", o.json_out.empty() ? "" : fs::absolute(o.json_out).string());
+  set("WARPSIM_SUMMARY", o.no_summary ? "0" : "1");
+  set("WARPSIM_BY_LINE", o.by_line ? "1" : "0");
+  set("WARPSIM_MAX_INSTRUCTIONS", std::to_string(o.max_instructions));
+  set("WARPSIM_MAX_CYCLES", std::to_string(o.max_cycles));
+  set("WARPSIM_MAX_SECONDS", fmt::format("{}", o.max_seconds));
+  set("WARPSIM_PROGRAM", fs::path(o.command[0]).filename().string());
+  std::vector<char*> argv;
+  for (const auto& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  ::execv(program.c_str(), argv.data());
+  throw Error(fmt::format("{}: cannot execute: {}", program, std::strerror(errno)));
+}
+
+}  // namespace
+
+void register_exec_command(CLI::App& app) {
+  auto o = std::make_shared<ExecOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "exec", "Run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU: warpsim exec -- ./app ARGS");
+  cmd->add_option("--config", o->config, "device config: c2070, fx5800 or a JSON path")->capture_default_str();
+  cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.count=4 (repeatable)");
+  cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
+  cmd->add_option("--json", o->json_out, "write every launch's statistics as JSON to this file at exit");
+  cmd->add_flag("--by-line", o->by_line, "per source line report of each kernel's costliest launch");
+  cmd->add_flag("--no-summary", o->no_summary, "no per-kernel summary on stderr at exit");
+  cmd->add_option("--max-instructions", o->max_instructions, "stop a launch after this many warp instructions");
+  cmd->add_option("--max-cycles", o->max_cycles, "stop a launch after this many simulated cycles");
+  cmd->add_option("--max-seconds", o->max_seconds, "stop a launch after this much host time");
+  cmd->add_option("command", o->command, "the program and its arguments (after --)")->required();
+  cmd->callback([o] { exec(*o); });
+}
+
+}  // namespace warpsim::cli
