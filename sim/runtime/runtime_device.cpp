@@ -12,6 +12,15 @@ namespace {
 
 int as_int(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, INT32_MAX)); }
 
+// cudaDeviceAttr values that are yes/no capabilities (driver_types.h): 84-91, 95, 98-101,
+// 112-121, 125, 126, 130-147 (multi-GPU board, host-native atomics, pageable and managed
+// access, preemption, cooperative launch, remote flushes, host registration, sparse arrays,
+// semaphores, memory pools, RDMA, clusters, IPC events, NUMA, MPS, ...).
+bool is_capability_flag(int attr) {
+  return (attr >= 84 && attr <= 91) || attr == 95 || (attr >= 98 && attr <= 101) || (attr >= 112 && attr <= 121) ||
+         attr == 125 || attr == 126 || (attr >= 130 && attr <= 147);
+}
+
 // Constant memory is 64 KB on every CUDA device (Programming Guide, Table "Technical
 // Specifications per Compute Capability").
 constexpr int kConstantMemory = 64 * 1024;
@@ -108,6 +117,10 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrMaxBlocksPerMultiprocessor: return p.maxBlocksPerMultiProcessor;
     case cuda::AttrReservedSharedMemoryPerBlock: return as_int(p.reservedSharedMemPerBlock);
     default:
+      // Capability flags of features the simulated device does not have (memory pools,
+      // host-native atomics, pageable access, timeline semaphores, NUMA, MPS, ...): 0,
+      // which is the true answer. Any other attribute is a quantity warpsim does not model.
+      if (is_capability_flag(attr)) return 0;
       throw ApiError(cuda::ErrorNotSupported,
                      fmt::format("cudaDeviceGetAttribute: attribute {} is not modelled by warpsim", attr));
   }
