@@ -4,6 +4,7 @@
 #pragma once
 #include <catch2/catch.hpp>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -55,9 +56,13 @@ inline std::string build_program(const std::string& name, const std::string& fla
   const fs::path bin = fs::path(WARPSIM_BINARY_DIR) / "runtime_programs" / tag / name;
   fs::create_directories(bin.parent_path());
   if (!fs::exists(bin) || fs::last_write_time(bin) < fs::last_write_time(src)) {
-    Run r = shell(kNvcc + " -arch=sm_75 -lineinfo " + flags + " -o " + bin.string() + " " + src.string());
+    // ctest runs test cases in parallel processes: build under a private name, then
+    // rename (atomic), so no test ever runs a half-written program.
+    const std::string tmp = bin.string() + ".tmp" + std::to_string(::getpid());
+    Run r = shell(kNvcc + " -arch=sm_75 -lineinfo " + flags + " -o " + tmp + " " + src.string());
     INFO(r.err);
     REQUIRE(r.status == 0);
+    fs::rename(tmp, bin);
   }
   return bin.string();
 }
