@@ -2,18 +2,25 @@
 // and write one CSV row per point (docs/sweeps-and-plots.md).
 //   warpsim sweep SPEC [--config C] [--set k=v]... [--var n=v]... --vary KEY=V1,V2,...
 //                 [--vary ...] [--metrics a,b|all] [--functional] [--csv OUT] [--jobs N]
-// Progress goes to stderr; stdout carries only the CSV when no --csv file is given.
+//                 [--shard I/N]
+//   warpsim sweep --merge SHARD.csv... [--csv OUT]
+// Progress (with an estimate of the time left) goes to stderr; stdout carries only the CSV
+// when no --csv file is given. --shard runs one share of the points (sweep_shards.hpp);
+// --merge joins the shards' files into what one unsharded run writes.
 // Exit status 3 when any point failed (its row says why), like `run` on a wrong result.
 #include <fmt/core.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <map>
 #include <memory>
 
 #include "sim/core/csv.hpp"
 #include "sim/core/error.hpp"
 #include "sim/core/sweep.hpp"
+#include "sim/core/sweep_shards.hpp"
 #include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/cli_vars.hpp"
 #include "tools/warpsim/commands.hpp"
@@ -23,7 +30,9 @@ namespace warpsim::cli {
 namespace {
 
 struct SweepOptions {
-  std::string spec;
+  std::vector<std::string> inputs;  // the spec; with --merge, the shard files
+  std::string shard;
+  bool merge = false;
   std::string config = "c2070";
   std::vector<std::string> sets;
   std::vector<std::string> vars;
@@ -38,12 +47,54 @@ struct SweepOptions {
   double max_seconds = 0;
 };
 
+// "about 1 min 20 s left" from the pace so far (wall clock, all jobs together).
+std::string time_left(double elapsed, size_t done, size_t total) {
+  if (done == 0 || done >= total) return "";
+  const double left = elapsed / double(done) * double(total - done);
+  if (left < 60) return fmt::format(", about {:.0f} s left", left);
+  if (left < 3600) return fmt::format(", about {} min {} s left", int(left) / 60, int(left) % 60);
+  return fmt::format(", about {} h {} min left", int(left) / 3600, int(left) % 3600 / 60);
+}
+
+std::FILE* open_output(const std::string& path, std::unique_ptr<std::FILE, int (*)(std::FILE*)>& file) {
+  if (path.empty()) return stdout;
+  file.reset(std::fopen(path.c_str(), "wb"));
+  if (!file) throw Error(fmt::format("{}: cannot write the CSV file", path));
+  return file.get();
+}
+
+int merge(const SweepOptions& o) {
+  if (!o.vary.empty() || !o.shard.empty())
+    throw ConfigError("--merge joins shard files: give only the files (and --csv), not --vary or --shard");
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& path : o.inputs) {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) throw Error(fmt::format("{}: cannot open", path));
+    std::stringstream text;
+    text << f.rdbuf();
+    files.emplace_back(path, text.str());
+  }
+  const std::string merged = sweep::merge_shards(files);
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
+  std::FILE* out = open_output(o.csv_out, file);
+  fmt::print(out, "{}", merged);
+  if (file && std::fclose(file.release()) != 0) throw Error(fmt::format("{}: write failed", o.csv_out));
+  if (!o.csv_out.empty()) fmt::print(stderr, "sweep: merged {} shard files into {}\n", files.size(), o.csv_out);
+  return 0;
+}
+
 int run_sweep(const SweepOptions& o) {
+  if (o.merge) return merge(o);
+  if (o.inputs.size() != 1)
+    throw ConfigError(fmt::format("sweep: give one launch spec ({} given); --merge takes shard files",
+                                  o.inputs.size()));
+  if (o.vary.empty()) throw ConfigError("sweep: --vary is required (the values to sweep)");
   if (o.jobs < 1) throw ConfigError("--jobs: must be at least 1");
+  const std::string& spec = o.inputs.front();
   sweep::Settings s;
   s.config_path = resolve_config(o.config);
   s.sets = o.sets;
-  s.spec_path = resolve_input(o.spec);
+  s.spec_path = resolve_input(spec);
   s.vars = parse_var_overrides(o.vars);
   s.registers = o.registers;
   s.axes = sweep::parse_axes(o.vary);
@@ -54,33 +105,37 @@ int run_sweep(const SweepOptions& o) {
   s.metrics = sweep::parse_metric_list(o.metrics, s.options.mode);
   sweep::validate(s);
 
-  std::vector<sweep::Point> points = sweep::cartesian(s.axes);
-  std::FILE* out = stdout;
+  const std::vector<sweep::Point> all = sweep::cartesian(s.axes);
+  const bool sharded = !o.shard.empty();
+  const sweep::Shard shard = sharded ? sweep::parse_shard(o.shard) : sweep::Shard{};
+  const std::vector<sweep::Point> points = sharded ? sweep::shard_points(all, shard) : all;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(nullptr, &std::fclose);
-  if (!o.csv_out.empty()) {
-    file.reset(std::fopen(o.csv_out.c_str(), "wb"));
-    if (!file) throw Error(fmt::format("{}: cannot write the CSV file", o.csv_out));
-    out = file.get();
-  }
-  fmt::print(stderr, "sweep: {} points of {} on {} ({} mode, {} job{})\n", points.size(), s.spec_path, s.config_path,
-             o.functional ? "functional" : "timing", o.jobs, o.jobs == 1 ? "" : "s");
-  fmt::print(out, "{}", csv::format_row(sweep::csv_header(s)));
+  std::FILE* out = open_output(o.csv_out, file);
+  fmt::print(stderr, "sweep: {} points of {} on {} ({} mode, {} job{}){}\n", points.size(), s.spec_path,
+             s.config_path, o.functional ? "functional" : "timing", o.jobs, o.jobs == 1 ? "" : "s",
+             sharded ? fmt::format(", shard {}/{} of {} points", shard.index, shard.count, all.size()) : "");
+  const auto header = sweep::csv_header(s);
+  fmt::print(out, "{}", csv::format_row(sharded ? sweep::shard_header(header) : header));
   std::fflush(out);
   size_t failed = 0;
+  const auto start = std::chrono::steady_clock::now();
   sweep::run(
       s, points, o.jobs,
       [&](const sweep::Progress& p) {
         const sweep::PointResult& r = *p.result;
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const std::string left = time_left(elapsed, p.done, p.total);
         if (r.ok)
-          fmt::print(stderr, "[{}/{}] {} ... done in {:.1f} s\n", p.done, p.total, sweep::describe(s.axes, *p.point, 32),
-                     r.host_seconds);
+          fmt::print(stderr, "[{}/{}] {} ... done in {:.1f} s{}\n", p.done, p.total,
+                     sweep::describe(s.axes, *p.point, 32), r.host_seconds, left);
         else
-          fmt::print(stderr, "[{}/{}] {} ... FAILED in {:.1f} s: {}\n", p.done, p.total,
-                     sweep::describe(s.axes, *p.point, 32), r.host_seconds, r.status);
+          fmt::print(stderr, "[{}/{}] {} ... FAILED in {:.1f} s: {}{}\n", p.done, p.total,
+                     sweep::describe(s.axes, *p.point, 32), r.host_seconds, r.status, left);
       },
       [&](const sweep::Point& p, const sweep::PointResult& r) {
         if (!r.ok) ++failed;
-        fmt::print(out, "{}", csv::format_row(sweep::csv_row(s, p, r)));
+        const auto row = sweep::csv_row(s, p, r);
+        fmt::print(out, "{}", csv::format_row(sharded ? sweep::shard_row(p, all.size(), row) : row));
         std::fflush(out);
       });
   if (file && std::fclose(file.release()) != 0) throw Error(fmt::format("{}: write failed", o.csv_out));
@@ -98,14 +153,20 @@ void register_sweep_command(CLI::App& app) {
   auto o = std::make_shared<SweepOptions>();
   CLI::App* cmd = app.add_subcommand(
       "sweep", "Run a launch spec over every combination of --vary values and write one CSV row per point");
-  cmd->add_option("spec", o->spec, "launch spec (JSON), e.g. kernels/vecadd/vecadd_1m.json")->required();
+  cmd->add_option("spec", o->inputs,
+                  "launch spec (JSON), e.g. kernels/vecadd/vecadd_1m.json; with --merge, the shard CSV files")
+      ->required();
   cmd->add_option("--config", o->config, "device config: c2070, fx5800 or a JSON path")->capture_default_str();
   cmd->add_option("--vary", o->vary,
                   "a swept value list (repeatable; the first varies slowest): a config key, e.g. "
                   "dram.banks=4,8,16; a spec variable, e.g. var:n=1024,4096; or a key that follows another "
                   "axis value by value, e.g. dram.address_map.bits@dram.banks=A,B,C")
-      ->required()
       ->allow_extra_args(false);
+  cmd->add_option("--shard", o->shard,
+                  "run only share I of N of the points (0 <= I < N, e.g. $SLURM_ARRAY_TASK_ID/N); the CSV gets a "
+                  "sweep_point column for --merge");
+  cmd->add_flag("--merge", o->merge,
+                "join shard CSV files (given instead of the spec) into the CSV one unsharded run writes");
   cmd->add_option("--metrics", o->metrics,
                   "comma-separated metric columns (nvprof names as in `run --json`), or 'all'; default: a set "
                   "for the mode");
