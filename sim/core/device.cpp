@@ -84,18 +84,57 @@ std::optional<std::pair<DevPtr, uint64_t>> Device::allocation_containing(DevPtr 
   return std::make_pair(a->base, a->size);
 }
 
-std::optional<Device::SymbolInfo> Device::symbol(const isa::Module&, const std::string&) const {
-  return std::nullopt;  // placeholder until module variables are loaded (ptx-programs branch)
-}
+namespace {
+
+// Places a module's .global/.const variables in global memory while it is parsed; when the
+// parse fails, what was placed is released again.
+class VarPlacer {
+ public:
+  explicit VarPlacer(mem::GlobalMemory& gm) : gm_(gm) {}
+  ~VarPlacer() {
+    for (uint64_t p : placed_) gm_.release(p);
+  }
+  uint64_t operator()(const isa::ModuleVar& v) {
+    if (v.align > 256)
+      throw PtxError(fmt::format("line {}: unsupported PTX: alignment {} of '{}' (at most 256)", v.decl_line, v.align,
+                                 v.name));
+    uint64_t p = gm_.allocate(std::max<uint64_t>(v.size, 1));
+    placed_.push_back(p);
+    gm_.set_label(p, v.name);
+    auto* a = gm_.find(p, 1);
+    if (!v.init.empty()) gm_.write(*a, p, v.init.data(), v.init.size());  // untouched pages read as zeros
+    return p;
+  }
+  void keep() { placed_.clear(); }
+
+ private:
+  mem::GlobalMemory& gm_;
+  std::vector<uint64_t> placed_;
+};
+
+}  // namespace
 
 const isa::Module& Device::load_ptx_file(const std::string& path) {
-  impl_->modules.push_back(isa::load_ptx_file(path));
+  VarPlacer placer(impl_->gmem);
+  impl_->modules.push_back(isa::load_ptx_file(path, std::ref(placer)));
+  placer.keep();
   return *impl_->modules.back();
 }
 
 const isa::Module& Device::load_ptx(const std::string& text, const std::string& name) {
-  impl_->modules.push_back(isa::parse_ptx(text, name));
+  VarPlacer placer(impl_->gmem);
+  impl_->modules.push_back(isa::parse_ptx(text, name, std::ref(placer)));
+  placer.keep();
   return *impl_->modules.back();
+}
+
+std::optional<Device::SymbolInfo> Device::symbol(const isa::Module& m, const std::string& name) const {
+  bool ours = false;
+  for (const auto& mod : impl_->modules) ours |= mod.get() == &m;
+  if (!ours) return std::nullopt;  // placeholder addresses of a module parsed elsewhere mean nothing here
+  for (size_t i = 0; i < m.globals.size(); ++i)
+    if (m.globals[i].name == name) return SymbolInfo{m.global_addresses[i], m.globals[i].size};
+  return std::nullopt;
 }
 
 LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,

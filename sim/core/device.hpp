@@ -2,10 +2,12 @@
 // Nothing outside sim/ reaches into the simulator's internals; it goes through Device.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/device_spec.hpp"
@@ -58,6 +60,9 @@ struct LaunchOptions {
   // Share register storage between virtual registers that are never live together
   // (isa/register_storage.hpp): same results, a smaller working set. Off only to check that.
   bool compact_registers = true;
+  // Receives each device printf's text (one call per printf, in the order the threads
+  // executed them). Empty: written to stdout and flushed.
+  std::function<void(std::string_view)> printf_sink;
 };
 
 class Device {
@@ -85,16 +90,20 @@ class Device {
   // Names a buffer so that out-of-bounds reports can say "past the end of buffer 'C'".
   void set_label(DevPtr ptr, const std::string& label);
 
-  // Module-scope .global/.const variables, placed in device memory when the module loads.
-  struct SymbolInfo {
-    DevPtr address = 0;
-    uint64_t size = 0;
-  };
-  std::optional<SymbolInfo> symbol(const isa::Module& m, const std::string& name) const;
+  // PTX modules stay alive as long as the device (kernels point into them). Loading places
+  // the module's .global/.const variables in global memory (one allocation per variable,
+  // named after it, initialised); each loaded module has its own.
 
-  // PTX modules stay alive as long as the device (kernels point into them).
   const isa::Module& load_ptx_file(const std::string& path);
   const isa::Module& load_ptx(const std::string& text, const std::string& name);
+
+  // Where a module variable (__device__ / __constant__) of a module loaded on this device
+  // lives, as cudaGetSymbolAddress/cudaGetSymbolSize would say; nullopt if no such variable.
+  struct SymbolInfo {
+    DevPtr address;
+    uint64_t size;
+  };
+  std::optional<SymbolInfo> symbol(const isa::Module& m, const std::string& name) const;
 
   // Runs one kernel to completion. Throws LaunchError for launches CUDA would refuse and
   // KernelFault for faults during execution; the device stays usable afterwards.

@@ -34,7 +34,7 @@ class LaunchError : public Error {
 // or a resource limit (cycles, instructions, host time) hit.
 class KernelFault : public Error {
  public:
-  enum class Kind { MemoryAccess, Deadlock, LimitExceeded, Trap };
+  enum class Kind { MemoryAccess, Deadlock, LimitExceeded, Trap, Assert };
   KernelFault(Kind kind, const std::string& msg) : Error(msg), kind_(kind) {}
   Kind kind() const { return kind_; }
 

@@ -260,7 +260,8 @@ class Runner {
       switch (e.kind()) {
         case KernelFault::Kind::MemoryAccess: stop(Verdict::MemoryFault, e.what());
         case KernelFault::Kind::Deadlock: stop(Verdict::Deadlock, e.what());
-        case KernelFault::Kind::Trap: stop(Verdict::Trap, e.what());
+        case KernelFault::Kind::Trap:
+        case KernelFault::Kind::Assert: stop(Verdict::Trap, e.what());  // a failed device assert stops like trap
         case KernelFault::Kind::LimitExceeded: stop(Verdict::LimitExceeded, e.what(), limit_of(e.what()));
       }
       stop(Verdict::InternalError, e.what());

@@ -137,6 +137,18 @@ struct Kernel {
   uint32_t num_slots() const { return static_cast<uint32_t>(regs.size()); }
 };
 
+// A module-scope .global or .const variable (__device__ / __constant__). The device that
+// loads the module places each one in its global memory (an allocation named after the
+// variable, filled with `init`); .const variables live there too (see symbol_address).
+struct ModuleVar {
+  std::string name;
+  Space space = Space::Global;  // Global or Const
+  uint64_t size = 0;            // bytes
+  uint32_t align = 1;
+  std::vector<uint8_t> init;    // initial bytes (shorter than size: the rest is zero; empty = zeros)
+  uint32_t decl_line = 0;
+};
+
 class Module {
  public:
   std::string path;                      // file the PTX came from (for messages)
@@ -144,6 +156,8 @@ class Module {
   uint32_t address_size = 64;
   std::map<int, std::string> files;      // .file index -> source path
   std::vector<std::unique_ptr<Kernel>> kernels;
+  std::vector<ModuleVar> globals;        // module-scope .global/.const variables, in declaration order
+  std::vector<uint64_t> global_addresses;  // address of globals[i] (given at load; placeholder without a device)
 
   // Finds a kernel by its exact (mangled) name or by its plain C++ name when unambiguous.
   // Throws LaunchError listing the kernels when not found or ambiguous.

@@ -451,7 +451,7 @@ class Decoder {
     in_.cache = md_.cache;
     in_.is_volatile = md_.vol;
     if (md_.nc && in_.space != Space::Global) malformed(".nc applies to ld.global only");
-    if (in_.space == Space::Const) unsupported("the .const state space (__constant__ memory)");
+    if (in_.space == Space::Const && base_ != "ld" && base_ != "ldu") malformed("only loads read the .const space");
   }
 
   void ld() {
@@ -466,6 +466,7 @@ class Decoder {
       case Space::Shared: in_.klass = InstrClass::LdShared; break;
       case Space::Local: in_.klass = InstrClass::LdLocal; break;
       case Space::Param: in_.klass = InstrClass::LdParam; break;
+      case Space::Const: in_.klass = InstrClass::LdConst; break;
       default: in_.klass = InstrClass::LdGlobal; break;
     }
   }
@@ -490,7 +491,7 @@ class Decoder {
     DType t = type1();
     if (t != DType::U64 && t != DType::U32 && t != DType::B64 && t != DType::B32) malformed("cvta takes .u32 or .u64");
     if (!md_.has_space) malformed("cvta needs a state space");
-    if (md_.space == Space::Const || md_.space == Space::Param) unsupported("cvta for the .const/.param spaces");
+    if (md_.space == Space::Param) unsupported("cvta for the .param space");  // .const: identity, like .global
     in_.op = md_.to ? Op::CvtaTo : Op::Cvta;
     in_.type = t;
     in_.space = md_.space;

@@ -13,6 +13,7 @@
 
 #include "sim/core/error.hpp"
 #include "sim/isa/cfg.hpp"
+#include "sim/isa/ptx_module_vars.hpp"
 #include "sim/isa/ptx_parser_internal.hpp"
 #include "sim/isa/semantics.hpp"
 
@@ -71,7 +72,8 @@ const std::unordered_map<std::string_view, Special>& special_names() {
 
 class ModuleParser final : public detail::DecodeContext {
  public:
-  ModuleParser(std::string_view src, std::string file) : src_(src), file_(std::move(file)) {
+  ModuleParser(std::string_view src, std::string file, const VarAllocator& allocate)
+      : src_(src), file_(std::move(file)), allocate_(allocate) {
     toks_ = lex_ptx(src_, file_);
     mod_ = std::make_unique<Module>();
     mod_->path = file_;
@@ -110,7 +112,7 @@ class ModuleParser final : public detail::DecodeContext {
   bool is_clock_name(std::string_view name) const override { return name == "%clock" || name == "%clock64"; }
   bool is_symbol(std::string_view name) const override {
     std::string n(name);
-    return kernel_vars_.count(n) || module_vars_.count(n) || params_.count(n);
+    return kernel_vars_.count(n) || module_vars_.count(n) || params_.count(n) || global_index_.count(n);
   }
   uint16_t const_slot(uint64_t bits) override {
     auto it = const_index_.find(bits);
@@ -268,9 +270,44 @@ class ModuleParser final : public detail::DecodeContext {
       module_var_order_.push_back(v.name);
       return;
     }
-    if (d.text == ".global" || d.text == ".const")
-      unsupported_at(d, fmt::format("module-scope {} variables (__device__ / __constant__) are not supported", d.text));
+    if (d.text == ".global" || d.text == ".const") {
+      next();
+      if (is_extern) unsupported_at(d, fmt::format(".extern {} variables (separate compilation)", d.text));
+      return module_global(d);
+    }
     unsupported_at(d, "");
+  }
+
+  // A module-scope .global/.const variable: parsed (ptx_module_vars.cpp), then given its
+  // address at once, so later initialisers and all kernels can refer to it.
+  void module_global(const Token& d) {
+    struct Syntax final : detail::ModuleVarSyntax {
+      Syntax(ModuleParser& p) : ModuleVarSyntax(p.toks_, p.pos_), p_(p) {}
+      [[noreturn]] void fail(const Token& at, const std::string& why) const override { p_.fail_at(at, why); }
+      [[noreturn]] void unsupported(const Token& at, const std::string& why) const override {
+        p_.unsupported_at(at, why);
+      }
+      std::optional<uint64_t> address_of(std::string_view name) const override {
+        auto it = p_.global_index_.find(std::string(name));
+        if (it == p_.global_index_.end()) return std::nullopt;
+        return p_.mod_->global_addresses[it->second];
+      }
+      ModuleParser& p_;
+    } syntax(*this);
+    ModuleVar v = detail::parse_module_var(syntax, d.text == ".const" ? Space::Const : Space::Global, d);
+    if (module_vars_.count(v.name) || global_index_.count(v.name))
+      fail_at(d, fmt::format("duplicate declaration of '{}'", v.name));
+    uint64_t address = 0;
+    if (allocate_) {
+      address = allocate_(v);
+    } else {
+      placeholder_ = (placeholder_ + v.align - 1) / v.align * v.align;
+      address = placeholder_;
+      placeholder_ += std::max<uint64_t>(v.size, 1);
+    }
+    global_index_.emplace(v.name, mod_->globals.size());
+    mod_->globals.push_back(std::move(v));
+    mod_->global_addresses.push_back(address);
   }
 
   void skip_braces() {
@@ -767,6 +804,15 @@ class ModuleParser final : public detail::DecodeContext {
                                   space_name(f.space)));
       return lv->second;
     }
+    auto gv = global_index_.find(f.name);
+    if (gv != global_index_.end()) {
+      // Generic addresses of global memory are global addresses, and .const variables live
+      // in global memory too, so one address serves mov, ld.global/ld.const and generic use.
+      if (f.space != Space::Global && f.space != Space::Const && f.space != Space::Generic && !f.as_const)
+        fail_at(f.at, fmt::format("parse error: '{}' is a module {} variable, used with a {} access", f.name,
+                                  space_name(mod_->globals[gv->second].space), space_name(f.space)));
+      return static_cast<int64_t>(mod_->global_addresses[gv->second]);
+    }
     auto pv = params_.find(f.name);
     if (pv != params_.end()) {
       if (f.space != Space::Param && !f.as_const)
@@ -848,6 +894,9 @@ class ModuleParser final : public detail::DecodeContext {
 
   std::string_view src_;
   std::string file_;
+  const VarAllocator& allocate_;
+  uint64_t placeholder_ = kPlaceholderVarBase;
+  std::unordered_map<std::string, size_t> global_index_;  // module .global/.const variable -> index
   std::vector<Token> toks_;
   size_t pos_ = 0;
   std::unique_ptr<Module> mod_;
@@ -873,18 +922,18 @@ class ModuleParser final : public detail::DecodeContext {
 
 }  // namespace
 
-std::unique_ptr<Module> parse_ptx(std::string_view source, const std::string& file) {
-  ModuleParser p(source, file);
+std::unique_ptr<Module> parse_ptx(std::string_view source, const std::string& file, const VarAllocator& allocate) {
+  ModuleParser p(source, file, allocate);
   return p.run();
 }
 
-std::unique_ptr<Module> load_ptx_file(const std::string& path) {
+std::unique_ptr<Module> load_ptx_file(const std::string& path, const VarAllocator& allocate) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw PtxError(fmt::format("{}: cannot open PTX file", path));
   std::stringstream ss;
   ss << in.rdbuf();
   std::string text = ss.str();
-  return parse_ptx(text, path);
+  return parse_ptx(text, path, allocate);
 }
 
 const Kernel& Module::kernel(const std::string& name) const {

@@ -29,7 +29,9 @@ IssueCost IssueModel::cost(const isa::Instr& in) const {
     }
     case InstrClass::Sfu: return {Unit::Sfu, s_.sfu_cycles, s_.sfu_latency};
     case InstrClass::Fp64: return {Unit::Dp, s_.dp_cycles, s_.dp_latency};
-    case InstrClass::LdParam: return {Unit::Alu, s_.alu_cycles, s_.param_latency};
+    case InstrClass::LdParam:
+    case InstrClass::LdConst:  // constant-cache hit, like a parameter (which lives in a constant bank)
+      return {Unit::Alu, s_.alu_cycles, s_.param_latency};
     case InstrClass::Branch: return {Unit::Alu, s_.branch_cycles, s_.alu_latency};
     case InstrClass::Barrier: return {Unit::None, 1, s_.barrier_latency};
     case InstrClass::Exit: return {Unit::None, 1, 1};

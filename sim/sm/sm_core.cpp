@@ -218,7 +218,8 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   const isa::Instr& nx = shared_.ctx->kernel->code[pc];
   set_unit(wt, shared_.issue->unit(nx));
   const bool mem_op = nx.op == Op::Ld || nx.op == Op::St || nx.op == Op::Atom || nx.op == Op::Red;
-  const bool next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param;
+  const bool next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param &&
+                           nx.space != isa::Space::Const;
   const size_t slot = static_cast<size_t>(&wt - warps_.data());
   uint64_t& gn = scheds_[wt.sched].tr.global_next;
   gn = next_global ? gn | slot_bit(slot) : gn & ~slot_bit(slot);
@@ -349,7 +350,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
         shared_.memory->submit(id_, txns, a.kind, local, use_l1, wants ? token : 0, now, a.bytes_per_lane());
       }
     }
-  } else if (mem_op && in.klass != isa::InstrClass::LdParam) {
+  } else if (mem_op && in.klass != isa::InstrClass::LdParam && in.klass != isa::InstrClass::LdConst) {
     cost = {Unit::Lsu, im.spec().mem_cycles, 1};  // every lane predicated off: no data moves
   } else {
     cost = im.cost(in);

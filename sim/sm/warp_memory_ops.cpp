@@ -198,7 +198,9 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     });
   } else {
     // Explicit state space: one plain loop per case so the compiler vectorises it.
-    const uint64_t narrow = in.space != Space::Global ? 0xFFFFFFFFull : ~uint64_t(0);  // shared/local: 32-bit
+    // .const variables live in global memory (their addresses are global addresses).
+    const bool global_like = in.space == Space::Global || in.space == Space::Const;
+    const uint64_t narrow = !global_like ? 0xFFFFFFFFull : ~uint64_t(0);  // shared/local: 32-bit
     if (mask == 0xFFFFFFFFu) {
       if (base)
         for (int l = 0; l < isa::kWarpLanes; ++l) addr[l] = (base[l] + uint64_t(off)) & narrow;
@@ -207,7 +209,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     } else {
       exec::for_lanes(mask, [&](int l) { addr[l] = ((base ? base[l] : 0) + uint64_t(off)) & narrow; });
     }
-    (in.space == Space::Global ? gmask : in.space == Space::Shared ? smask : lmask) = mask;
+    (global_like ? gmask : in.space == Space::Shared ? smask : lmask) = mask;
   }
   {
     // One OR over the lanes finds whether any address is misaligned (span is a power of two).
@@ -272,9 +274,14 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
       else move(gm.write_ptr(const_cast<mem::GlobalMemory::Allocation&>(*al), a), l);
     });
     last_alloc_ = al;
-    record(Space::Global, gmask);
-    if (is_load) ++es.gld_requests;
-    else ++es.gst_requests;
+    // Constant loads read global memory but are not global traffic: no access record (no
+    // transactions, cache or DRAM traffic, no gld counts); they cost what a parameter load
+    // does (a constant-cache hit; sm_core/issue_model). Constant-cache misses are not modelled.
+    if (in.space != Space::Const) {
+      record(Space::Global, gmask);
+      if (is_load) ++es.gld_requests;
+      else ++es.gst_requests;
+    }
   }
   if (smask) {
     const uint64_t limit = b.shared_bytes;

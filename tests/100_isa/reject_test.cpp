@@ -65,11 +65,9 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"brkpt;", "brkpt"},
       {"set.eq.u32.s32 %r1, %r2, %r3;", "set"},
       {"testp.finite.f32 %p1, %f1;", ""},
-      {"ld.const.f32 %f1, [%rd1];", "const"},
       {"ld.global.f16 %r1, [%rd1];", "half"},
       {"cvt.rn.f16.f32 %r1, %f1;", "half"},
       {"st.param.b32 [p], %r1;", "param"},
-      {"cvta.const.u64 %rd1, %rd2;", "const"},
       {"cvta.param.u64 %rd1, %rd2;", "param"},
       {"bar.arrive 0;", ""},
       {"bar.sync 1;", "named barriers"},
@@ -113,10 +111,13 @@ TEST_CASE("unsupported declarations inside a kernel", "[isa][reject]") {
 TEST_CASE("unsupported module-level constructs", "[isa][reject]") {
   check_unsupported(".version 7.0\n.target sm_75\n.address_size 32\n.entry k()\n{\nret;\n}\n", 3, ".address_size 32",
                     "64-bit");
-  check_unsupported(module_with(".global .align 4 .u32 gvar;"), 4, ".global .align 4 .u32 gvar;", "__device__");
-  check_unsupported(module_with(".global .align 4 .b8 __cudart_i2opi_f[24] = {65, 144, 67, 60};"), 4,
-                    ".global .align 4 .b8 __cudart_i2opi_f[24] = {65, 144, 67, 60};", "");
-  check_unsupported(module_with(".const .align 4 .b8 cst[64];"), 4, ".const .align 4 .b8 cst[64];", "__constant__");
+  check_unsupported(module_with(".extern .global .align 4 .u32 gvar;"), 4, ".extern .global .align 4 .u32 gvar;",
+                    "separate compilation");
+  check_unsupported(module_with(".global .v4 .f32 gv[2];"), 4, ".global .v4 .f32 gv[2];", "vector");
+  check_unsupported(module_with(".global .align 8 .u32 pt[2] = {generic(nowhere)};"), 4,
+                    ".global .align 8 .u32 pt[2] = {generic(nowhere)};", "narrower");
+  check_unsupported(module_with(".global .align 8 .u64 pt[2] = {generic(nowhere)};"), 4,
+                    ".global .align 8 .u64 pt[2] = {generic(nowhere)};", "not an earlier");
   check_unsupported(module_with(".func (.param .b32 r) helper(.param .b32 x)\n{\nret;\n}"), 4,
                     ".func (.param .b32 r) helper(.param .b32 x)", ".func");
   check_unsupported(module_with(".extern .func  (.param .b32 func_retval0) vprintf\n(\n.param .b64 a\n);"), 4,
