@@ -23,7 +23,10 @@ struct Device::Impl {
   std::vector<std::unique_ptr<isa::Module>> modules;
 };
 
-Device::Device(DeviceSpec spec) : impl_(std::make_unique<Impl>()) { impl_->spec = std::move(spec); }
+Device::Device(DeviceSpec spec) : impl_(std::make_unique<Impl>()) {
+  impl_->spec = std::move(spec);
+  impl_->gmem.set_capacity(impl_->spec.memory_bytes);
+}
 Device::~Device() = default;
 
 const DeviceSpec& Device::spec() const { return impl_->spec; }
@@ -76,6 +79,7 @@ void Device::memset(DevPtr dst, uint8_t value, uint64_t bytes) {
 
 uint64_t Device::bytes_allocated() const { return impl_->gmem.bytes_allocated(); }
 void Device::set_memory_capacity(uint64_t bytes) { impl_->gmem.set_capacity(bytes); }
+uint64_t Device::memory_capacity() const { return impl_->gmem.capacity(); }
 
 const isa::Module& Device::load_ptx_file(const std::string& path) {
   impl_->modules.push_back(isa::load_ptx_file(path));
