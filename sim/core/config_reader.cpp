@@ -93,6 +93,12 @@ uint64_t ConfigReader::get_pow2(const std::string& key) {
   return static_cast<uint64_t>(x);
 }
 
+uint64_t ConfigReader::get_positive_at_most(const std::string& key, uint64_t max, const std::string& why) {
+  uint64_t x = get_positive(key);
+  if (x > max) fail(key, fmt::format("{} is above the supported maximum of {} ({})", x, max, why));
+  return x;
+}
+
 double ConfigReader::get_number(const std::string& key) {
   const Json& v = value(key);
   if (!v.is_number() || !std::isfinite(v.get<double>()))

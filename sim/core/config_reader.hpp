@@ -38,6 +38,10 @@ class ConfigReader {
   double get_positive_number(const std::string& key);    // > 0
   bool get_bool(const std::string& key);
   std::string get_string(const std::string& key);
+  // A positive integer no larger than `max`; `why` says where the bound comes from (e.g.
+  // "the simulator keeps per-SM state for every SM"). Bounds keep a typo such as
+  // --set sm.count=1000000 from becoming an hour-long run or an allocation failure.
+  uint64_t get_positive_at_most(const std::string& key, uint64_t max, const std::string& why);
   // One of `choices`; the error lists them.
   std::string get_choice(const std::string& key, const std::vector<std::string>& choices);
 

@@ -23,7 +23,10 @@ struct Device::Impl {
   std::vector<std::unique_ptr<isa::Module>> modules;
 };
 
-Device::Device(DeviceSpec spec) : impl_(std::make_unique<Impl>()) { impl_->spec = std::move(spec); }
+Device::Device(DeviceSpec spec) : impl_(std::make_unique<Impl>()) {
+  impl_->spec = std::move(spec);
+  impl_->gmem.set_capacity(impl_->spec.memory_bytes);
+}
 Device::~Device() = default;
 
 const DeviceSpec& Device::spec() const { return impl_->spec; }

@@ -82,7 +82,7 @@ class Device {
   void copy_from_device(void* dst, DevPtr src, uint64_t bytes) const;
   void memset(DevPtr dst, uint8_t value, uint64_t bytes);
   uint64_t bytes_allocated() const;
-  // Device memory size (default 6 GiB, the C2070's); allocations beyond it fail.
+  // Device memory size (the config's memory.size_bytes); allocations beyond it fail.
   void set_memory_capacity(uint64_t bytes);
   uint64_t memory_capacity() const;
   // The live allocation (base, size) containing `ptr`, if any.

@@ -8,6 +8,17 @@ namespace warpsim {
 
 namespace {
 
+// Upper bounds of the values that size the simulator's own state. Real parts stay far
+// below them (GF100: 16 SMs, 48 KB shared, 32 K registers; the largest GPUs today have
+// under 200 SMs and 256 KB of shared memory per SM), so what-if runs keep a wide margin
+// while a slip such as --set sm.count=1000000 is an error, not a run that allocates state
+// for a million SMs and visits them every cycle.
+constexpr uint64_t kMaxSms = 1024;
+constexpr uint64_t kMaxSharedPerSm = uint64_t(1) << 20;  // 1 MiB
+constexpr uint64_t kMaxRegistersPerSm = uint64_t(1) << 20;
+constexpr uint64_t kMaxBlocksPerSm = 1024;
+constexpr uint64_t kMaxMemoryBytes = uint64_t(1) << 40;  // 1 TiB (memory pages are sparse)
+
 void read_dims(ConfigReader& r, const std::string& key, uint32_t out[3]) {
   const Json& v = r.raw(key);
   if (!v.is_array() || v.size() != 3)
@@ -26,7 +37,7 @@ uint32_t u32(ConfigReader& r, const std::string& key, uint64_t v) {
 
 SmSpec parse_sm(ConfigReader r) {
   SmSpec s;
-  s.count = u32(r, "count", r.get_positive("count"));
+  s.count = u32(r, "count", r.get_positive_at_most("count", kMaxSms, "each SM has its own simulated state"));
   s.warp_size = u32(r, "warp_size", r.get_pow2("warp_size"));
   if (s.warp_size > 32) r.fail("warp_size", "at most 32 lanes per warp are supported");
   s.cores = u32(r, "cores", r.get_positive("cores"));
@@ -42,11 +53,13 @@ SmSpec parse_sm(ConfigReader r) {
   s.max_threads = u32(r, "max_threads", r.get_positive("max_threads"));
   s.max_warps = u32(r, "max_warps", r.get_positive("max_warps"));
   if (s.max_warps > 64) r.fail("max_warps", "at most 64 resident warps per SM are supported");
-  s.max_blocks = u32(r, "max_blocks", r.get_positive("max_blocks"));
+  s.max_blocks = u32(r, "max_blocks", r.get_positive_at_most("max_blocks", kMaxBlocksPerSm,
+                                                              "block slots are simulated state of each SM"));
   s.max_threads_per_block = u32(r, "max_threads_per_block", r.get_positive("max_threads_per_block"));
   read_dims(r, "max_block_dim", s.max_block_dim);
   read_dims(r, "max_grid_dim", s.max_grid_dim);
-  s.registers = u32(r, "registers", r.get_positive("registers"));
+  s.registers = u32(r, "registers", r.get_positive_at_most("registers", kMaxRegistersPerSm,
+                                                            "1 Mi registers per SM, 16x the largest real GPUs'"));
   s.max_registers_per_thread = u32(r, "max_registers_per_thread", r.get_positive("max_registers_per_thread"));
   std::string alloc = r.get_choice("register_allocation", {"block", "warp"});
   s.register_allocation = alloc == "block" ? RegisterAllocation::PerBlock : RegisterAllocation::PerWarp;
@@ -54,6 +67,10 @@ SmSpec parse_sm(ConfigReader r) {
   s.warp_allocation_granularity =
       u32(r, "warp_allocation_granularity", r.get_positive("warp_allocation_granularity"));
   s.shared_memory = u32(r, "shared_memory", r.get_uint("shared_memory"));
+  if (s.shared_memory > kMaxSharedPerSm)
+    r.fail("shared_memory", fmt::format("{} is above the supported maximum of {} (1 MiB per SM, 4x the largest "
+                                        "real GPUs'; each resident block's shared memory is simulated state)",
+                                        s.shared_memory, kMaxSharedPerSm));
   s.shared_allocation_unit = u32(r, "shared_allocation_unit", r.get_positive("shared_allocation_unit"));
   s.shared_reserved_per_block = u32(r, "shared_reserved_per_block", r.get_uint_or("shared_reserved_per_block", 0));
   s.max_shared_per_block = u32(r, "max_shared_per_block", r.get_uint_or("max_shared_per_block", s.shared_memory));
@@ -121,6 +138,12 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
   }
   d.clock_mhz = r.get_positive_number("clock_mhz");
   r.get_string_or("description", "");
+  if (auto c = r.child_opt("memory")) {
+    d.memory_bytes = c->get_positive("size_bytes");
+    if (d.memory_bytes > kMaxMemoryBytes)
+      c->fail("size_bytes", fmt::format("at most {} bytes (1 TiB) are supported", kMaxMemoryBytes));
+    c->finish();
+  }
   d.sm = parse_sm(r.child("sm"));
   d.issue = parse_issue(r.child("issue"));
   {

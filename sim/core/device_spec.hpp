@@ -79,6 +79,9 @@ struct DeviceSpec {
   std::string file;                 // where it came from (for messages)
   std::string compute_capability;   // "1.3", "2.0", ...
   double clock_mhz = 0;             // SM (shader) clock
+  // Device (global) memory in bytes, the config's memory.size_bytes; allocations past it fail.
+  // Configs without a "memory" section get the C2070's 6 GiB.
+  uint64_t memory_bytes = uint64_t(6) << 30;
   SmSpec sm;
   IssueSpec issue;
   mem::CoalescerSpec coalescer;

@@ -163,6 +163,10 @@ class SpecParser {
       int64_t count = eval(b.raw("count"), key + ".count");
       if (count < 1) b.fail("count", fmt::format("{} elements: a buffer needs at least one", count));
       buf.count = static_cast<uint64_t>(count);
+      // No device holds 2^48 bytes; the bound keeps count x element size far from overflow.
+      if (buf.count > (kMaxBufferBytes / elem_size(buf.type)))
+        b.fail("count", fmt::format("{} elements of {} bytes exceed {} bytes, more than any device holds", count,
+                                    elem_size(buf.type), kMaxBufferBytes));
       if (const Json* init = b.raw_opt("init")) buf.init = parse_init(*init, key + ".init", buf);
       b.finish();
       spec_.buffers.push_back(std::move(buf));

@@ -41,11 +41,17 @@ struct BufferInit {
   std::string file;                 // File: resolved path
 };
 
+// The largest buffer a spec may declare (256 TiB, beyond any device): count x element size
+// then never overflows. Device memory (DeviceSpec::memory_bytes) is the real bound.
+inline constexpr uint64_t kMaxBufferBytes = uint64_t(1) << 48;
+
 struct BufferSpec {
   std::string name;
   ElemType type = ElemType::F32;
   uint64_t count = 0;
   BufferInit init;
+
+  uint64_t bytes() const { return count * elem_size(type); }
 };
 
 // One member of a by-value struct argument: a buffer's pointer or a typed scalar.

@@ -1,6 +1,8 @@
 // Preparing a launch spec on a device: module, buffers, arguments; and running it.
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/core/error.hpp"
 #include "sim/core/launch_spec.hpp"
 
@@ -38,11 +40,30 @@ LaunchOptions PreparedLaunch::options(LaunchOptions base) const {
   return base;
 }
 
+namespace {
+
+// A buffer that does not fit in the device memory left is a LaunchError naming the buffer
+// and the sizes (cudaMalloc would fail with cudaErrorMemoryAllocation).
+void check_fits(const Device& device, const LaunchSpec& spec, const BufferSpec& b) {
+  const uint64_t bytes = std::max<uint64_t>(1, b.bytes());
+  const uint64_t capacity = device.memory_capacity(), used = device.bytes_allocated();
+  if (bytes <= capacity && used <= capacity - bytes) return;
+  throw LaunchError(fmt::format("{}: buffers.{}: {} bytes ({} x {}) do not fit in device memory: capacity {} bytes "
+                                "({}), {} bytes already allocated, {} bytes free",
+                                spec.path, b.name, bytes, b.count, elem_name(b.type), capacity, device.spec().name,
+                                used, used < capacity ? capacity - used : 0));
+}
+
+}  // namespace
+
 PreparedLaunch prepare(Device& device, const LaunchSpec& spec, const isa::Kernel* kernel) {
   PreparedLaunch prepared(device, spec);
   prepared.kernel = kernel;
   std::map<std::string, DevPtr> ptrs;
   for (const auto& b : spec.buffers) {
+    // Checked before the host copy exists: a buffer larger than the device must not cost
+    // host memory (or end in bad_alloc) first.
+    check_fits(device, spec, b);
     PreparedLaunch::Buffer buf;
     buf.name = b.name;
     buf.initial = initial_contents(spec, b);

@@ -23,7 +23,8 @@ const std::vector<std::string> kWritePolicies = {"write_back", "write_through"};
 // `instances_why` explains the division in error messages ("" when instances == 1).
 CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::string& instances_why) {
   CacheSpec s;
-  uint64_t total = r.get_positive("size_bytes");
+  // 1 GiB: 100x today's largest L2; the tag arrays are simulated state.
+  uint64_t total = r.get_positive_at_most("size_bytes", uint64_t(1) << 30, "1 GiB, the cache's tags are simulated state");
   uint64_t line = r.get_pow2("line_bytes");
   if (line > 65536) r.fail("line_bytes", fmt::format("{} bytes is larger than the 65536 supported", line));
   uint64_t sector = r.get_pow2_or("sector_bytes", line);
@@ -80,8 +81,8 @@ CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::strin
                                   "and evict the line)");
 
   s.hit_latency = uint32_t(r.get_uint("hit_latency"));
-  s.mshr_entries = uint32_t(r.get_positive("mshr_entries"));
-  s.mshr_max_merge = uint32_t(r.get_positive("mshr_max_merge"));
+  s.mshr_entries = uint32_t(r.get_positive_at_most("mshr_entries", 65536, "MSHRs are simulated state"));
+  s.mshr_max_merge = uint32_t(r.get_positive_at_most("mshr_max_merge", 65536, "merged requests are simulated state"));
   return s;
 }
 
