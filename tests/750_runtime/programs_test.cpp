@@ -99,3 +99,21 @@ TEST_CASE("programs: exec's own errors") {
   auto none = rttest::shell(rttest::warpsim_bin() + " exec");
   CHECK(none.status != 0);
 }
+
+TEST_CASE("programs: __constant__ and __device__ variables through the symbol calls") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("symbols");
+  auto r = exec("--no-summary", app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "to symbol: cudaSuccess\n"
+        "size: cudaSuccess 16\n"
+        "address: cudaSuccess set\n"
+        "from symbol: cudaSuccess\n"
+        "counter 300, wrong 0\n"
+        "table 10 20 30 40\n"
+        "past the end: cudaErrorInvalidValue\n"
+        "not a symbol: cudaErrorInvalidSymbol\n");
+  CHECK_THAT(r.err, Catch::Contains("exceed the 16-byte variable 'coeffs'"));
+}
