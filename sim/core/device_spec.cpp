@@ -144,6 +144,11 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
       c->fail("size_bytes", fmt::format("at most {} bytes (1 TiB) are supported", kMaxMemoryBytes));
     c->finish();
   }
+  if (auto c = r.child_opt("host_link")) {
+    d.host_link_gbps = c->get_positive_number("bandwidth_gbps");
+    if (d.host_link_gbps > 10000) c->fail("bandwidth_gbps", "at most 10000 GB/s");
+    c->finish();
+  }
   d.sm = parse_sm(r.child("sm"));
   d.issue = parse_issue(r.child("issue"));
   {

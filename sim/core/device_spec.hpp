@@ -82,6 +82,9 @@ struct DeviceSpec {
   // Device (global) memory in bytes, the config's memory.size_bytes; allocations past it fail.
   // Configs without a "memory" section get the C2070's 6 GiB.
   uint64_t memory_bytes = uint64_t(6) << 30;
+  // The host link (PCIe) that cudaMemcpy between host and device crosses, in GB/s per
+  // direction; 0: copies take no simulated time (the CUDA runtime's events and report).
+  double host_link_gbps = 0;
   SmSpec sm;
   IssueSpec issue;
   mem::CoalescerSpec coalescer;

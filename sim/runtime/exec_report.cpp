@@ -73,29 +73,59 @@ std::string demangle(const std::string& name) {
   return s;
 }
 
-std::string format_exec_summary(const std::vector<LaunchRecord>& launches, uint64_t faulted, const DeviceSpec& spec,
-                                const RuntimeOptions& o, double host_seconds) {
+namespace {
+
+std::vector<KernelTotals> totals_by_copy_kind(const std::vector<CopyRecord>& copies) {
+  std::vector<KernelTotals> out;
+  std::map<std::string, size_t> index;
+  for (const auto& c : copies) {
+    const std::string name = c.kind == "memset" ? "[CUDA memset]" : "[CUDA memcpy " + c.kind + "]";
+    auto [it, fresh] = index.emplace(name, out.size());
+    if (fresh) out.push_back(KernelTotals{name});
+    KernelTotals& t = out[it->second];
+    if (t.calls == 0 || c.duration_ns < t.min_ns) t.min_ns = c.duration_ns;
+    if (t.calls == 0 || c.duration_ns > t.max_ns) t.max_ns = c.duration_ns;
+    ++t.calls;
+    t.total_ns += c.duration_ns;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_exec_summary(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
+                                uint64_t faulted, const DeviceSpec& spec, const RuntimeOptions& o,
+                                double host_seconds) {
   const bool timing = o.mode == SimMode::Timing;
   std::string out;
   double total_ns = 0;
   for (const auto& r : launches) total_ns += r.stats.timing.valid ? r.stats.timing.duration_ns : 0;
   const auto totals = totals_by_kernel(launches);
+  // The time table: kernels and copies together, longest first (nvprof's GPU activities).
+  std::vector<KernelTotals> activities = totals;
+  for (auto& c : totals_by_copy_kind(copies)) activities.push_back(c);
+  std::stable_sort(activities.begin(), activities.end(),
+                   [](const KernelTotals& a, const KernelTotals& b) { return a.total_ns > b.total_ns; });
+  double activity_ns = 0;
+  for (const auto& a : activities) activity_ns += a.total_ns;
   out += fmt::format("==warpsim== {} on {} (cc {}), {} mode: {} launch{} of {} kernel{}", o.program, spec.name,
                      spec.compute_capability, timing ? "timing" : "functional", launches.size(),
                      launches.size() == 1 ? "" : "es", totals.size(), totals.size() == 1 ? "" : "s");
-  out += timing ? fmt::format(", {} simulated GPU time", time_text(total_ns)) : std::string();
+  out += timing ? fmt::format(", {} simulated GPU time ({} in kernels)", time_text(activity_ns), time_text(total_ns))
+                : std::string();
   if (faulted) out += fmt::format(", {} launch{} stopped by a fault", faulted, faulted == 1 ? "" : "es");
   out += fmt::format(", {:.2f} s host time\n", host_seconds);
-  if (launches.empty()) return out;
+  if (launches.empty() && copies.empty()) return out;
   if (timing) {
     out += fmt::format("==warpsim== {:>8} {:>12} {:>6} {:>12} {:>12} {:>12}  {}\n", "Time(%)", "Time", "Calls", "Avg",
-                       "Min", "Max", "Kernel");
-    for (const auto& t : totals)
+                       "Min", "Max", "Name");
+    for (const auto& t : activities)
       out += fmt::format("==warpsim== {:>7.2f}% {:>12} {:>6} {:>12} {:>12} {:>12}  {}\n",
-                         total_ns > 0 ? 100.0 * t.total_ns / total_ns : 0.0, time_text(t.total_ns), t.calls,
+                         activity_ns > 0 ? 100.0 * t.total_ns / activity_ns : 0.0, time_text(t.total_ns), t.calls,
                          time_text(t.total_ns / double(t.calls)), time_text(t.min_ns), time_text(t.max_ns),
                          demangle(t.name));
   }
+  if (launches.empty()) return out;
   out += fmt::format("==warpsim== {:>6} {:>14} {:>9} {:>9} {:>14} {:>11} {:>9}  {}\n", "Calls", "inst_executed",
                      "gld_t/req", "gst_t/req", "bank_conflicts", "divergent", "occupancy", "Kernel");
   for (const auto& t : totals)
@@ -116,7 +146,8 @@ std::string format_exec_summary(const std::vector<LaunchRecord>& launches, uint6
   return out;
 }
 
-Json exec_json(const std::vector<LaunchRecord>& launches, const DeviceSpec& spec, const RuntimeOptions& o) {
+Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
+               const DeviceSpec& spec, const RuntimeOptions& o) {
   Json j;
   j["program"] = o.program;
   j["device"] = spec.name;
@@ -131,6 +162,10 @@ Json exec_json(const std::vector<LaunchRecord>& launches, const DeviceSpec& spec
     list.push_back(std::move(l));
   }
   j["launches"] = std::move(list);
+  Json c = Json::array();
+  for (const auto& r : copies)
+    c.push_back({{"kind", r.kind}, {"bytes", r.bytes}, {"start_ns", r.start_ns}, {"duration_ns", r.duration_ns}});
+  j["copies"] = std::move(c);
   return j;
 }
 

@@ -13,9 +13,12 @@ namespace warpsim::runtime {
 // "==warpsim==" lines: per kernel, calls and simulated time (total, average, min, max) and
 // the key counts; the whole run's simulated and host time, and how many launches faulted. `by_line` adds each kernel's
 // per-source-line report for its costliest launch.
-std::string format_exec_summary(const std::vector<LaunchRecord>& launches, uint64_t faulted, const DeviceSpec& spec,
-                                const RuntimeOptions& options, double host_seconds);
-Json exec_json(const std::vector<LaunchRecord>& launches, const DeviceSpec& spec, const RuntimeOptions& options);
+// Copies and memsets appear in the time table as nvprof names them ("[CUDA memcpy HtoD]").
+std::string format_exec_summary(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
+                                uint64_t faulted, const DeviceSpec& spec, const RuntimeOptions& options,
+                                double host_seconds);
+Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
+               const DeviceSpec& spec, const RuntimeOptions& options);
 // A mangled C++ name demangled ("_Z3addPfPKfi" -> "add(float*, float const*, int)").
 std::string demangle(const std::string& name);
 

@@ -32,6 +32,14 @@ struct LaunchRecord {
   const isa::Kernel* source = nullptr;  // for per-line reports (lives as long as the Runtime)
 };
 
+// One copy or memset the program made, in simulated time (nvprof's "[CUDA memcpy HtoD]").
+struct CopyRecord {
+  std::string kind;            // "HtoD", "DtoH", "DtoD" or "memset"
+  uint64_t bytes = 0;
+  double start_ns = 0;
+  double duration_ns = 0;      // bytes over the host link (HtoD/DtoH) or DRAM; 0 in functional mode
+};
+
 class Runtime {
  public:
   explicit Runtime(RuntimeOptions options);
@@ -109,6 +117,7 @@ class Runtime {
   void reset();  // cudaDeviceReset: frees everything, clears the sticky error
 
   const std::vector<LaunchRecord>& launches() const { return launches_; }
+  const std::vector<CopyRecord>& copies() const { return copies_; }
   uint64_t faulted_launches() const { return faulted_launches_; }
 
  private:
@@ -136,6 +145,13 @@ class Runtime {
   void sync_managed_to_device();
   void sync_managed_to_host();
   void copy_device_to_device(DevPtr dst, DevPtr src, uint64_t bytes);
+  // The copy itself; returns the direction it took (cudaMemcpyDefault resolved).
+  cuda::MemcpyKind transfer(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind, const char* call);
+  // Advances simulated time by a copy's duration and records it (timing mode).
+  void account_copy(cuda::MemcpyKind kind, uint64_t bytes);
+  void account_memset(uint64_t bytes);
+  // The memset itself, checked against its allocation.
+  void fill(void* dst, int value, uint64_t bytes, const char* call);
 
   RuntimeOptions options_;
   std::unique_ptr<Device> device_;
@@ -155,6 +171,7 @@ class Runtime {
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
   std::vector<LaunchRecord> launches_;
+  std::vector<CopyRecord> copies_;
   double sim_time_ns_ = 0;
   cuda::Error sticky_ = cuda::Success;
   bool fault_visible_ = false;

@@ -109,8 +109,41 @@ void Runtime::copy_device_to_device(DevPtr dst, DevPtr src, uint64_t bytes) {
   }
 }
 
-void Runtime::memcpy(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind, const char* call) {
+void Runtime::account_copy(cuda::MemcpyKind kind, uint64_t bytes) {
+  if (kind == cuda::HostToHost || bytes == 0) return;
+  const DeviceSpec& s = spec();
+  CopyRecord r;
+  r.kind = kind == cuda::HostToDevice ? "HtoD" : kind == cuda::DeviceToHost ? "DtoH" : "DtoD";
+  r.bytes = bytes;
+  r.start_ns = sim_time_ns_;
+  if (options_.mode == SimMode::Timing) {
+    // GB/s is bytes per ns. A device-to-device copy reads and writes DRAM.
+    if (kind == cuda::DeviceToDevice) {
+      if (s.has_dram) r.duration_ns = 2.0 * double(bytes) / s.dram.peak_bandwidth_gbps();
+    } else if (s.host_link_gbps > 0) {
+      r.duration_ns = double(bytes) / s.host_link_gbps;
+    }
+  }
+  sim_time_ns_ += r.duration_ns;
+  copies_.push_back(std::move(r));
+}
+
+void Runtime::account_memset(uint64_t bytes) {
   if (bytes == 0) return;
+  const DeviceSpec& s = spec();
+  CopyRecord r{"memset", bytes, sim_time_ns_, 0};
+  if (options_.mode == SimMode::Timing && s.has_dram) r.duration_ns = double(bytes) / s.dram.peak_bandwidth_gbps();
+  sim_time_ns_ += r.duration_ns;
+  copies_.push_back(std::move(r));
+}
+
+void Runtime::memcpy(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind, const char* call) {
+  account_copy(transfer(dst, src, bytes, kind, call), bytes);
+}
+
+cuda::MemcpyKind Runtime::transfer(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind,
+                                   const char* call) {
+  if (bytes == 0) return kind;
   if (!dst || !src) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: a NULL pointer", call));
   // Managed memory is host memory between launches.
   const bool dst_dev = device_allocation(dst).has_value() && !is_managed(dst);
@@ -162,6 +195,7 @@ void Runtime::memcpy(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKin
   } catch (const LaunchError& e) {
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {}", call, e.what()));
   }
+  return kind;
 }
 
 void Runtime::memcpy_2d(void* dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width, uint64_t height,
@@ -169,29 +203,37 @@ void Runtime::memcpy_2d(void* dst, uint64_t dpitch, const void* src, uint64_t sp
   if (width > dpitch || width > spitch)
     throw ApiError(cuda::ErrorInvalidPitchValue,
                    fmt::format("cudaMemcpy2D: width {} exceeds a pitch (dst {}, src {})", width, dpitch, spitch));
+  cuda::MemcpyKind done = kind;
   for (uint64_t row = 0; row < height; ++row)
-    memcpy(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width, kind,
-           "cudaMemcpy2D");
+    done = transfer(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width, kind,
+                    "cudaMemcpy2D");
+  account_copy(done, width * height);
 }
 
 void Runtime::memset(void* dst, int value, uint64_t bytes) {
+  fill(dst, value, bytes, "cudaMemset");
+  account_memset(bytes);
+}
+
+void Runtime::fill(void* dst, int value, uint64_t bytes, const char* call) {
   if (bytes == 0) return;
   if (is_managed(dst)) {
     std::memset(dst, value, bytes);
     return;
   }
   auto a = device_allocation(dst);
-  if (!a) throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaMemset: {} is not device memory", dst));
-  if (addr(dst) + bytes > a->first + a->second)
+  if (!a) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not device memory", call, dst));
+  if (addr(dst) - a->first + bytes > a->second)
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemset: {} bytes at {} run past the end of its {}-byte allocation", bytes, dst,
+                   fmt::format("{}: {} bytes at {} run past the end of its {}-byte allocation", call, bytes, dst,
                                a->second));
   device_->memset(addr(dst), static_cast<uint8_t>(value), bytes);
 }
 
 void Runtime::memset_2d(void* dst, uint64_t pitch, int value, uint64_t width, uint64_t height) {
   if (width > pitch) throw ApiError(cuda::ErrorInvalidPitchValue, "cudaMemset2D: width exceeds the pitch");
-  for (uint64_t row = 0; row < height; ++row) memset(static_cast<char*>(dst) + row * pitch, value, width);
+  for (uint64_t row = 0; row < height; ++row) fill(static_cast<char*>(dst) + row * pitch, value, width, "cudaMemset2D");
+  account_memset(width * height);
 }
 
 void Runtime::mem_get_info(uint64_t* free_bytes, uint64_t* total_bytes) const {

@@ -87,4 +87,9 @@ TEST_CASE("bounds: configs refuse values past the simulator's bounds", "[config]
   CHECK(config_error("c2070", {"l2.size_bytes=1e12"}).find(": l2.size_bytes: 1000000000000 is above the supported "
                                                            "maximum of 1073741824") != std::string::npos);
   CHECK(config("c2070", {"sm.count=1024"}).sm.count == 1024);
+  CHECK(config_error("c2070", {"host_link.bandwidth_gbps=20000"}) ==
+        c2070 + ": host_link.bandwidth_gbps: at most 10000 GB/s");
+  CHECK(config_error("c2070", {"host_link.bandwidth_gbps=0"}).find("host_link.bandwidth_gbps") != std::string::npos);
+  CHECK(config("c2070", {}).host_link_gbps == 8.0);
+  CHECK(config("fx5800", {"host_link.bandwidth_gbps=16"}).host_link_gbps == 16.0);
 }

@@ -79,11 +79,51 @@ TEST_CASE("runtime: register, copy in, launch, copy out") {
     CHECK(rt.launches()[0].stats.mem.gld_transactions > 0);
     if (mode == SimMode::Timing) {
       CHECK(rt.launches()[0].stats.timing.valid);
-      CHECK(rt.now_ns() == rt.launches()[0].stats.timing.duration_ns);
+      // Three 4000-byte copies over the C2070's 8 GB/s PCIe 2.0 x16 link (500 ns each) and the kernel.
+      CHECK(rt.now_ns() == 1500.0 + rt.launches()[0].stats.timing.duration_ns);
     } else {
       CHECK(rt.now_ns() == 0);
     }
+    REQUIRE(rt.copies().size() == 3);
+    CHECK(rt.copies()[0].kind == "HtoD");
+    CHECK(rt.copies()[1].kind == "HtoD");  // cudaMemcpyDefault resolved from the pointers
+    CHECK(rt.copies()[2].kind == "DtoH");
+    CHECK(rt.copies()[2].bytes == 4000);
+    CHECK(rt.copies()[2].duration_ns == (mode == SimMode::Timing ? 500.0 : 0.0));
   }
+}
+
+TEST_CASE("runtime: copies and memsets take simulated time, recorded once per call") {
+  Runtime rt(options(SimMode::Timing));
+  const DeviceSpec& spec = rt.spec();
+  REQUIRE(spec.host_link_gbps == 8.0);
+  std::vector<char> host(1 << 20, 7);
+  void* d = rt.malloc(1 << 20);
+  void* e = rt.malloc(1 << 20);
+  void* start = rt.create_event();
+  void* stop = rt.create_event();
+  rt.record_event(start, nullptr);
+  rt.memcpy(d, host.data(), 1 << 20, cuda::HostToDevice, "t");
+  rt.record_event(stop, nullptr);
+  rt.synchronize();
+  // 1 MiB over 8 GB/s (bytes per ns): 131,072 ns.
+  CHECK(rt.elapsed_ms(start, stop) == Approx(1048576.0 / 8.0 / 1e6).epsilon(1e-6));
+  const double before = rt.now_ns();
+  rt.memcpy(e, d, 1 << 20, cuda::DeviceToDevice, "t");  // reads and writes DRAM at its peak
+  CHECK(rt.now_ns() - before == Approx(2.0 * 1048576.0 / spec.dram.peak_bandwidth_gbps()).epsilon(1e-12));
+  // A 2D copy and a 2D memset are one activity each, of width x height bytes.
+  rt.memcpy_2d(host.data(), 512, d, 1024, 256, 16, cuda::DeviceToHost);
+  rt.memset_2d(d, 1024, 0, 256, 16);
+  REQUIRE(rt.copies().size() == 4);
+  CHECK(rt.copies()[2].kind == "DtoH");
+  CHECK(rt.copies()[2].bytes == 4096);
+  CHECK(rt.copies()[2].duration_ns == 512.0);
+  CHECK(rt.copies()[3].kind == "memset");
+  CHECK(rt.copies()[3].bytes == 4096);
+  CHECK(rt.copies()[3].start_ns == rt.copies()[2].start_ns + 512.0);
+  // Zero bytes is no activity.
+  rt.memcpy(d, host.data(), 0, cuda::HostToDevice, "t");
+  CHECK(rt.copies().size() == 4);
 }
 
 TEST_CASE("runtime: events measure simulated kernel time") {
