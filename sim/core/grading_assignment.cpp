@@ -61,6 +61,7 @@ class AssignmentParser {
                     (ext == ".cu" && fs::is_regular_file(fs::path(a_.solution).replace_extension(".ptx")));
       if (!exists) fail("solution", fmt::format("no such file: {}", a_.solution));
     }
+    if (const Json* h = r.raw_opt("headers")) parse_headers(*h);
     if (r.has("limits")) parse_limits(r.child("limits"));
     parse_configs(r);
     parse_specs(r);
@@ -76,6 +77,22 @@ class AssignmentParser {
  private:
   [[noreturn]] void fail(const std::string& key, const std::string& msg) const {
     throw ConfigError(fmt::format("{}: {}: {}", a_.path, key, msg));
+  }
+
+  void parse_headers(const Json& h) {
+    if (!h.is_array()) fail("headers", "expected an array of header files (.h, .cuh, .hpp)");
+    std::set<std::string> names;
+    for (size_t i = 0; i < h.size(); ++i) {
+      std::string key = fmt::format("headers[{}]", i);
+      if (!h[i].is_string() || h[i].get<std::string>().empty()) fail(key, "expected a header file path");
+      std::string path = resolve(h[i].get<std::string>());
+      std::string ext = fs::path(path).extension().string();
+      if (ext != ".h" && ext != ".cuh" && ext != ".hpp") fail(key, fmt::format("{}: expected a .h, .cuh or .hpp file", path));
+      if (!fs::is_regular_file(path)) fail(key, fmt::format("no such file: {}", path));
+      if (!names.insert(fs::path(path).filename().string()).second)
+        fail(key, fmt::format("a second header named {}", fs::path(path).filename().string()));
+      a_.headers.push_back(path);
+    }
   }
 
   std::string resolve(const std::string& file) const {

@@ -85,6 +85,10 @@ struct Assignment {
   std::vector<AssignmentConfig> configs;
   SimMode mode = SimMode::Timing;
   std::string solution;              // reference solution module as given (.cu or .ptx), "" when none
+  // Header files a .cu submission may #include "by_name" (resolved paths; copied beside the
+  // submission in its scratch folder). Other includes are limited to the CUDA toolkit's and
+  // the standard library's (grading_includes.hpp).
+  std::vector<std::string> headers;
   Correctness correctness;
   std::vector<Criterion> criteria;
   GradingLimits limits;

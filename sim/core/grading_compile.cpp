@@ -7,11 +7,13 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <sstream>
 #include <vector>
 
 #include "sim/core/error.hpp"
+#include "sim/core/grading_includes.hpp"
 #include "sim/core/launch_spec.hpp"
 
 namespace warpsim::grading {
@@ -25,14 +27,15 @@ std::string shell_quote(const std::string& s) {
   return q + "'";
 }
 
-}  // namespace
-
-CompileResult compile_cu(const std::string& nvcc, const std::string& cu, const std::string& out_dir) {
+// Runs nvcc on `cu` with the PTX flags and `extra`, in folder `cwd` ("" = here).
+CompileResult run_nvcc(const std::string& nvcc, const std::string& cu, const fs::path& out,
+                       const std::vector<std::string>& extra, const std::string& cwd) {
   CompileResult r;
-  fs::path out = fs::path(out_dir) / (fs::path(cu).stem().string() + ".ptx");
-  std::string command = shell_quote(nvcc);
+  std::string command = cwd.empty() ? "" : "cd " + shell_quote(cwd) + " && ";
+  command += shell_quote(nvcc);
   for (const auto& f : nvcc_ptx_flags()) command += " " + f;
-  command += " " + shell_quote(fs::absolute(cu).string()) + " -o " + shell_quote(out.string()) + " 2>&1 </dev/null";
+  for (const auto& f : extra) command += " " + shell_quote(f);
+  command += " " + shell_quote(cu) + " -o " + shell_quote(out.string()) + " 2>&1 </dev/null";
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) {
     r.log = fmt::format("cannot run {}", nvcc);
@@ -46,6 +49,58 @@ CompileResult compile_cu(const std::string& nvcc, const std::string& cu, const s
   if (r.ok) r.ptx_path = out.string();
   else if (r.log.empty()) r.log = fmt::format("nvcc exited with status {}", status);
   return r;
+}
+
+CompileResult refused(std::string message) {
+  CompileResult r;
+  r.refused = true;
+  r.log = std::move(message);
+  return r;
+}
+
+}  // namespace
+
+CompileResult compile_cu(const std::string& nvcc, const std::string& cu, const std::string& out_dir) {
+  fs::path out = fs::path(out_dir) / (fs::path(cu).stem().string() + ".ptx");
+  return run_nvcc(nvcc, fs::absolute(cu).string(), out, {}, "");
+}
+
+CompileResult compile_submission(const std::string& nvcc, const std::string& cu, const std::string& out_dir,
+                                 const std::vector<std::string>& headers) {
+  constexpr uint64_t kMaxSourceBytes = uint64_t(4) << 20;
+  const std::string name = fs::path(cu).filename().string();
+  std::error_code ec;
+  if (!fs::is_regular_file(cu, ec)) return refused(fmt::format("{}: not a regular file", name));
+  if (fs::file_size(cu, ec) > kMaxSourceBytes)
+    return refused(fmt::format("{}: larger than {} bytes; not compiled", name, kMaxSourceBytes));
+  std::string source;
+  {
+    std::ifstream in(cu, std::ios::binary);
+    if (!in) return refused(fmt::format("{}: cannot be read", name));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    source = ss.str();
+  }
+  IncludePolicy policy;
+  policy.toolkit_include_dir = toolkit_include_dir(nvcc);
+  for (const auto& h : headers) policy.assignment_headers.push_back(fs::path(h).filename().string());
+  std::string why = check_includes(source, name, policy);
+  if (!why.empty()) return refused(why);
+
+  // A fresh scratch folder: only the submission and the assignment's headers.
+  fs::path scratch = fs::path(out_dir) / "src";
+  fs::remove_all(scratch, ec);
+  fs::create_directories(scratch);
+  {
+    std::ofstream copy(scratch / name, std::ios::binary);
+    copy << source;
+    if (!copy) return refused(fmt::format("{}: cannot write the scratch copy in {}", name, scratch.string()));
+  }
+  for (const auto& h : headers) fs::copy_file(h, scratch / fs::path(h).filename(), fs::copy_options::overwrite_existing);
+  fs::path out = fs::absolute(fs::path(out_dir) / (fs::path(cu).stem().string() + ".ptx"));
+  // "./" keeps a file name that starts with '-' from being read as an option.
+  return run_nvcc(nvcc, name.starts_with("-") ? "./" + name : name, out, {"--brief-diagnostics=true"},
+                  scratch.string());
 }
 
 std::string summarize_nvcc_log(const std::string& log, size_t max_lines) {

@@ -2,17 +2,28 @@
 // nvcc's messages so a compile error can be shown to the student.
 #pragma once
 #include <string>
+#include <vector>
 
 namespace warpsim::grading {
 
 struct CompileResult {
   bool ok = false;
+  bool refused = false;  // nvcc never ran: `log` says why (an include that is not allowed)
   std::string ptx_path;  // ok: the PTX written
   std::string log;       // nvcc's stdout + stderr
 };
 
-// Runs `nvcc` on `cu`, writing the PTX into `out_dir` (which must exist).
+// Runs `nvcc` on `cu`, writing the PTX into `out_dir` (which must exist). For trusted
+// sources (the reference solution); submissions go through compile_submission.
 CompileResult compile_cu(const std::string& nvcc, const std::string& cu, const std::string& out_dir);
+
+// Compiles a submitted .cu: its includes are checked first (grading_includes.hpp; a refusal
+// names the include and nvcc never runs), then nvcc compiles a copy in the scratch folder
+// OUT_DIR/src, which holds only the submission and the assignment's `headers`, so no
+// include can reach the submission's original folder. Diagnostics are brief (no quoted
+// source lines).
+CompileResult compile_submission(const std::string& nvcc, const std::string& cu, const std::string& out_dir,
+                                 const std::vector<std::string>& headers);
 
 // A short form of an nvcc log for feedback: its error lines (at most `max_lines`, with a
 // count of the rest), paths shortened to the file name; the whole log when it has none.

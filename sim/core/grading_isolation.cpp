@@ -98,6 +98,8 @@ SubmissionReport run_isolated(const IsolationOptions& o, const Submission& s) {
     return r;
   };
   if (o.program.empty()) return failed(Verdict::InternalError, "", "no grading program given", "");
+  // Decided while listing: no child is started for a submission that must not be read.
+  if (!s.refused.empty()) return failed(Verdict::BadSubmission, "", s.refused, "reading the submission");
 
   std::unique_ptr<TempDir> dir;
   try {

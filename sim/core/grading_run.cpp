@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -114,6 +115,7 @@ class Runner {
 
   // The PTX of the submission: the file itself, or the .cu compiled.
   std::string submission_ptx() {
+    if (!s_.refused.empty()) stop(Verdict::BadSubmission, s_.refused);
     fs::path p(s_.path);
     std::error_code ec;
     if (!fs::is_regular_file(p, ec)) {
@@ -127,8 +129,8 @@ class Runner {
       stop(Verdict::NvccNotFound, fmt::format("{} is CUDA source and nvcc was not found (looked in $NVCC, PATH, "
                                               "/usr/local/cuda/bin); submit the PTX (nvcc -ptx -lineinfo) instead",
                                               p.filename().string()));
-    CompileResult c = compile_cu(nvcc(), s_.path, work_dir());
-    if (!c.ok) stop(Verdict::CompileError, summarize_nvcc_log(c.log));
+    CompileResult c = compile_submission(nvcc(), s_.path, work_dir(), a_.headers);
+    if (!c.ok) stop(Verdict::CompileError, c.refused ? c.log : summarize_nvcc_log(c.log));
     return c.ptx_path;
   }
 
@@ -140,7 +142,8 @@ class Runner {
 
   std::unique_ptr<Device> make_device(const AssignmentConfig& c) const {
     auto d = std::make_unique<Device>(c.device);
-    d->set_memory_capacity(a_.limits.max_device_memory_bytes);
+    // The grader's limit, never more than the device itself has.
+    d->set_memory_capacity(std::min(a_.limits.max_device_memory_bytes, d->memory_capacity()));
     return d;
   }
 

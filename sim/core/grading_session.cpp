@@ -12,7 +12,7 @@ void GradingSession::prepare_reference() {
   const Assignment& a = assignment_;
   bool needed = a.needs_reference_measurements() || a.correctness.against == Correctness::Against::Solution;
   if (!needed || a.solution.empty()) return;
-  Submission s{"reference solution", pick_module(a.solution, have_nvcc_), {}};
+  Submission s{"reference solution", pick_module(a.solution, have_nvcc_), {}, {}};
   SubmissionReport r = runner_(s);
   if (r.failure)
     throw Error(fmt::format("{}: solution: the reference solution {} fails: {} ({})", a.path, s.path,

@@ -93,7 +93,7 @@ inline std::string load_error(const Json& doc) {
 // Runs and scores one submission in this process (no reference solution).
 inline warpsim::grading::GradeResult grade_here(const warpsim::grading::Assignment& a, const std::string& path,
                                                 const warpsim::grading::RunnerOptions& options = {}) {
-  auto report = warpsim::grading::run_submission(a, {fs::path(path).stem().string(), path, {}}, options);
+  auto report = warpsim::grading::run_submission(a, {fs::path(path).stem().string(), path, {}, {}}, options);
   return warpsim::grading::score_submission(a, report, nullptr);
 }
 

@@ -29,7 +29,7 @@ IsolationOptions shell(const std::string& script, double wall = 30) {
   return with_program({"/bin/sh", "-c", script, "sh"}, wall);
 }
 
-Submission sample(const std::string& name) { return Submission{name, sample_submission(name + ".ptx"), {"a note"}}; }
+Submission sample(const std::string& name) { return Submission{name, sample_submission(name + ".ptx"), {"a note"}, {}}; }
 
 void require_binary() {
   if (!std::filesystem::exists(grading_test::warpsim_binary()))
@@ -127,7 +127,7 @@ TEST_CASE("isolation: the child runs under the address-space limit, without core
 TEST_CASE("isolation: the child's arguments", "[grading][isolation]") {
   IsolationOptions o = with_program({"warpsim"});
   o.assignment_path = "a.json";
-  CHECK(child_arguments(o, Submission{"bob", "b.ptx", {}}, "r.json") ==
+  CHECK(child_arguments(o, Submission{"bob", "b.ptx", {}, {}}, "r.json") ==
         std::vector<std::string>{"grade", "a.json", "b.ptx", "--one", "r.json", "--name", "bob"});
 }
 

@@ -26,7 +26,7 @@ const Assignment& assignment() {
 }
 
 GradeResult grade_sample(const std::string& name) {
-  return session().grade(Submission{name, sample_submission(name + ".ptx"), {}});
+  return session().grade(Submission{name, sample_submission(name + ".ptx"), {}, {}});
 }
 
 const PartResult& part(const GradeResult& g, const std::string& name) {

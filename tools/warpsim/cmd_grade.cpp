@@ -51,7 +51,7 @@ int run_child(const GradeOptions& o) {
   RunnerOptions ro;
   ro.on_stage = [&](const std::string& stage) { write_stage(o.one_report, stage); };
   ro.work_dir = fs::path(o.one_report).parent_path().string();  // the parent removes it
-  Submission s{o.one_name.empty() ? fs::path(o.target).filename().string() : o.one_name, o.target, {}};
+  Submission s{o.one_name.empty() ? fs::path(o.target).filename().string() : o.one_name, o.target, {}, {}};
   write_report(o.one_report, run_submission(a, s, ro));
   return 0;
 }
