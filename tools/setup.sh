@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what warpsim needs to build and test on Debian 12, and nothing that is already
 # there. Safe to run any number of times. nvcc (CUDA) is optional and never installed.
+#   tools/setup.sh          # build and test dependencies
+#   tools/setup.sh --fuzz   # and clang 14 with its libFuzzer/sanitizer runtimes (tools/fuzz.sh)
 set -euo pipefail
 
 packages=(g++ make cmake pkg-config libfmt-dev libcli11-dev nlohmann-json3-dev catch2 libzstd-dev liblz4-dev)
+if [ "${1:-}" = --fuzz ]; then packages+=(clang-14 libclang-rt-14-dev); fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
