@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates every kernels/**/*.ptx from the .cu beside it, deterministically.
+# Whole programs (a .cu that defines main(), e.g. kernels/assignments/vector_program) are
+# built by nvcc into programs and run under `warpsim exec`; they have no checked-in PTX.
 #
 #   tools/regen_ptx.sh              rewrite all .ptx files
 #   tools/regen_ptx.sh --check      exit 1 if any checked-in .ptx differs from a fresh build
@@ -12,7 +14,7 @@
 # rewritten relative to the .ptx's own folder so the output does not depend on where the
 # checkout lives (system headers keep their absolute path) (the `.file`/`.loc`
 # line information stays). The launch-spec loader compiles "cu" specs with the same flags
-# (sim/core/launch_spec_module.cpp: kNvccPtxFlags; a test checks the two agree).
+# (sim/launch/launch_spec_module.cpp: kNvccPtxFlags; a test checks the two agree).
 set -euo pipefail
 
 NVCC_PTX_FLAGS=(-ptx -lineinfo -O3 -arch=sm_75)
@@ -63,6 +65,7 @@ fi
 
 status=0
 while IFS= read -r cu; do
+  if grep -qE '^[[:space:]]*int[[:space:]]+main[[:space:]]*\(' "$cu"; then continue; fi
   ptx="${cu%.cu}.ptx"
   rel="${cu#"$repo"/}"
   case "$mode" in

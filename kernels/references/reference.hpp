@@ -11,9 +11,9 @@
 #include <span>
 #include <string>
 
-#include "sim/core/error.hpp"
-#include "sim/core/host_buffer.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/launch/host_buffer.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 namespace warpsim::ref {
 

@@ -5,7 +5,7 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 
 namespace warpsim::isa {
 

@@ -10,7 +10,7 @@
 
 #include <cstring>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 
 namespace warpsim::isa::detail {
 

@@ -11,7 +11,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/isa/cfg.hpp"
 #include "sim/isa/ptx_module_vars.hpp"
 #include "sim/isa/ptx_parser_internal.hpp"

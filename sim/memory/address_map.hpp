@@ -24,7 +24,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 
 namespace warpsim::mem {
 

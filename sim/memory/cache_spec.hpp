@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 
 namespace warpsim::mem {
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 #include "sim/memory/mem_access.hpp"
 
 namespace warpsim::mem {

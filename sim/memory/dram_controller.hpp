@@ -23,7 +23,7 @@
 #include <memory>
 #include <vector>
 
-#include "sim/core/launch_stats.hpp"
+#include "sim/foundation/launch_stats.hpp"
 #include "sim/memory/dram_bank.hpp"
 #include "sim/memory/dram_request.hpp"
 #include "sim/memory/dram_scheduler.hpp"

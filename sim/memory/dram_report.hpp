@@ -2,8 +2,8 @@
 #pragma once
 #include <string>
 
-#include "sim/core/config_reader.hpp"
-#include "sim/core/launch_stats.hpp"
+#include "sim/foundation/config_reader.hpp"
+#include "sim/foundation/launch_stats.hpp"
 
 namespace warpsim::mem {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <array>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 
 namespace warpsim::mem {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 #include "sim/memory/address_map.hpp"
 
 namespace warpsim::mem {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/launch_stats.hpp"
+#include "sim/foundation/launch_stats.hpp"
 #include "sim/memory/address_map.hpp"
 #include "sim/memory/dram_controller.hpp"
 #include "sim/memory/dram_request.hpp"

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <charconv>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/dram_system.hpp"
 
 namespace warpsim::mem {

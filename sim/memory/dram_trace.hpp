@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/core/launch_stats.hpp"
+#include "sim/foundation/launch_stats.hpp"
 #include "sim/memory/dram_request.hpp"
 #include "sim/memory/dram_spec.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 
 namespace warpsim::mem {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstdint>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 
 namespace warpsim::mem {
 

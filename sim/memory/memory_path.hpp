@@ -5,7 +5,7 @@
 #pragma once
 #include <cstdint>
 
-#include "sim/core/device_spec.hpp"
+#include "sim/spec/device_spec.hpp"
 #include "sim/memory/address_map.hpp"
 #include "sim/memory/mem_access.hpp"
 

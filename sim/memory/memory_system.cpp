@@ -4,7 +4,7 @@
 
 #include <bit>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/index_set.hpp"
 #include "sim/memory/memory_path.hpp"
 

@@ -15,8 +15,8 @@
 #include <queue>
 #include <vector>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_stats.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/launch_stats.hpp"
 #include "sim/memory/address_map.hpp"
 #include "sim/memory/cache.hpp"
 #include "sim/memory/coalescer.hpp"

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/runtime/fatbin.hpp"
 #include "sim/runtime/runtime_error.hpp"
 

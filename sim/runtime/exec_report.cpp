@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <map>
 
-#include "sim/core/line_report.hpp"
-#include "sim/core/stats_printers.hpp"
+#include "sim/report/line_report.hpp"
+#include "sim/report/stats_printers.hpp"
 
 namespace warpsim::runtime {
 
@@ -147,7 +147,7 @@ std::string format_exec_summary(const std::vector<LaunchRecord>& launches, const
 }
 
 Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
-               const DeviceSpec& spec, const RuntimeOptions& o) {
+               const std::vector<FaultRecord>& faults, const DeviceSpec& spec, const RuntimeOptions& o) {
   Json j;
   j["program"] = o.program;
   j["device"] = spec.name;
@@ -166,6 +166,9 @@ Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<Copy
   for (const auto& r : copies)
     c.push_back({{"kind", r.kind}, {"bytes", r.bytes}, {"start_ns", r.start_ns}, {"duration_ns", r.duration_ns}});
   j["copies"] = std::move(c);
+  Json f = Json::array();
+  for (const auto& r : faults) f.push_back({{"kernel", r.kernel}, {"kind", r.kind}, {"message", r.message}});
+  j["faults"] = std::move(f);
   return j;
 }
 

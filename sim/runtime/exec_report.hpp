@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/config_reader.hpp"
-#include "sim/core/device_spec.hpp"
+#include "sim/foundation/config_reader.hpp"
+#include "sim/spec/device_spec.hpp"
 #include "sim/runtime/runtime.hpp"
 
 namespace warpsim::runtime {
@@ -17,8 +17,9 @@ namespace warpsim::runtime {
 std::string format_exec_summary(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
                                 uint64_t faulted, const DeviceSpec& spec, const RuntimeOptions& options,
                                 double host_seconds);
+// {"program", "device", "config", "mode", "launches": [...], "copies": [...], "faults": [...]}
 Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
-               const DeviceSpec& spec, const RuntimeOptions& options);
+               const std::vector<FaultRecord>& faults, const DeviceSpec& spec, const RuntimeOptions& options);
 // A mangled C++ name demangled ("_Z3addPfPKfi" -> "add(float*, float const*, int)").
 std::string demangle(const std::string& name);
 

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device.hpp"
+#include "sim/engine/device.hpp"
 #include "sim/runtime/cuda_abi.hpp"
 #include "sim/runtime/fatbin.hpp"
 #include "sim/runtime/runtime_error.hpp"
@@ -38,6 +38,13 @@ struct CopyRecord {
   uint64_t bytes = 0;
   double start_ns = 0;
   double duration_ns = 0;      // bytes over the host link (HtoD/DtoH) or DRAM; 0 in functional mode
+};
+
+// A launch stopped by a kernel fault (it has no LaunchRecord).
+struct FaultRecord {
+  std::string kernel;
+  std::string kind;     // "memory_access", "deadlock", "limit_exceeded", "trap", "assert"
+  std::string message;  // warpsim's message: kernel, block, thread, PTX and source line
 };
 
 class Runtime {
@@ -118,6 +125,7 @@ class Runtime {
 
   const std::vector<LaunchRecord>& launches() const { return launches_; }
   const std::vector<CopyRecord>& copies() const { return copies_; }
+  const std::vector<FaultRecord>& faults() const { return faults_; }
   uint64_t faulted_launches() const { return faulted_launches_; }
 
  private:
@@ -172,6 +180,7 @@ class Runtime {
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
   std::vector<LaunchRecord> launches_;
   std::vector<CopyRecord> copies_;
+  std::vector<FaultRecord> faults_;
   double sim_time_ns_ = 0;
   cuda::Error sticky_ = cuda::Success;
   bool fault_visible_ = false;

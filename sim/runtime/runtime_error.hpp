@@ -1,6 +1,6 @@
 // Errors of the CUDA runtime layer. Each carries the cudaError_t the API call returns.
 #pragma once
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/runtime/cuda_abi.hpp"
 
 namespace warpsim::runtime {

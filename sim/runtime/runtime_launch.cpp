@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "sim/core/launch_validation.hpp"
+#include "sim/engine/launch_validation.hpp"
 #include "sim/runtime/runtime.hpp"
 #include "sim/runtime/runtime_module.hpp"
 #include "sim/sm/occupancy.hpp"
@@ -21,6 +21,17 @@ cuda::Error launch_error_code(const std::string& msg) {
   if (msg.find("too many resources") != std::string::npos) return cuda::ErrorLaunchOutOfResources;
   if (msg.find("invalid configuration") != std::string::npos) return cuda::ErrorInvalidConfiguration;
   return cuda::ErrorInvalidValue;
+}
+
+const char* fault_kind_name(KernelFault::Kind kind) {
+  switch (kind) {
+    case KernelFault::Kind::MemoryAccess: return "memory_access";
+    case KernelFault::Kind::Deadlock: return "deadlock";
+    case KernelFault::Kind::LimitExceeded: return "limit_exceeded";
+    case KernelFault::Kind::Trap: return "trap";
+    case KernelFault::Kind::Assert: return "assert";
+  }
+  return "unknown";
 }
 
 cuda::Error fault_code(KernelFault::Kind kind) {
@@ -91,6 +102,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
       sticky_message_ = e.what();
     }
     ++faulted_launches_;
+    faults_.push_back({kernel.name, fault_kind_name(e.kind()), e.what()});
     fmt::print(stderr, "warpsim: {}: kernel fault: {}\n", options_.program, e.what());
     return;
   }

@@ -5,7 +5,7 @@
 #include <charconv>
 #include <filesystem>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 
 namespace warpsim::runtime {
 

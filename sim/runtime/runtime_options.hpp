@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device.hpp"
+#include "sim/engine/device.hpp"
 
 namespace warpsim::runtime {
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "sim/core/device_spec.hpp"
+#include "sim/spec/device_spec.hpp"
 #include "sim/isa/ir.hpp"
 
 namespace warpsim::sm {

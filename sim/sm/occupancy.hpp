@@ -5,8 +5,8 @@
 #pragma once
 #include <cstdint>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_stats.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/launch_stats.hpp"
 
 namespace warpsim::sm {
 

@@ -3,8 +3,8 @@
 #pragma once
 #include <string>
 
-#include "sim/core/config_reader.hpp"
-#include "sim/core/launch_stats.hpp"
+#include "sim/foundation/config_reader.hpp"
+#include "sim/foundation/launch_stats.hpp"
 #include "sim/sm/occupancy.hpp"
 
 namespace warpsim::sm {

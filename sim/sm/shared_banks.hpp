@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 #include "sim/memory/mem_access.hpp"
 
 namespace warpsim::sm {

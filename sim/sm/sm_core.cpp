@@ -6,7 +6,6 @@
 #include <bit>
 #include <functional>
 
-#include "sim/core/timeline.hpp"
 #include "sim/memory/memory_path.hpp"
 
 namespace warpsim::sm {
@@ -228,7 +227,7 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
 
 uint64_t SmCore::account_wait(WarpTiming& wt, uint32_t pc, uint64_t now) {
   TimingCounters& c = *shared_.counters;
-  Timeline* tl = shared_.timeline;
+  WarpSliceSink* tl = shared_.timeline;
   const uint32_t slot = static_cast<uint32_t>(&wt - warps_.data());
   uint64_t start = wt.t_free;
   if (now > start) {

@@ -10,18 +10,15 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_stats.hpp"
-#include "sim/core/memory_counter.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/launch_stats.hpp"
+#include "sim/memory/memory_counter.hpp"
 #include "sim/memory/memory_system.hpp"
 #include "sim/sm/issue_model.hpp"
 #include "sim/sm/kernel_deps.hpp"
 #include "sim/sm/warp_executor.hpp"
 #include "sim/sm/warp_scheduler.hpp"
-
-namespace warpsim {
-class Timeline;
-}
+#include "sim/sm/warp_slice_sink.hpp"
 
 namespace warpsim::sm {
 
@@ -47,7 +44,7 @@ struct SmShared {
   const IssueModel* issue = nullptr;
   LaunchStats* stats = nullptr;
   TimingCounters* counters = nullptr;
-  Timeline* timeline = nullptr;  // optional
+  WarpSliceSink* timeline = nullptr;  // optional
   uint32_t blocks_per_sm = 1;
 };
 

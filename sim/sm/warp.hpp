@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/core/dim3.hpp"
+#include "sim/foundation/dim3.hpp"
 #include "sim/sm/simt_stack.hpp"
 
 namespace warpsim::sm {

@@ -4,7 +4,7 @@
 
 #include <bit>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 
 namespace warpsim::sm {
 

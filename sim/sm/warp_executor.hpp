@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/dim3.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/launch_stats.hpp"
+#include "sim/foundation/dim3.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/foundation/launch_stats.hpp"
 #include "sim/isa/ir.hpp"
 #include "sim/isa/semantics.hpp"
 #include "sim/memory/global_memory.hpp"

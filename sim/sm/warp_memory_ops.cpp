@@ -6,7 +6,7 @@
 #include <bit>
 #include <cstring>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/sm/warp_executor.hpp"
 
 namespace warpsim::sm {

@@ -2,7 +2,7 @@
 // simulator's bounds are errors that name the place, never bad_alloc or an endless run.
 #include <catch2/catch.hpp>
 
-#include "sim/core/device_spec.hpp"
+#include "sim/spec/device_spec.hpp"
 #include "spec_fixture.hpp"
 
 using spec_test::SpecFolder;

@@ -3,8 +3,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/core/device.hpp"
-#include "sim/core/device_spec.hpp"
+#include "sim/engine/device.hpp"
+#include "sim/spec/device_spec.hpp"
 #include "spec_fixture.hpp"
 
 using spec_test::SpecFolder;

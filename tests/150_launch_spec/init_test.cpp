@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "sim/core/splitmix64.hpp"
+#include "sim/launch/splitmix64.hpp"
 #include "spec_fixture.hpp"
 
 using spec_test::SpecFolder;

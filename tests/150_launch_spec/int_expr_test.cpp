@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "sim/core/error.hpp"
-#include "sim/core/int_expr.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/launch/int_expr.hpp"
 
 using warpsim::ConfigError;
 using warpsim::eval_int_expr;

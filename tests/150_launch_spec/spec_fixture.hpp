@@ -5,9 +5,9 @@
 #include <unistd.h>
 #include <string>
 
-#include "sim/core/config_reader.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/foundation/config_reader.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 namespace spec_test {
 

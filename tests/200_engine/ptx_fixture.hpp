@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device.hpp"
-#include "sim/core/device_spec.hpp"
-#include "sim/core/error.hpp"
+#include "sim/engine/device.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/isa/ptx_parser.hpp"
 
 namespace ptxtest {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device_spec.hpp"
+#include "sim/spec/device_spec.hpp"
 #include "sim/sm/occupancy.hpp"
 
 using namespace warpsim;

@@ -3,8 +3,8 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/error.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/sm/occupancy.hpp"
 #include "sim/sm/occupancy_report.hpp"
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 namespace warpsim::test {
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "sim/core/config_reader.hpp"
-#include "sim/core/error.hpp"
+#include "sim/foundation/config_reader.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/cache_spec.hpp"
 
 using namespace warpsim;

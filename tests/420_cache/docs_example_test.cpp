@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 #include "sim/memory/cache_spec.hpp"
 #include "sim/memory/interconnect_spec.hpp"
 

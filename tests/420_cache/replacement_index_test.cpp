@@ -4,7 +4,7 @@
 #include <set>
 
 #include "cache_test_util.hpp"
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/replacement.hpp"
 
 using namespace warpsim;

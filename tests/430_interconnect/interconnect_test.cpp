@@ -1,8 +1,8 @@
 // The two-direction interconnect and its config section.
 #include <catch2/catch.hpp>
 
-#include "sim/core/config_reader.hpp"
-#include "sim/core/error.hpp"
+#include "sim/foundation/config_reader.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/interconnect.hpp"
 
 using namespace warpsim;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 #include "sim/memory/dram_spec.hpp"
 #include "sim/memory/dram_system.hpp"
 

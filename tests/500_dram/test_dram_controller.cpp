@@ -7,7 +7,7 @@
 #include <random>
 
 #include "dram_test_util.hpp"
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 
 using namespace dramtest;
 using Catch::Matchers::Contains;

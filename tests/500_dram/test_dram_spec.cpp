@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "dram_test_util.hpp"
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/dram_scheduler.hpp"
 #include "sim/memory/dram_timing.hpp"
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "dram_test_util.hpp"
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/dram_report.hpp"
 #include "sim/memory/dram_trace.hpp"
 

@@ -4,7 +4,7 @@
 // cycles and stall breakdown in timing mode.
 #include <filesystem>
 
-#include "sim/core/stats_printers.hpp"
+#include "sim/report/stats_printers.hpp"
 #include "spec_runner.hpp"
 
 namespace {

@@ -6,9 +6,9 @@
 #include <map>
 #include <string>
 
-#include "sim/core/device.hpp"
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/engine/device.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 namespace kernel_test {
 

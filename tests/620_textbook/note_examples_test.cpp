@@ -3,8 +3,8 @@
 // divergence counts the note derives by hand.
 #include <catch2/catch.hpp>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 using namespace warpsim;
 

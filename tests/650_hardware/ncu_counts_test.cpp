@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device.hpp"
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_spec.hpp"
-#include "sim/core/metrics.hpp"
+#include "sim/engine/device.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/launch/launch_spec.hpp"
+#include "sim/report/metrics.hpp"
 
 using namespace warpsim;
 

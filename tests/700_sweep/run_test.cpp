@@ -2,7 +2,7 @@
 // failing points recorded in the status column while the sweep goes on.
 #include <nlohmann/json.hpp>
 
-#include "sim/core/config_reader.hpp"
+#include "sim/foundation/config_reader.hpp"
 #include "sweep_fixture.hpp"
 
 using namespace warpsim;

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/core/sweep_shards.hpp"
+#include "sim/sweep/shards.hpp"
 #include "sweep_fixture.hpp"
 
 using namespace warpsim;

@@ -8,8 +8,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "sim/core/csv.hpp"
-#include "sim/core/sweep.hpp"
+#include "sim/report/csv.hpp"
+#include "sim/sweep/sweep.hpp"
 
 namespace sweep_test {
 

@@ -2,10 +2,10 @@
 #include <catch2/catch.hpp>
 
 #include "mini_xml.hpp"
-#include "sim/core/device.hpp"
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_spec.hpp"
-#include "sim/core/roofline.hpp"
+#include "sim/engine/device.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/launch/launch_spec.hpp"
+#include "sim/report/roofline.hpp"
 
 using namespace warpsim;
 using isa::DType;

@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "mini_xml.hpp"
-#include "sim/core/svg_plot.hpp"
+#include "sim/report/svg_plot.hpp"
 
 using namespace warpsim;
 

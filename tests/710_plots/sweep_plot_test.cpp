@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "mini_xml.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/sweep_plot.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/sweep/plot.hpp"
 
 using namespace warpsim;
 

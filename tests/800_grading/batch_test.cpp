@@ -2,8 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include "grading_fixture.hpp"
-#include "sim/core/grading_feedback.hpp"
-#include "sim/core/grading_submissions.hpp"
+#include "sim/grading/feedback.hpp"
+#include "sim/grading/submissions.hpp"
 
 using namespace warpsim::grading;
 using grading_test::sample_dir;

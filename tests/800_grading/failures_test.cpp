@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include "grading_fixture.hpp"
-#include "sim/core/grading_compile.hpp"
-#include "sim/core/grading_feedback.hpp"
-#include "sim/core/grading_scope.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/grading/compile.hpp"
+#include "sim/grading/feedback.hpp"
+#include "sim/grading/scope.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 using namespace warpsim::grading;
 using grading_test::read_text;

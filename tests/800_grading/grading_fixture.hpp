@@ -8,12 +8,12 @@
 #include <sstream>
 #include <string>
 
-#include "sim/core/config_reader.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/grading_assignment.hpp"
-#include "sim/core/grading_run.hpp"
-#include "sim/core/grading_score.hpp"
-#include "sim/core/grading_session.hpp"
+#include "sim/foundation/config_reader.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/grading/assignment.hpp"
+#include "sim/grading/run.hpp"
+#include "sim/grading/score.hpp"
+#include "sim/grading/session.hpp"
 
 namespace grading_test {
 

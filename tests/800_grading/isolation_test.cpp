@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "grading_fixture.hpp"
-#include "sim/core/grading_isolation.hpp"
+#include "sim/grading/isolation.hpp"
 
 using namespace warpsim::grading;
 using grading_test::sample_submission;

@@ -5,7 +5,7 @@
 #include <chrono>
 
 #include "grading_fixture.hpp"
-#include "sim/core/grading_feedback.hpp"
+#include "sim/grading/feedback.hpp"
 
 using namespace warpsim::grading;
 using grading_test::sample_assignment;

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 
 #include "grading_fixture.hpp"
-#include "sim/core/grading_compile.hpp"
-#include "sim/core/grading_includes.hpp"
-#include "sim/core/grading_submissions.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/grading/compile.hpp"
+#include "sim/grading/includes.hpp"
+#include "sim/grading/submissions.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 using namespace warpsim::grading;
 using grading_test::read_text;

@@ -1,4 +1,4 @@
-// --by-line (sim/core/line_report): per source line figures on the note's divergenceOddEven
+// --by-line (sim/report/line_report): per source line figures on the note's divergenceOddEven
 // kernel with its branch kept (kernels/divergence/divergence.cu lines 35-41), two one-warp
 // blocks on the C2070. The lines must add up exactly to the run totals they break down,
 // the `if (j % 2)` line must be the one flagged divergent, and the JSON and text forms
@@ -10,9 +10,9 @@
 #include <sstream>
 
 #include "report_fixture.hpp"
-#include "sim/core/line_report.hpp"
-#include "sim/core/metrics.hpp"
-#include "sim/core/stats_printers.hpp"
+#include "sim/report/line_report.hpp"
+#include "sim/report/metrics.hpp"
+#include "sim/report/stats_printers.hpp"
 
 using namespace warpsim;
 using warpsim::test::launch_spec;

@@ -11,9 +11,9 @@
 #include <sstream>
 #include <string>
 
-#include "sim/core/config_reader.hpp"
-#include "sim/core/device_spec.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/foundation/config_reader.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 namespace warpsim::test {
 

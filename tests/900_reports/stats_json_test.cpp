@@ -1,4 +1,4 @@
-// The stats printers (sim/core/stats_printers, metrics): the JSON "metrics" object holds
+// The stats printers (sim/report/stats_printers, metrics): the JSON "metrics" object holds
 // the nvprof-named metrics, each equal to the LaunchStats field (or the ratio of fields)
 // it comes from, and the text tables print the same values.
 #include <catch2/catch.hpp>
@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "report_fixture.hpp"
-#include "sim/core/metrics.hpp"
-#include "sim/core/stats_printers.hpp"
+#include "sim/report/metrics.hpp"
+#include "sim/report/stats_printers.hpp"
 
 using namespace warpsim;
 using warpsim::test::launch_spec;

@@ -1,4 +1,4 @@
-// --timeline (sim/core/timeline): the Chrome trace-event file of a timed run. It must be a
+// --timeline (sim/engine/timeline): the Chrome trace-event file of a timed run. It must be a
 // valid trace (a traceEvents array; complete "X" events with name/ph/ts/dur/pid/tid and
 // dur >= 0; metadata "M" events naming processes and threads), with one issue slice per
 // warp instruction issued, slices of one warp slot never overlapping, and stall slices
@@ -9,8 +9,8 @@
 #include <map>
 
 #include "report_fixture.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/timeline.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/engine/timeline.hpp"
 
 using namespace warpsim;
 using warpsim::test::launch_spec;

@@ -1,4 +1,4 @@
-// --trace-warp / --trace-limit (MemoryCounter traces, sim/core/trace_report): a traced
+// --trace-warp / --trace-limit (MemoryCounter traces, sim/report/trace_report): a traced
 // warp's records carry exactly the transactions the coalescing rules give for the Best
 // Practices Guide's copy kernels, the limit caps the records and counts the rest, and
 // timed records have consistent cycles.
@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "report_fixture.hpp"
-#include "sim/core/trace_report.hpp"
+#include "sim/report/trace_report.hpp"
 #include "sim/memory/mem_access.hpp"
 
 using namespace warpsim;

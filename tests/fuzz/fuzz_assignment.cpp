@@ -2,8 +2,8 @@
 // JSON, as if it were kernels/assignments/reduction/fuzz.json (its specs, solution and
 // configs resolve there). A ConfigError naming the key is the expected answer; anything
 // else is a finding.
-#include "sim/core/error.hpp"
-#include "sim/core/grading_assignment.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/grading/assignment.hpp"
 #include "tests/fuzz/fuzz_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -4,8 +4,8 @@
 #include <sstream>
 #include <string>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/error.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/dram_trace.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

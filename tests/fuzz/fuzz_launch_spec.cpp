@@ -2,8 +2,8 @@
 // spec were kernels/vecadd/fuzz.json (relative files resolve there). Specs that parse get
 // their small buffers' initial contents computed (large ones would only test the host's
 // memory). A ConfigError is the expected answer to a bad spec; anything else is a finding.
-#include "sim/core/error.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/launch/launch_spec.hpp"
 #include "tests/fuzz/fuzz_json.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

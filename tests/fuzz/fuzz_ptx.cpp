@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/isa/ptx_parser.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

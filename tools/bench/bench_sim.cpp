@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/launch/launch_spec.hpp"
 
 using namespace warpsim;
 

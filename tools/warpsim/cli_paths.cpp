@@ -22,4 +22,15 @@ std::string resolve_config(const std::string& name_or_path) {
   return resolve_input(name_or_path);
 }
 
+std::string cudart_dir() {
+  std::error_code ec;
+  fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path beside = self.parent_path().parent_path() / "lib";
+    if (fs::exists(beside / "libcudart.so.13")) return beside.string();
+  }
+  if (fs::exists(fs::path(WARPSIM_CUDART_DIR) / "libcudart.so.13")) return WARPSIM_CUDART_DIR;
+  return "";
+}
+
 }  // namespace warpsim::cli

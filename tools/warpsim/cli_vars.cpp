@@ -4,7 +4,7 @@
 
 #include <stdexcept>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 
 namespace warpsim::cli {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/memory/dram_report.hpp"
 #include "sim/memory/dram_spec.hpp"
 #include "sim/memory/dram_trace.hpp"

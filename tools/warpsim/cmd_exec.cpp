@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <memory>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/error.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/runtime/elf_file.hpp"
 #include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/commands.hpp"
@@ -35,16 +35,10 @@ struct ExecOptions {
   std::vector<std::string> command;
 };
 
-// The directory holding warpsim's libcudart.so.13: beside the program's build
-// (<bin>/../lib), else where this build put it.
+// The directory holding warpsim's libcudart.so.13, or an error saying how to build it.
 std::string runtime_dir() {
-  std::error_code ec;
-  fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path beside = self.parent_path().parent_path() / "lib";
-    if (fs::exists(beside / "libcudart.so.13")) return beside.string();
-  }
-  if (fs::exists(fs::path(WARPSIM_CUDART_DIR) / "libcudart.so.13")) return WARPSIM_CUDART_DIR;
+  std::string dir = cudart_dir();
+  if (!dir.empty()) return dir;
   throw Error(fmt::format("warpsim's CUDA runtime (libcudart.so.13) is not built: run cmake --build build --target "
                           "warpsim_cudart (looked in {} and beside this program)",
                           WARPSIM_CUDART_DIR));

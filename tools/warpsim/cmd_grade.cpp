@@ -11,13 +11,13 @@
 #include <fstream>
 #include <memory>
 
-#include "sim/core/error.hpp"
-#include "sim/core/grading_assignment.hpp"
-#include "sim/core/grading_feedback.hpp"
-#include "sim/core/grading_isolation.hpp"
-#include "sim/core/grading_run.hpp"
-#include "sim/core/grading_session.hpp"
-#include "sim/core/launch_spec.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/grading/assignment.hpp"
+#include "sim/grading/feedback.hpp"
+#include "sim/grading/isolation.hpp"
+#include "sim/grading/run.hpp"
+#include "sim/grading/session.hpp"
+#include "sim/launch/launch_spec.hpp"
 #include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/commands.hpp"
 
@@ -51,6 +51,7 @@ int run_child(const GradeOptions& o) {
   RunnerOptions ro;
   ro.on_stage = [&](const std::string& stage) { write_stage(o.one_report, stage); };
   ro.work_dir = fs::path(o.one_report).parent_path().string();  // the parent removes it
+  ro.cudart_dir = cudart_dir();
   Submission s{o.one_name.empty() ? fs::path(o.target).filename().string() : o.one_name, o.target, {}, {}};
   write_report(o.one_report, run_submission(a, s, ro));
   return 0;
@@ -58,7 +59,11 @@ int run_child(const GradeOptions& o) {
 
 SubmissionRunner make_runner(const GradeOptions& o, const Assignment& a) {
   if (o.in_process)
-    return [&a](const Submission& s) { return run_submission(a, s); };
+    return [&a](const Submission& s) {
+      RunnerOptions ro;
+      ro.cudart_dir = cudart_dir();
+      return run_submission(a, s, ro);
+    };
   IsolationOptions iso;
   iso.program = {fs::read_symlink("/proc/self/exe").string()};
   iso.assignment_path = fs::absolute(a.path).string();

@@ -10,7 +10,7 @@
 #include <memory>
 #include <sstream>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/runtime/elf_file.hpp"
 #include "sim/runtime/exec_report.hpp"

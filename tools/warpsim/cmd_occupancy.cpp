@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/device_spec.hpp"
+#include "sim/spec/device_spec.hpp"
 #include "sim/sm/occupancy.hpp"
 #include "sim/sm/occupancy_report.hpp"
 #include "tools/warpsim/cli_paths.hpp"

@@ -7,9 +7,9 @@
 #include <filesystem>
 #include <memory>
 
-#include "sim/core/csv.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/sweep_plot.hpp"
+#include "sim/report/csv.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/sweep/plot.hpp"
 #include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/commands.hpp"
 

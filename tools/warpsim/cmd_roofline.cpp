@@ -1,5 +1,5 @@
 // `warpsim roofline SPEC.json`: run a launch spec and place the kernel on the config's
-// roofline (peak arithmetic rate and DRAM bandwidth); see sim/core/roofline.hpp.
+// roofline (peak arithmetic rate and DRAM bandwidth); see sim/report/roofline.hpp.
 //   warpsim roofline SPEC [--config C] [--set k=v]... [--var n=v]... [--functional]
 //                    [-o OUT.svg] [--json]
 // Prints the numbers (text, or JSON with --json) on stdout; exit status 3 on a wrong result.
@@ -8,10 +8,10 @@
 #include <map>
 #include <memory>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/launch_spec.hpp"
-#include "sim/core/roofline.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/launch/launch_spec.hpp"
+#include "sim/report/roofline.hpp"
 #include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/cli_vars.hpp"
 #include "tools/warpsim/commands.hpp"

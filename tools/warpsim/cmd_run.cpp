@@ -6,13 +6,13 @@
 #include <map>
 #include <memory>
 
-#include "sim/core/device_spec.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/launch_spec.hpp"
-#include "sim/core/line_report.hpp"
-#include "sim/core/trace_report.hpp"
-#include "sim/core/run_report.hpp"
-#include "sim/core/stats_printers.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/launch/launch_spec.hpp"
+#include "sim/report/line_report.hpp"
+#include "sim/report/trace_report.hpp"
+#include "sim/report/run_report.hpp"
+#include "sim/report/stats_printers.hpp"
 #include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/cli_vars.hpp"
 #include "tools/warpsim/commands.hpp"

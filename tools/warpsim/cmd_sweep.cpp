@@ -17,10 +17,10 @@
 #include <map>
 #include <memory>
 
-#include "sim/core/csv.hpp"
-#include "sim/core/error.hpp"
-#include "sim/core/sweep.hpp"
-#include "sim/core/sweep_shards.hpp"
+#include "sim/report/csv.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/sweep/sweep.hpp"
+#include "sim/sweep/shards.hpp"
 #include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/cli_vars.hpp"
 #include "tools/warpsim/commands.hpp"

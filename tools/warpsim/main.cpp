@@ -3,7 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "sim/core/error.hpp"
+#include "sim/foundation/error.hpp"
 #include "tools/warpsim/commands.hpp"
 
 int main(int argc, char** argv) {

@@ -1,0 +1,212 @@
+#include "sim/engine/device.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/foundation/error.hpp"
+#include "sim/engine/functional_runner.hpp"
+#include "sim/engine/kernel_params.hpp"
+#include "sim/isa/register_storage.hpp"
+#include "sim/engine/launch_validation.hpp"
+#include "sim/engine/limit_guard.hpp"
+#include "sim/memory/memory_counter.hpp"
+#include "sim/engine/timeline.hpp"
+#include "sim/engine/timing_runner.hpp"
+#include "sim/isa/ptx_parser.hpp"
+#include "sim/memory/global_memory.hpp"
+#include "sim/sm/warp_executor.hpp"
+
+namespace warpsim {
+
+struct Device::Impl {
+  DeviceSpec spec;
+  mem::GlobalMemory gmem;
+  std::vector<std::unique_ptr<isa::Module>> modules;
+};
+
+Device::Device(DeviceSpec spec) : impl_(std::make_unique<Impl>()) {
+  impl_->spec = std::move(spec);
+  impl_->gmem.set_capacity(impl_->spec.memory_bytes);
+}
+Device::~Device() = default;
+
+const DeviceSpec& Device::spec() const { return impl_->spec; }
+
+DevPtr Device::malloc(uint64_t bytes) { return impl_->gmem.allocate(bytes); }
+
+void Device::free(DevPtr ptr) {
+  if (!impl_->gmem.release(ptr))
+    throw LaunchError(fmt::format("free of {:#x}: not the start of a live allocation", ptr));
+}
+
+void Device::set_label(DevPtr ptr, const std::string& label) {
+  if (!impl_->gmem.set_label(ptr, label))
+    throw LaunchError(fmt::format("label '{}' for {:#x}: not the start of a live allocation", label, ptr));
+}
+
+namespace {
+
+mem::GlobalMemory::Allocation& checked(mem::GlobalMemory& gm, DevPtr p, uint64_t n, const char* what) {
+  auto* a = gm.find(p, n);
+  if (!a)
+    throw LaunchError(fmt::format("{} of {} bytes at {:#x}: outside any allocation ({})", what, n, p, gm.describe(p, n)));
+  return *a;
+}
+
+}  // namespace
+
+void Device::copy_to_device(DevPtr dst, const void* src, uint64_t bytes) {
+  if (!bytes) return;
+  auto& a = checked(impl_->gmem, dst, bytes, "copy to device");
+  impl_->gmem.write(a, dst, src, bytes);
+}
+
+void Device::copy_from_device(void* dst, DevPtr src, uint64_t bytes) const {
+  if (!bytes) return;
+  auto& a = checked(impl_->gmem, src, bytes, "copy from device");
+  impl_->gmem.read(a, src, dst, bytes);
+}
+
+void Device::memset(DevPtr dst, uint8_t value, uint64_t bytes) {
+  if (!bytes) return;
+  auto& a = checked(impl_->gmem, dst, bytes, "memset");
+  std::vector<uint8_t> chunk(std::min<uint64_t>(bytes, mem::GlobalMemory::kPageSize), value);
+  for (uint64_t done = 0; done < bytes;) {
+    uint64_t n = std::min<uint64_t>(chunk.size(), bytes - done);
+    impl_->gmem.write(a, dst + done, chunk.data(), n);
+    done += n;
+  }
+}
+
+uint64_t Device::bytes_allocated() const { return impl_->gmem.bytes_allocated(); }
+void Device::set_memory_capacity(uint64_t bytes) { impl_->gmem.set_capacity(bytes); }
+uint64_t Device::memory_capacity() const { return impl_->gmem.capacity(); }
+
+std::optional<std::pair<DevPtr, uint64_t>> Device::allocation_containing(DevPtr ptr) const {
+  const auto* a = impl_->gmem.find(ptr, 1);
+  if (!a) return std::nullopt;
+  return std::make_pair(a->base, a->size);
+}
+
+namespace {
+
+// Places a module's .global/.const variables in global memory while it is parsed; when the
+// parse fails, what was placed is released again.
+class VarPlacer {
+ public:
+  explicit VarPlacer(mem::GlobalMemory& gm) : gm_(gm) {}
+  ~VarPlacer() {
+    for (uint64_t p : placed_) gm_.release(p);
+  }
+  uint64_t operator()(const isa::ModuleVar& v) {
+    if (v.align > 256)
+      throw PtxError(fmt::format("line {}: unsupported PTX: alignment {} of '{}' (at most 256)", v.decl_line, v.align,
+                                 v.name));
+    uint64_t p = gm_.allocate(std::max<uint64_t>(v.size, 1));
+    placed_.push_back(p);
+    gm_.set_label(p, v.name);
+    auto* a = gm_.find(p, 1);
+    if (!v.init.empty()) gm_.write(*a, p, v.init.data(), v.init.size());  // untouched pages read as zeros
+    return p;
+  }
+  void keep() { placed_.clear(); }
+
+ private:
+  mem::GlobalMemory& gm_;
+  std::vector<uint64_t> placed_;
+};
+
+}  // namespace
+
+const isa::Module& Device::load_ptx_file(const std::string& path) {
+  VarPlacer placer(impl_->gmem);
+  impl_->modules.push_back(isa::load_ptx_file(path, std::ref(placer)));
+  placer.keep();
+  return *impl_->modules.back();
+}
+
+const isa::Module& Device::load_ptx(const std::string& text, const std::string& name) {
+  VarPlacer placer(impl_->gmem);
+  impl_->modules.push_back(isa::parse_ptx(text, name, std::ref(placer)));
+  placer.keep();
+  return *impl_->modules.back();
+}
+
+std::optional<Device::SymbolInfo> Device::symbol(const isa::Module& m, const std::string& name) const {
+  bool ours = false;
+  for (const auto& mod : impl_->modules) ours |= mod.get() == &m;
+  if (!ours) return std::nullopt;  // placeholder addresses of a module parsed elsewhere mean nothing here
+  for (size_t i = 0; i < m.globals.size(); ++i)
+    if (m.globals[i].name == name) return SymbolInfo{m.global_addresses[i], m.globals[i].size};
+  return std::nullopt;
+}
+
+LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
+                           std::span<const KernelArg> args, const LaunchOptions& options) {
+  const DeviceSpec& spec = impl_->spec;
+  LaunchStats stats;
+  stats.kernel = kernel.name;
+  stats.device = spec.name;
+  stats.grid = grid;
+  stats.block = block;
+  stats.dynamic_shared_bytes = dynamic_shared_bytes;
+  stats.timing_mode = options.mode == SimMode::Timing;
+
+  validate_launch(spec, kernel, grid, block, dynamic_shared_bytes);
+  stats.occupancy = launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
+
+  const isa::Kernel exec_kernel = options.compact_registers
+                                      ? isa::with_register_storage(kernel, isa::plan_register_storage(kernel))
+                                      : kernel;
+  sm::LaunchContext ctx;
+  ctx.kernel = &exec_kernel;
+  ctx.source_kernel = &kernel;
+  ctx.grid = grid;
+  ctx.block = block;
+  ctx.dynamic_shared = dynamic_shared_bytes;
+  ctx.warp_size = spec.sm.warp_size;
+  ctx.threads_per_block = static_cast<uint32_t>(block.count());
+  ctx.warps_per_block = (ctx.threads_per_block + ctx.warp_size - 1) / ctx.warp_size;
+  ctx.num_sms = spec.sm.count;
+  ctx.params = build_param_buffer(kernel, args);
+  ctx.gmem = &impl_->gmem;
+
+  stats.exec.warp_size = ctx.warp_size;
+  stats.exec.blocks = grid.count();
+  stats.exec.warps = grid.count() * ctx.warps_per_block;
+  stats.exec.threads = grid.count() * ctx.threads_per_block;
+
+  LimitGuard limits(options.limits, kernel.name);
+  sm::WarpExecutor executor(ctx, stats);
+  const bool timing = options.mode == SimMode::Timing;
+  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, /*model_caches=*/!timing);
+  if (!options.trace_warps.empty()) {
+    std::vector<std::pair<uint32_t, uint32_t>> traced;
+    for (const auto& t : options.trace_warps) {
+      if (t.block >= grid.count())
+        throw LaunchError(fmt::format("--trace-warp {},{}: block {} does not exist (the grid has {} blocks, numbered "
+                                      "x + y*grid.x + z*grid.x*grid.y)",
+                                      t.block, t.warp, t.block, grid.count()));
+      if (t.warp >= ctx.warps_per_block)
+        throw LaunchError(fmt::format("--trace-warp {},{}: warp {} does not exist (a block has {} warps)", t.block,
+                                      t.warp, t.warp, ctx.warps_per_block));
+      traced.push_back({t.block, t.warp});
+    }
+    counter.trace_warps(traced, options.trace_limit);
+  }
+  if (!options.timeline_path.empty() && !timing)
+    throw LaunchError("a timeline needs timing mode (drop --functional)");
+  if (timing) {
+    std::unique_ptr<Timeline> timeline;
+    if (!options.timeline_path.empty())
+      timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
+    run_timing(spec, executor, counter, stats, limits, timeline.get());
+    if (timeline) timeline->write(options.timeline_path, kernel.name);
+  } else {
+    run_functional(executor, limits, &counter);
+    counter.finish();
+  }
+  stats.host_seconds = limits.elapsed_seconds();
+  return stats;
+}
+
+}  // namespace warpsim

@@ -1,0 +1,119 @@
+// The host API: a simulated GPU that tests, the command-line tool and the grader use.
+// Nothing outside sim/ reaches into the simulator's internals; it goes through Device.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/dim3.hpp"
+#include "sim/foundation/launch_stats.hpp"
+#include "sim/isa/ir.hpp"
+
+namespace warpsim {
+
+using DevPtr = uint64_t;
+
+// A kernel argument as the host gives it; converted to the type of the kernel's .param
+// at launch (pointers and integers to .u64/.s32/..., reals to .f32/.f64).
+struct KernelArg {
+  enum class Kind { Pointer, Int, Real, Bytes };
+  Kind kind = Kind::Int;
+  uint64_t u = 0;
+  int64_t i = 0;
+  double f = 0;
+  std::vector<uint8_t> bytes;  // Kind::Bytes: raw by-value struct
+
+  static KernelArg ptr(DevPtr p) { KernelArg a; a.kind = Kind::Pointer; a.u = p; return a; }
+  static KernelArg integer(int64_t v) { KernelArg a; a.kind = Kind::Int; a.i = v; return a; }
+  static KernelArg real(double v) { KernelArg a; a.kind = Kind::Real; a.f = v; return a; }
+};
+
+enum class SimMode { Functional, Timing };
+
+// Resource limits for one launch (0 = unlimited). Hitting one stops the launch with a
+// KernelFault of kind LimitExceeded naming the limit.
+struct Limits {
+  uint64_t max_cycles = 0;             // simulated SM cycles (timing mode)
+  uint64_t max_warp_instructions = 0;  // warp instructions executed
+  double max_host_seconds = 0;         // wall-clock time of the simulation
+};
+
+struct TraceRequest {
+  uint32_t block = 0;  // linear block index
+  uint32_t warp = 0;   // warp index within the block
+};
+
+struct LaunchOptions {
+  SimMode mode = SimMode::Timing;
+  uint32_t registers_per_thread = 0;   // 0: the loader's liveness estimate
+  Limits limits;
+  std::vector<TraceRequest> trace_warps;  // per-warp memory traces
+  uint32_t trace_limit = 4096;            // records per traced warp
+  std::string timeline_path;              // Chrome trace file ("" = none)
+  uint64_t timeline_window_cycles = 200000;
+  // Share register storage between virtual registers that are never live together
+  // (isa/register_storage.hpp): same results, a smaller working set. Off only to check that.
+  bool compact_registers = true;
+  // Receives each device printf's text (one call per printf, in the order the threads
+  // executed them). Empty: written to stdout and flushed.
+  std::function<void(std::string_view)> printf_sink;
+};
+
+class Device {
+ public:
+  explicit Device(DeviceSpec spec);
+  ~Device();
+  Device(const Device&) = delete;
+  Device& operator=(const Device&) = delete;
+
+  const DeviceSpec& spec() const;
+
+  // Global memory. Addresses are 256-byte aligned like cudaMalloc's; allocations are sparse
+  // (pages are materialised on first touch) and separated by unmapped guard space.
+  DevPtr malloc(uint64_t bytes);
+  void free(DevPtr ptr);
+  void copy_to_device(DevPtr dst, const void* src, uint64_t bytes);
+  void copy_from_device(void* dst, DevPtr src, uint64_t bytes) const;
+  void memset(DevPtr dst, uint8_t value, uint64_t bytes);
+  uint64_t bytes_allocated() const;
+  // Device memory size (the config's memory.size_bytes); allocations beyond it fail.
+  void set_memory_capacity(uint64_t bytes);
+  uint64_t memory_capacity() const;
+  // The live allocation (base, size) containing `ptr`, if any.
+  std::optional<std::pair<DevPtr, uint64_t>> allocation_containing(DevPtr ptr) const;
+  // Names a buffer so that out-of-bounds reports can say "past the end of buffer 'C'".
+  void set_label(DevPtr ptr, const std::string& label);
+
+  // PTX modules stay alive as long as the device (kernels point into them). Loading places
+  // the module's .global/.const variables in global memory (one allocation per variable,
+  // named after it, initialised); each loaded module has its own.
+
+  const isa::Module& load_ptx_file(const std::string& path);
+  const isa::Module& load_ptx(const std::string& text, const std::string& name);
+
+  // Where a module variable (__device__ / __constant__) of a module loaded on this device
+  // lives, as cudaGetSymbolAddress/cudaGetSymbolSize would say; nullopt if no such variable.
+  struct SymbolInfo {
+    DevPtr address;
+    uint64_t size;
+  };
+  std::optional<SymbolInfo> symbol(const isa::Module& m, const std::string& name) const;
+
+  // Runs one kernel to completion. Throws LaunchError for launches CUDA would refuse and
+  // KernelFault for faults during execution; the device stays usable afterwards.
+  LaunchStats launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
+                     std::span<const KernelArg> args, const LaunchOptions& options = {});
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace warpsim

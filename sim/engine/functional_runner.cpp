@@ -1,0 +1,31 @@
+#include "sim/engine/functional_runner.hpp"
+
+#include "sim/engine/limit_guard.hpp"
+
+namespace warpsim {
+
+void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer) {
+  const sm::LaunchContext& ctx = ex.context();
+  const uint64_t nblocks = ctx.grid.count();
+  sm::BlockState b;
+  uint64_t total = 0;
+  for (uint64_t linear = 0; linear < nblocks; ++linear) {
+    ex.init_block(b, static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % ctx.num_sms));
+    while (!b.finished()) {
+      bool progress = false;
+      for (sm::Warp& w : b.warps) {
+        while (!w.done && !w.at_barrier) {
+          sm::StepResult r = ex.step(w, total);
+          limits.on_instructions(++total);
+          progress = true;
+          if (observer)
+            for (uint8_t i = 0; i < r.n_accesses; ++i)
+              observer->on_access(r.accesses[i], *r.instr, r.pc, b.linear, w.index);
+        }
+      }
+      if (!progress) ex.report_deadlock(b);
+    }
+  }
+}
+
+}  // namespace warpsim

@@ -1,0 +1,61 @@
+#include "sim/engine/launch_validation.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/foundation/error.hpp"
+#include "sim/sm/occupancy.hpp"
+
+namespace warpsim {
+
+void validate_launch(const DeviceSpec& spec, const isa::Kernel& k, Dim3 grid, Dim3 block, uint32_t dyn) {
+  const SmSpec& sm = spec.sm;
+  auto dims = [&](const char* what, Dim3 d, const uint32_t* max) {
+    const uint32_t v[3] = {d.x, d.y, d.z};
+    const char* axis = "xyz";
+    for (int i = 0; i < 3; ++i) {
+      if (v[i] == 0)
+        throw LaunchError(fmt::format("invalid configuration argument: {} dimension {} is 0 (kernel '{}')", what,
+                                      axis[i], k.name));
+      if (v[i] > max[i])
+        throw LaunchError(fmt::format("invalid configuration argument: {}.{} = {} exceeds the {} maximum of {} "
+                                      "(kernel '{}')",
+                                      what, axis[i], v[i], spec.name, max[i], k.name));
+    }
+  };
+  dims("grid", grid, sm.max_grid_dim);
+  dims("block", block, sm.max_block_dim);
+  if (block.count() > sm.max_threads_per_block)
+    throw LaunchError(fmt::format("invalid configuration argument: {} threads per block exceed the {} maximum of {} "
+                                  "(kernel '{}')",
+                                  block.count(), spec.name, sm.max_threads_per_block, k.name));
+  if (k.reqntid[0] && (block.x != k.reqntid[0] || block.y != k.reqntid[1] || block.z != k.reqntid[2]))
+    throw LaunchError(fmt::format("invalid configuration argument: kernel '{}' requires a block of {}x{}x{} (.reqntid)",
+                                  k.name, k.reqntid[0], k.reqntid[1], k.reqntid[2]));
+  if (k.maxntid[0] && block.count() > uint64_t(k.maxntid[0]) * k.maxntid[1] * k.maxntid[2])
+    throw LaunchError(fmt::format("invalid configuration argument: kernel '{}' allows at most {} threads per block "
+                                  "(.maxntid)",
+                                  k.name, uint64_t(k.maxntid[0]) * k.maxntid[1] * k.maxntid[2]));
+  if (dyn && !k.has_dynamic_shared) {
+    // CUDA accepts it; the bytes are simply unused. Nothing to check.
+  }
+}
+
+OccupancyStats launch_occupancy(const DeviceSpec& spec, const isa::Kernel& k, Dim3 block, uint32_t dyn,
+                                uint32_t regs) {
+  bool estimated = regs == 0;
+  if (estimated) regs = std::min(k.estimated_registers, spec.sm.max_registers_per_thread);
+  uint32_t smem = sm::block_shared_bytes(spec.sm, k.static_shared_bytes, dyn);
+  try {
+    OccupancyStats o = sm::compute_occupancy(spec.sm, static_cast<uint32_t>(block.count()), regs, smem);
+    o.registers_estimated = estimated;
+    return o;
+  } catch (const LaunchError& e) {
+    throw LaunchError(fmt::format("kernel '{}' on {}: {}{}", k.name, spec.name, e.what(),
+                                  estimated ? fmt::format(" (registers per thread: {}, estimated from the PTX; give "
+                                                          "the real count from ptxas -v)",
+                                                          regs)
+                                            : ""));
+  }
+}
+
+}  // namespace warpsim

@@ -1,0 +1,22 @@
+// The checks CUDA applies before a kernel starts, with CUDA's wording where it has one:
+// "invalid configuration argument" for impossible dimensions, "too many resources
+// requested for launch" for per-block resource excesses (naming the resource).
+#pragma once
+#include <cstdint>
+
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/dim3.hpp"
+#include "sim/foundation/launch_stats.hpp"
+#include "sim/isa/ir.hpp"
+
+namespace warpsim {
+
+void validate_launch(const DeviceSpec& spec, const isa::Kernel& kernel, Dim3 grid, Dim3 block,
+                     uint32_t dynamic_shared_bytes);
+
+// Occupancy of this launch: registers from `registers_per_thread` or, when 0, the
+// loader's estimate; shared memory = static + dynamic + the device's reserved bytes.
+OccupancyStats launch_occupancy(const DeviceSpec& spec, const isa::Kernel& kernel, Dim3 block,
+                                uint32_t dynamic_shared_bytes, uint32_t registers_per_thread);
+
+}  // namespace warpsim

@@ -1,0 +1,160 @@
+#include "sim/engine/timing_runner.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/foundation/error.hpp"
+#include "sim/memory/memory_counter.hpp"
+#include "sim/engine/timeline.hpp"
+#include "sim/memory/memory_system.hpp"
+#include "sim/sm/issue_model.hpp"
+#include "sim/sm/kernel_deps.hpp"
+#include "sim/sm/sm_core.hpp"
+
+namespace warpsim {
+
+namespace {
+
+[[noreturn]] void stalled(const std::vector<std::unique_ptr<sm::SmCore>>& sms, const mem::MemorySystem& memory,
+                          uint64_t now, const std::string& kernel) {
+  std::string state;
+  int shown = 0;
+  for (const auto& s : sms) {
+    if (s->empty()) continue;
+    if (++shown > 4) {
+      state += "\n  ...";
+      break;
+    }
+    state += "\n  " + s->describe(now);
+  }
+  throw KernelFault(KernelFault::Kind::Deadlock,
+                    fmt::format("kernel '{}' made no progress at cycle {} and nothing is scheduled to happen "
+                                "(simulator watchdog); state:{}\n  {}",
+                                kernel, now, state, memory.describe_state()));
+}
+
+}  // namespace
+
+void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
+                LimitGuard& limits, Timeline* timeline) {
+  const sm::LaunchContext& ctx = executor.context();
+  const isa::Kernel& kernel = *ctx.kernel;
+  sm::KernelDeps deps(ctx.source_kernel ? *ctx.source_kernel : kernel);  // virtual registers
+  sm::IssueModel issue(spec.issue);
+  mem::MemorySystem memory(spec);
+  sm::TimingCounters counters;
+
+  sm::SmShared shared;
+  shared.spec = &spec;
+  shared.ctx = &ctx;
+  shared.executor = &executor;
+  shared.counter = &counter;
+  shared.memory = &memory;
+  shared.deps = &deps;
+  shared.issue = &issue;
+  shared.stats = &stats;
+  shared.counters = &counters;
+  shared.timeline = timeline;
+  if (timeline) memory.set_dram_command_sink(timeline);
+  shared.blocks_per_sm = stats.occupancy.blocks_per_sm;
+
+  std::vector<std::unique_ptr<sm::SmCore>> sms;
+  for (uint32_t i = 0; i < spec.sm.count; ++i) sms.push_back(std::make_unique<sm::SmCore>(i, shared));
+
+  const uint64_t nblocks = ctx.grid.count();
+  uint64_t next_block = 0;
+  uint64_t now = 0;
+  // When each SM next wants a visit (a copy of SmCore::wake, kept contiguous for the scan
+  // every cycle).
+  std::vector<uint64_t> wakes(sms.size(), sm::kNever);
+  // Block dispatch and memory responses lower an SM's wake; `soonest` collects the lowest.
+  uint64_t soonest = sm::kNever;
+  // Initial distribution: one block per SM per pass, in SM order, until every SM is full.
+  auto dispatch = [&](uint64_t t) {
+    bool placed = true;
+    while (next_block < nblocks && placed) {
+      placed = false;
+      for (size_t i = 0; i < sms.size(); ++i) {
+        if (next_block >= nblocks) break;
+        sm::SmCore& s = *sms[i];
+        if (!s.has_free_block_slot()) continue;
+        s.assign_block(static_cast<uint32_t>(next_block++), t);
+        wakes[i] = s.wake;
+        soonest = std::min(soonest, wakes[i]);
+        placed = true;
+      }
+    }
+  };
+  dispatch(0);
+  uint64_t mem_next = 0;
+  uint64_t finished_seen = 0;
+  const uint64_t waves_denominator = uint64_t(spec.sm.count) * std::max<uint32_t>(1, shared.blocks_per_sm);
+  stats.timing.waves = (nblocks + waves_denominator - 1) / waves_denominator;
+
+  auto deliver = [&](uint64_t t) {
+    auto& rs = memory.responses();
+    for (const auto& r : rs) {
+      sms[r.sm]->memory_response(r.token, t);
+      wakes[r.sm] = sms[r.sm]->wake;
+      soonest = std::min(soonest, wakes[r.sm]);
+    }
+    rs.clear();
+  };
+
+  while (true) {
+    deliver(now);
+    uint64_t next = sm::kNever;  // earliest SM wake, kept up to date below
+    for (size_t i = 0; i < sms.size(); ++i) {
+      if (i + 1 < sms.size() && wakes[i + 1] <= now) sms[i + 1]->prefetch();
+      if (wakes[i] <= now) {
+        sm::SmCore& s = *sms[i];
+        if (s.tick(now)) limits.on_instructions(stats.exec.inst_executed);
+        wakes[i] = s.wake;
+      }
+      next = std::min(next, wakes[i]);
+    }
+    // Submissions from the SMs give the memory system work from the next cycle on.
+    if (memory.take_submitted()) mem_next = std::min(mem_next, now + 1);
+    if (mem_next <= now) {
+      memory.tick(now);
+      mem_next = memory.next_event(now);
+    }
+    deliver(now);
+    if (counters.blocks_finished != finished_seen) {  // block slots were freed
+      finished_seen = counters.blocks_finished;
+      dispatch(now + 1);
+    }
+    if (finished_seen == nblocks && memory.idle()) break;
+
+    next = std::min({next, soonest, mem_next});
+    soonest = sm::kNever;
+    if (next == sm::kNever) stalled(sms, memory, now, kernel.name);
+    now = std::max(now + 1, next);
+    limits.on_cycle(now);
+  }
+
+  for (auto& s : sms) s->account_until(now);
+  memory.fill_stats(stats, now);
+  TimingStats& t = stats.timing;
+  t.valid = true;
+  t.elapsed_cycles_sm = now;
+  t.duration_ns = double(now) * 1000.0 / spec.clock_mhz;
+  t.sm_active_cycles = counters.active_cycles;
+  t.issued = counters.issued;
+  t.ipc = counters.active_cycles ? double(counters.issued) * spec.sm.count / double(counters.active_cycles) /
+                                       double(spec.sm.count)
+                                 : 0;
+  const double slots_per_cycle = double(spec.sm.schedulers) / double(spec.issue.alu_cycles);
+  t.issue_slots = uint64_t(double(counters.active_cycles) * slots_per_cycle);
+  t.issue_slot_utilization = t.issue_slots ? 100.0 * double(counters.issued) / double(t.issue_slots) : 0;
+  t.achieved_occupancy = counters.active_cycles ? double(counters.resident_warp_cycles) /
+                                                      (double(counters.active_cycles) * spec.sm.max_warps)
+                                                : 0;
+  t.sm_efficiency = now ? 100.0 * double(counters.active_cycles) / (double(now) * spec.sm.count) : 0;
+  t.stall_exec_dependency = counters.stall_exec;
+  t.stall_memory_dependency = counters.stall_memory;
+  t.stall_sync = counters.stall_sync;
+  t.stall_not_selected = counters.stall_not_selected;
+  t.stall_pipe_busy = counters.stall_pipe;
+}
+
+}  // namespace warpsim

@@ -1,0 +1,21 @@
+// Runs a grid in timing mode: the SMs and the memory system are wired here, blocks are
+// handed to SMs as their resources free up (in linear block order, round-robin over SMs),
+// and the clock jumps over cycles in which nothing can happen.
+#pragma once
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/launch_stats.hpp"
+#include "sim/engine/limit_guard.hpp"
+#include "sim/memory/memory_counter.hpp"
+#include "sim/sm/warp_executor.hpp"
+
+namespace warpsim {
+
+// `counter` counts transactions and bank conflicts (its caches unused: the memory system
+// models them with timing).
+class Timeline;
+
+// `timeline` (optional) receives SM and DRAM events.
+void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
+                LimitGuard& limits, Timeline* timeline = nullptr);
+
+}  // namespace warpsim

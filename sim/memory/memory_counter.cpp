@@ -1,0 +1,248 @@
+#include "sim/memory/memory_counter.hpp"
+
+#include <bit>
+
+#include "sim/memory/memory_path.hpp"
+#include "sim/sm/shared_banks.hpp"
+
+namespace warpsim {
+
+using mem::AccessKind;
+using mem::AccessType;
+
+MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block,
+                             uint64_t grid_threads, bool model_caches)
+    : spec_(spec),
+      stats_(stats),
+      threads_per_block_(threads_per_block),
+      grid_threads_(grid_threads),
+      model_caches_(model_caches) {
+  txns_.reserve(64);
+  shared_memo_.resize(stats_.per_pc.size());
+  stats_.mem_valid = true;
+  stats_.mem.has_l1 = spec_.has_l1;
+  stats_.mem.has_l2 = spec_.has_l2;
+  if (!model_caches_) return;
+  if (spec_.has_dram) map_ = std::make_unique<mem::AddressMap>(spec_.dram);
+  if (spec_.has_l1) {
+    l1_.reserve(spec_.sm.count);
+    for (uint32_t i = 0; i < spec_.sm.count; ++i) l1_.emplace_back(spec_.l1);
+  }
+  if (spec_.has_l2) {
+    l2_.reserve(spec_.l2.slices);
+    for (uint32_t i = 0; i < spec_.l2.slices; ++i) l2_.emplace_back(spec_.l2.slice);
+  }
+}
+
+void MemoryCounter::on_access(const mem::WarpMemAccess& a, const isa::Instr& in, uint32_t pc, uint32_t block,
+                              uint32_t warp) {
+  if (a.space == isa::Space::Shared) count_shared(a, pc);
+  else count_global(a, pc, block, warp);
+  last_trace_ = UINT32_MAX;
+  if (!stats_.traces.empty()) record_trace(a, pc, block, warp);
+}
+
+void MemoryCounter::trace_warps(const std::vector<std::pair<uint32_t, uint32_t>>& block_warp, uint32_t limit) {
+  trace_limit_ = limit;
+  stats_.traces.clear();
+  for (const auto& [b, w] : block_warp) {
+    WarpTrace t;
+    t.block = b;
+    t.warp = w;
+    stats_.traces.push_back(std::move(t));
+  }
+}
+
+void MemoryCounter::record_trace(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp) {
+  for (uint32_t i = 0; i < stats_.traces.size(); ++i) {
+    WarpTrace& t = stats_.traces[i];
+    if (t.block != block || t.warp != warp) continue;
+    if (t.records.size() >= trace_limit_) {
+      ++t.dropped;
+      return;
+    }
+    TraceRecord r;
+    r.pc = pc;
+    r.space = uint8_t(a.space);
+    r.kind = uint8_t(a.kind);
+    r.bytes_per_lane = uint8_t(a.bytes_per_lane());
+    r.mask = a.mask;
+    // Local accesses are traced with the per-thread offsets the program used.
+    for (uint32_t m = a.mask; m; m &= m - 1) r.addrs.push_back(a.addr[std::countr_zero(m)]);
+    if (a.space == isa::Space::Shared) {
+      r.shared_passes = last_passes_;
+      r.shared_degree = last_degree_;
+    } else {
+      for (const auto& x : txns_) r.transactions.push_back({x.addr, x.size, x.lanes, x.sectors});
+    }
+    t.records.push_back(std::move(r));
+    last_trace_ = i;
+    last_record_ = uint32_t(t.records.size() - 1);
+    return;
+  }
+}
+
+void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
+  uint32_t passes, conflicts;
+  SharedMemo* memo = pc < shared_memo_.size() ? &shared_memo_[pc] : nullptr;
+  const uint32_t first = std::countr_zero(a.mask);
+  // Word-aligned accesses keep their bank pattern under a uniform offset; others are
+  // computed every time.
+  const bool memo_ok = memo && (a.addr[first] % spec_.shared.bank_width) == 0;
+  bool hit = memo_ok && memo->valid && memo->mask == a.mask && memo->kind == uint8_t(a.kind) &&
+             memo->bytes == a.bytes_per_lane();
+  const uint64_t base = a.addr[first];
+  if (hit) {
+    if (a.mask == 0xFFFFFFFFu) {
+      // Full warp: one branch-free pass the compiler vectorises.
+      uint64_t diff = 0;
+      for (int l = 0; l < isa::kWarpLanes; ++l) diff |= uint64_t(memo->delta[l]) ^ (a.addr[l] - base);
+      hit = diff == 0;
+    } else {
+      for (uint32_t m = a.mask; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        if (memo->delta[l] != int64_t(a.addr[l] - base)) {
+          hit = false;
+          break;
+        }
+      }
+    }
+  }
+  uint32_t degree;
+  if (hit) {
+    passes = memo->passes;
+    conflicts = memo->conflicts;
+    degree = memo->degree;
+  } else {
+    sm::SharedPasses p = sm::shared_passes(spec_.shared, a);
+    passes = p.passes;
+    conflicts = p.conflicts();
+    degree = p.max_degree;
+    if (memo_ok) {
+      memo->valid = true;
+      memo->mask = a.mask;
+      memo->kind = uint8_t(a.kind);
+      memo->bytes = uint8_t(a.bytes_per_lane());
+      for (uint32_t m = a.mask; m; m &= m - 1) {
+        int l = std::countr_zero(m);
+        memo->delta[l] = int64_t(a.addr[l] - base);
+      }
+      memo->passes = passes;
+      memo->conflicts = conflicts;
+      memo->degree = degree;
+    }
+  }
+  last_passes_ = passes;
+  last_degree_ = degree;
+  MemStats& m = stats_.mem;
+  if (a.kind == AccessKind::Store) {
+    m.shared_store_transactions += passes;
+    m.shared_store_bank_conflicts += conflicts;
+  } else {
+    // Loads and shared atomics (an atomic reads before it writes).
+    m.shared_load_transactions += passes;
+    m.shared_load_bank_conflicts += conflicts;
+  }
+  PcStats& ps = stats_.per_pc[pc];
+  ++ps.requests;
+  ps.transactions += passes;
+}
+
+void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uint32_t block, uint32_t warp) {
+  const mem::WarpMemAccess* a = &acc;
+  if (acc.space == isa::Space::Local) {
+    // Local offsets become interleaved device addresses before coalescing.
+    local_view_ = acc;
+    const uint64_t first = uint64_t(block) * threads_per_block_ + uint64_t(warp) * spec_.sm.warp_size;
+    for (uint32_t m = acc.mask; m; m &= m - 1) {
+      int l = std::countr_zero(m);
+      local_view_.addr[l] = mem::local_device_address(first + l, grid_threads_, acc.addr[l], acc.elem_bytes);
+    }
+    a = &local_view_;
+  }
+  mem::coalesce(spec_.coalescer, *a, txns_);
+  const uint64_t n = txns_.size();
+  uint64_t moved = 0;
+  for (const auto& t : txns_) moved += t.size;
+  const uint64_t asked = uint64_t(std::popcount(a->mask)) * a->bytes_per_lane();
+  MemStats& m = stats_.mem;
+  const bool local = a->space == isa::Space::Local;
+  switch (a->kind) {
+    case AccessKind::Load:
+      if (local) m.local_load_transactions += n;
+      else {
+        m.gld_transactions += n;
+        m.gld_bytes_requested += asked;
+        m.gld_bytes_transferred += moved;
+      }
+      break;
+    case AccessKind::Store:
+      if (local) m.local_store_transactions += n;
+      else {
+        m.gst_transactions += n;
+        m.gst_bytes_requested += asked;
+        m.gst_bytes_transferred += moved;
+      }
+      break;
+    case AccessKind::Atomic: m.atomic_transactions += n; break;
+  }
+  PcStats& ps = stats_.per_pc[pc];
+  ++ps.requests;
+  ps.transactions += n;
+  if (model_caches_) through_caches(*a, block % spec_.sm.count);
+}
+
+void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type) {
+  if (!spec_.has_l2 || !sectors) return;
+  mem::Cache& slice = l2_[mem::l2_slice_of(spec_, *map_, addr)];
+  slice.access_functional({addr, sectors, type, false, 0});
+}
+
+void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
+  if (!spec_.has_l1 && !spec_.has_l2) return;
+  const bool local = a.space == isa::Space::Local;
+  const bool use_l1 = spec_.has_l1 && (a.kind == AccessKind::Store || mem::l1_caches_load(spec_, a));
+  const uint32_t line = spec_.has_l2 ? spec_.l2.slice.line_bytes : spec_.l1.line_bytes;
+  for (const auto& t : txns_) {
+    // Split transactions at line boundaries (only "segments" transactions can cross one).
+    for (uint64_t addr = t.addr; addr < t.addr + t.size;) {
+      uint64_t line_end = (addr / line + 1) * line;
+      uint32_t bytes = uint32_t(std::min<uint64_t>(line_end, t.addr + t.size) - addr);
+      if (a.kind == AccessKind::Atomic) {
+        if (spec_.has_l2) l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), AccessType::Atomic);
+      } else if (use_l1) {
+        mem::Cache& l1 = l1_[sm];
+        AccessType type = a.kind == AccessKind::Store ? AccessType::Write : AccessType::Read;
+        mem::AccessResult r = l1.access_functional({addr, spec_.l1.sector_mask(addr, bytes), type, local, 0});
+        if (spec_.has_l2) {
+          const mem::CacheSpec& l2s = spec_.l2.slice;
+          // What the L1 asks of the L2 is expressed in L2 sectors of the bytes involved.
+          if (r.fetch_mask) l2_access(r.line_addr, l2s.sector_mask(addr, bytes), AccessType::Read);
+          if (r.forward_mask) l2_access(addr, l2s.sector_mask(addr, bytes), AccessType::Write);
+          if (r.writeback)
+            l2_access(r.writeback->line_addr, l2s.full_line_mask(), AccessType::Write);
+        }
+      } else if (spec_.has_l2) {
+        AccessType type = a.kind == AccessKind::Store ? AccessType::Write : AccessType::Read;
+        l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), type);
+      }
+      addr += bytes;
+    }
+  }
+}
+
+void MemoryCounter::finish() {
+  if (!model_caches_) return;
+  MemStats& m = stats_.mem;
+  mem::CacheStats l1, l2;
+  for (const auto& c : l1_) l1 += c.stats();
+  for (const auto& c : l2_) l2 += c.stats();
+  m.l1_hits = l1.read_hits;
+  m.l1_misses = l1.read_misses + l1.read_merged;
+  m.l2_hits = l2.sector_read_hits + l2.sector_write_hits + l2.sector_atomic_hits;
+  m.l2_misses = l2.sector_reads + l2.sector_writes + l2.sector_atomics - m.l2_hits;
+  m.l2_read_transactions = l2.sector_reads + l2.sector_atomics;
+  m.l2_write_transactions = l2.sector_writes;
+}
+
+}  // namespace warpsim

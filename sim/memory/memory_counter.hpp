@@ -1,0 +1,81 @@
+// The memory pipeline of a functional run: counts global/local transactions (coalescer),
+// shared-memory passes and bank conflicts (bank model) and cache hits (L1 per SM, L2
+// slices, without timing), for the whole launch and per instruction. In functional mode
+// blocks run one after another, block b on SM b mod SMs, so cache hit rates reflect that
+// order rather than the interleaving of a timed run.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "sim/spec/device_spec.hpp"
+#include "sim/foundation/launch_stats.hpp"
+#include "sim/memory/memory_observer.hpp"
+#include "sim/memory/address_map.hpp"
+#include "sim/memory/cache.hpp"
+#include "sim/memory/coalescer.hpp"
+
+namespace warpsim {
+
+class MemoryCounter final : public MemoryObserver {
+ public:
+  // `model_caches`: run the functional L1/L2 (functional mode); a timed run models the
+  // caches in its memory system instead and only counts transactions here.
+  MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block, uint64_t grid_threads,
+                bool model_caches = true);
+
+  void on_access(const mem::WarpMemAccess& access, const isa::Instr& instr, uint32_t pc, uint32_t block,
+                 uint32_t warp) override;
+
+  // Copies the cache statistics into the launch's MemStats.
+  void finish();
+
+  // Records the memory instructions of these warps into stats.traces (at most `limit` each).
+  void trace_warps(const std::vector<std::pair<uint32_t, uint32_t>>& block_warp, uint32_t limit);
+  // The trace record the last on_access() wrote, or null: (trace index, record index).
+  bool last_trace(uint32_t& trace, uint32_t& record) const {
+    trace = last_trace_;
+    record = last_record_;
+    return last_trace_ != UINT32_MAX;
+  }
+
+  // The transactions of the last global/local access (valid until the next call).
+  const std::vector<mem::Transaction>& last_transactions() const { return txns_; }
+  // The wavefronts of the last shared-memory access.
+  uint32_t last_shared_passes() const { return last_passes_; }
+
+ private:
+  void count_shared(const mem::WarpMemAccess& a, uint32_t pc);
+  void count_global(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
+  void through_caches(const mem::WarpMemAccess& a, uint32_t sm);
+  void l2_access(uint64_t addr, uint32_t sectors, mem::AccessType type);
+
+  // The last shared access of each instruction: most instructions repeat one lane pattern
+  // (addresses relative to the first active lane) in every warp, and the bank-conflict
+  // result depends only on that pattern (a uniform offset only rotates the banks).
+  struct SharedMemo {
+    bool valid = false;
+    uint32_t mask = 0;
+    uint8_t kind = 0, bytes = 0;
+    int64_t delta[32] = {};
+    uint32_t passes = 0, conflicts = 0, degree = 0;
+  };
+  std::vector<SharedMemo> shared_memo_;
+
+  const DeviceSpec& spec_;
+  LaunchStats& stats_;
+  uint32_t threads_per_block_;
+  uint64_t grid_threads_;
+  bool model_caches_;
+  uint32_t last_passes_ = 0;
+  uint32_t last_degree_ = 0;
+  uint32_t trace_limit_ = 0;
+  uint32_t last_trace_ = UINT32_MAX, last_record_ = 0;
+  void record_trace(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
+  std::vector<mem::Transaction> txns_;
+  mem::WarpMemAccess local_view_;
+  std::unique_ptr<mem::AddressMap> map_;
+  std::vector<mem::Cache> l1_;
+  std::vector<mem::Cache> l2_;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,111 @@
+// The immutable, typed device description parsed from a JSON config (configs/*.json).
+// Parsing validates every key; the running simulator never looks at JSON again.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/foundation/config_reader.hpp"
+#include "sim/memory/cache_spec.hpp"
+#include "sim/memory/coalescer.hpp"
+#include "sim/memory/dram_spec.hpp"
+#include "sim/memory/interconnect_spec.hpp"
+#include "sim/memory/partition_spec.hpp"
+#include "sim/sm/shared_banks.hpp"
+
+namespace warpsim {
+
+// How registers are allocated for occupancy (the Occupancy Calculator's two schemes).
+enum class RegisterAllocation { PerBlock, PerWarp };
+
+struct SmSpec {
+  uint32_t count = 0;                    // streaming multiprocessors
+  uint32_t warp_size = 32;
+  uint32_t cores = 0;                    // SP lanes per SM
+  uint32_t sfus = 0;
+  uint32_t dp_units = 0;
+  uint32_t schedulers = 1;               // warp schedulers per SM
+  std::string scheduler_policy = "lrr";  // registry name (lrr, gto, two_level)
+  uint32_t two_level_active_warps = 8;   // active set size of the two-level policy
+
+  uint32_t max_threads = 0;              // resident threads per SM
+  uint32_t max_warps = 0;
+  uint32_t max_blocks = 0;
+  uint32_t max_threads_per_block = 0;
+  uint32_t max_block_dim[3] = {0, 0, 0};
+  uint32_t max_grid_dim[3] = {0, 0, 0};
+
+  uint32_t registers = 0;                // 32-bit registers per SM
+  uint32_t max_registers_per_thread = 0;
+  RegisterAllocation register_allocation = RegisterAllocation::PerWarp;
+  uint32_t register_allocation_unit = 0;
+  uint32_t warp_allocation_granularity = 1;
+
+  uint32_t shared_memory = 0;            // bytes per SM available to blocks
+  uint32_t shared_allocation_unit = 0;
+  uint32_t shared_reserved_per_block = 0;  // cc 1.x: parameters, block/grid indices in shared memory
+  uint32_t max_shared_per_block = 0;
+};
+
+// Per-generation issue model and latencies, in SM clock cycles.
+struct IssueSpec {
+  // Cycles one scheduler is busy issuing one warp instruction to each unit kind.
+  uint32_t alu_cycles = 4;       // int/fp32 arithmetic
+  uint32_t imul_cycles = 4;      // 32-bit integer multiply
+  uint32_t sfu_cycles = 16;      // transcendental (rcp, sqrt, rsqrt, ex2, lg2, sin, cos)
+  uint32_t dp_cycles = 32;       // double precision
+  uint32_t mem_cycles = 4;       // load/store unit: a warp memory instruction at the least
+  uint32_t shared_pass_cycles = 1;       // LSU cycles per shared-memory pass (wavefront)
+  uint32_t transaction_cycles = 1;       // LSU cycles per global/local transaction
+  uint32_t branch_cycles = 4;
+  bool dp_blocks_other_schedulers = false;  // Fermi: a DP instruction uses both core groups
+  // Instruction sequences that PTX writes as one instruction but the hardware runs as many.
+  uint32_t idiv_instructions = 20;  // 32-bit integer div/rem
+  uint32_t fdiv_instructions = 8;   // div.rn.f32 / div.full
+  // Latencies: cycles from issue until a dependent instruction may issue.
+  uint32_t alu_latency = 24;
+  uint32_t imul_latency = 24;
+  uint32_t sfu_latency = 28;
+  uint32_t dp_latency = 48;
+  uint32_t shared_latency = 38;
+  uint32_t param_latency = 24;      // ld.param / constant cache hit
+  uint32_t global_latency = 440;    // only when no memory system is configured
+  uint32_t barrier_latency = 4;
+  bool ideal_fetch = true;          // documented assumption: instruction fetch never stalls
+};
+
+struct DeviceSpec {
+  std::string name;
+  std::string file;                 // where it came from (for messages)
+  std::string compute_capability;   // "1.3", "2.0", ...
+  double clock_mhz = 0;             // SM (shader) clock
+  // Device (global) memory in bytes, the config's memory.size_bytes; allocations past it fail.
+  // Configs without a "memory" section get the C2070's 6 GiB.
+  uint64_t memory_bytes = uint64_t(6) << 30;
+  // The host link (PCIe) that cudaMemcpy between host and device crosses, in GB/s per
+  // direction; 0: copies take no simulated time (the CUDA runtime's events and report).
+  double host_link_gbps = 0;
+  SmSpec sm;
+  IssueSpec issue;
+  mem::CoalescerSpec coalescer;
+  sm::SharedBankSpec shared;
+  bool has_l1 = false;              // a cache for global loads in each SM
+  mem::CacheSpec l1;
+  bool has_l2 = false;
+  mem::L2Spec l2;
+  mem::InterconnectSpec interconnect;
+  mem::PartitionSpec partition;     // fixed latencies inside a memory partition
+  bool has_dram = false;            // without a DRAM model, global accesses cost issue.global_latency
+  mem::DramSpec dram;
+  Json document;                    // the validated JSON (after overrides), for reports
+
+  int cc_major() const;
+  int cc_minor() const;
+};
+
+// Parse and validate a device config document. `file` is used in error messages.
+DeviceSpec parse_device_spec(const Json& doc, const std::string& file);
+// Load a config file, apply "--set key.path=value" overrides, then parse.
+DeviceSpec load_device_spec(const std::string& path, const std::vector<std::string>& overrides = {});
+
+}  // namespace warpsim
