@@ -7,7 +7,7 @@
 #   tools/sanitize.sh -R grading # extra arguments go to ctest
 #
 # A full build takes several times as long as a Release build; results are recorded in
-# docs/sanitizers.md.
+# docs/fuzzing.md (section "Sanitizers").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${WARPSIM_SANITIZE_DIR:-build-sanitize}

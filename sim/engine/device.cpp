@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "sim/foundation/error.hpp"
 #include "sim/engine/functional_runner.hpp"
 #include "sim/engine/kernel_params.hpp"
@@ -10,6 +12,7 @@
 #include "sim/engine/limit_guard.hpp"
 #include "sim/memory/memory_counter.hpp"
 #include "sim/engine/timeline.hpp"
+#include "sim/engine/sampling.hpp"
 #include "sim/engine/timing_runner.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
@@ -199,7 +202,14 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
     std::unique_ptr<Timeline> timeline;
     if (!options.timeline_path.empty())
       timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
-    run_timing(spec, executor, counter, stats, limits, timeline.get());
+    const uint64_t per_wave = uint64_t(spec.sm.count) * std::max<uint32_t>(1, stats.occupancy.blocks_per_sm);
+    const uint64_t timed = blocks_to_time(grid.count(), per_wave, options.sample_waves);
+    run_timing(spec, executor, counter, stats, limits, timeline.get(), timed);
+    if (timed < grid.count()) {
+      const TimedWork at_end = timed_work(stats);
+      run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);
+      extrapolate_timing(stats, spec, at_end, grid.count());
+    }
     if (timeline) timeline->write(options.timeline_path, kernel.name);
   } else {
     run_functional(executor, limits, &counter);

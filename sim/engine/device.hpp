@@ -60,6 +60,9 @@ struct LaunchOptions {
   // Share register storage between virtual registers that are never live together
   // (isa/register_storage.hpp): same results, a smaller working set. Off only to check that.
   bool compact_registers = true;
+  // Sampled timing (engine/sampling.hpp): time the first `sample_waves` waves of blocks, run
+  // the rest functionally and extrapolate the time. 0: every block is timed.
+  uint32_t sample_waves = 0;
   // Receives each device printf's text (one call per printf, in the order the threads
   // executed them). Empty: written to stdout and flushed.
   std::function<void(std::string_view)> printf_sink;

@@ -4,12 +4,13 @@
 
 namespace warpsim {
 
-void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer) {
+void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer, uint64_t first_block,
+                    uint64_t instructions_before) {
   const sm::LaunchContext& ctx = ex.context();
   const uint64_t nblocks = ctx.grid.count();
   sm::BlockState b;
-  uint64_t total = 0;
-  for (uint64_t linear = 0; linear < nblocks; ++linear) {
+  uint64_t total = instructions_before;
+  for (uint64_t linear = first_block; linear < nblocks; ++linear) {
     ex.init_block(b, static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % ctx.num_sms));
     while (!b.finished()) {
       bool progress = false;

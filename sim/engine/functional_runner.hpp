@@ -9,6 +9,9 @@ namespace warpsim {
 
 class LimitGuard;
 
-void run_functional(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer);
+// `first_block` > 0 runs only the blocks from there on (the rest of a sampled timing run,
+// which had executed `instructions_before` warp instructions, counted against the limits).
+void run_functional(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer,
+                    uint64_t first_block = 0, uint64_t instructions_before = 0);
 
 }  // namespace warpsim

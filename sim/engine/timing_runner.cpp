@@ -35,7 +35,7 @@ namespace {
 }  // namespace
 
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
-                LimitGuard& limits, Timeline* timeline) {
+                LimitGuard& limits, Timeline* timeline, uint64_t timed_blocks) {
   const sm::LaunchContext& ctx = executor.context();
   const isa::Kernel& kernel = *ctx.kernel;
   sm::KernelDeps deps(ctx.source_kernel ? *ctx.source_kernel : kernel);  // virtual registers
@@ -60,7 +60,10 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   std::vector<std::unique_ptr<sm::SmCore>> sms;
   for (uint32_t i = 0; i < spec.sm.count; ++i) sms.push_back(std::make_unique<sm::SmCore>(i, shared));
 
-  const uint64_t nblocks = ctx.grid.count();
+  const uint64_t grid_blocks = ctx.grid.count();
+  const uint64_t nblocks = timed_blocks ? std::min(timed_blocks, grid_blocks) : grid_blocks;
+  TimingStats::Sample& sample = stats.timing.sample;
+  const bool sampling = nblocks < grid_blocks;
   uint64_t next_block = 0;
   uint64_t now = 0;
   // When each SM next wants a visit (a copy of SmCore::wake, kept contiguous for the scan
@@ -88,7 +91,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   uint64_t mem_next = 0;
   uint64_t finished_seen = 0;
   const uint64_t waves_denominator = uint64_t(spec.sm.count) * std::max<uint32_t>(1, shared.blocks_per_sm);
-  stats.timing.waves = (nblocks + waves_denominator - 1) / waves_denominator;
+  stats.timing.waves = (grid_blocks + waves_denominator - 1) / waves_denominator;
 
   auto deliver = [&](uint64_t t) {
     auto& rs = memory.responses();
@@ -121,6 +124,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     deliver(now);
     if (counters.blocks_finished != finished_seen) {  // block slots were freed
       finished_seen = counters.blocks_finished;
+      if (sampling && !sample.lo_blocks && 4 * finished_seen >= nblocks) sample.lo_blocks = finished_seen, sample.lo_cycle = now;
+      if (sampling && !sample.hi_blocks && 4 * finished_seen >= 3 * nblocks) sample.hi_blocks = finished_seen, sample.hi_cycle = now;
       dispatch(now + 1);
     }
     if (finished_seen == nblocks && memory.idle()) break;
@@ -136,6 +141,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   memory.fill_stats(stats, now);
   TimingStats& t = stats.timing;
   t.valid = true;
+  if (sampling) t.sample.timed_blocks = nblocks;
   t.elapsed_cycles_sm = now;
   t.duration_ns = double(now) * 1000.0 / spec.clock_mhz;
   t.sm_active_cycles = counters.active_cycles;

@@ -14,8 +14,10 @@ namespace warpsim {
 // models them with timing).
 class Timeline;
 
-// `timeline` (optional) receives SM and DRAM events.
+// `timeline` (optional) receives SM and DRAM events. `timed_blocks` (0: the whole grid)
+// times only the grid's first blocks, for sampling (engine/sampling.hpp); it then records
+// in stats.timing.sample its steady-state window (engine/sampling.hpp).
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
-                LimitGuard& limits, Timeline* timeline = nullptr);
+                LimitGuard& limits, Timeline* timeline = nullptr, uint64_t timed_blocks = 0);
 
 }  // namespace warpsim

@@ -74,6 +74,17 @@ struct TimingStats {
   uint64_t sm_active_cycles = 0;
   uint64_t issue_slots = 0, issued = 0;
   uint64_t waves = 0;
+  // --sample: the first timed_blocks blocks ran in the timing model, the rest functionally;
+  // the time and the timing-only counters are extrapolated (engine/sampling.hpp).
+  struct Sample {
+    bool sampled = false;
+    uint64_t timed_blocks = 0;
+    uint64_t timed_cycles = 0;        // elapsed cycles of the timed blocks
+    // The steady-state window: the first cycle by whose end a quarter (three quarters) of
+    // the timed blocks had finished, and how many had.
+    uint64_t lo_cycle = 0, lo_blocks = 0, hi_cycle = 0, hi_blocks = 0;
+    double scale = 1;                 // grid time / timed time
+  } sample;
 };
 
 struct DramChannelStats {

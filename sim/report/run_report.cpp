@@ -38,6 +38,11 @@ std::string format_run_summary(const LaunchStats& s, const isa::Kernel& kernel, 
   if (s.timing.valid)
     out += fmt::format("  time: {} cycles = {:.3f} us at {:.0f} MHz\n", count(s.timing.elapsed_cycles_sm),
                        s.timing.duration_ns / 1000.0, device.clock_mhz);
+  if (s.timing.sample.sampled)
+    out += fmt::format("  sampled: {} of {} blocks timed ({} cycles), the rest run functionally; time and cache/DRAM "
+                       "counters extrapolated x{:.2f}, the other counts exact\n",
+                       count(s.timing.sample.timed_blocks), count(s.exec.blocks), count(s.timing.sample.timed_cycles),
+                       s.timing.sample.scale);
   const Roofline roof = analyze_roofline(s, kernel, device);
   if (roof.flop_total > 0 || roof.bytes > 0)
     out += fmt::format("  roofline: {}{}\n", roof.classification(),

@@ -33,6 +33,12 @@ Json stats_to_json(const LaunchStats& s, const isa::Kernel* k) {
       else metrics[m.name] = m.value;
     }
   j["metrics"] = metrics;
+  if (s.timing.sample.sampled)
+    j["sample"] = {{"timed_blocks", s.timing.sample.timed_blocks},
+                   {"timed_cycles", s.timing.sample.timed_cycles},
+                   {"steady_window", {s.timing.sample.lo_cycle, s.timing.sample.lo_blocks, s.timing.sample.hi_cycle,
+                                      s.timing.sample.hi_blocks}},
+                   {"time_scale", s.timing.sample.scale}};
   j["occupancy"] = sm::occupancy_json(s.occupancy);
   if (s.dram.valid) {
     Json chans = Json::array();

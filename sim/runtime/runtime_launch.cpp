@@ -79,6 +79,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   }
   LaunchOptions lo;
   lo.mode = options_.mode;
+  lo.sample_waves = options_.mode == SimMode::Timing ? options_.sample_waves : 0;
   lo.limits = options_.limits;
 
   sync_managed_to_device();

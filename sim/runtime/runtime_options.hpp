@@ -3,6 +3,8 @@
 //   WARPSIM_CONFIG=c2070|fx5800|PATH     device config (default c2070)
 //   WARPSIM_SET="k=v;k=v"                config overrides, as `warpsim run --set`
 //   WARPSIM_MODE=timing|functional       simulation mode (default timing)
+//   WARPSIM_SAMPLE=WAVES                 time only each launch's first WAVES waves of blocks,
+//                                        the rest functionally (engine/sampling.hpp; 0: off)
 //   WARPSIM_JSON=PATH                    every launch's statistics as JSON, written at exit
 //   WARPSIM_SUMMARY=0|1                  the per-kernel summary on stderr at exit (default 1)
 //   WARPSIM_BY_LINE=1                    per-source-line report of each kernel in the summary
@@ -21,6 +23,7 @@ struct RuntimeOptions {
   std::string config = "c2070";
   std::vector<std::string> sets;
   SimMode mode = SimMode::Timing;
+  uint32_t sample_waves = 0;
   std::string json_out;
   bool summary = true;
   bool by_line = false;

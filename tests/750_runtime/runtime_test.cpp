@@ -276,4 +276,10 @@ TEST_CASE("runtime: the environment sets the options") {
   env["WARPSIM_MODE"] = "timing";
   env["WARPSIM_MAX_CYCLES"] = "12x";
   CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), Catch::Contains("WARPSIM_MAX_CYCLES=\"12x\""));
+  env["WARPSIM_MAX_CYCLES"] = "0";
+  CHECK(RuntimeOptions::from_environment(get).sample_waves == 0);
+  env["WARPSIM_SAMPLE"] = "4";
+  CHECK(RuntimeOptions::from_environment(get).sample_waves == 4);
+  env["WARPSIM_SAMPLE"] = "100000";
+  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), "WARPSIM_SAMPLE=\"100000\": expected 0 (off) to 1000 waves");
 }

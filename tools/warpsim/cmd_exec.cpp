@@ -27,6 +27,7 @@ struct ExecOptions {
   std::string config = "c2070";
   std::vector<std::string> sets;
   bool functional = false;
+  uint32_t sample_waves = 0;
   std::string json_out;
   bool by_line = false;
   bool no_summary = false;
@@ -102,6 +103,7 @@ int exec(const ExecOptions& o) {
   for (const auto& s : o.sets) sets += (sets.empty() ? "" : ";") + s;
   set("WARPSIM_SET", sets);
   set("WARPSIM_MODE", o.functional ? "functional" : "timing");
+  set("WARPSIM_SAMPLE", std::to_string(o.sample_waves));
   set("WARPSIM_JSON", o.json_out.empty() ? "" : fs::absolute(o.json_out).string());
   set("WARPSIM_SUMMARY", o.no_summary ? "0" : "1");
   set("WARPSIM_BY_LINE", o.by_line ? "1" : "0");
@@ -125,6 +127,10 @@ void register_exec_command(CLI::App& app) {
   cmd->add_option("--config", o->config, "device config: c2070, fx5800 or a JSON path")->capture_default_str();
   cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.count=4 (repeatable)");
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
+  cmd->add_option("--sample", o->sample_waves,
+                  "time only each launch's first WAVES waves of blocks, the rest functionally (time extrapolated)")
+      ->check(CLI::Range(1, 1000))
+      ->excludes("--functional");
   cmd->add_option("--json", o->json_out, "write every launch's statistics as JSON to this file at exit");
   cmd->add_flag("--by-line", o->by_line, "per source line report of each kernel's costliest launch");
   cmd->add_flag("--no-summary", o->no_summary, "no per-kernel summary on stderr at exit");

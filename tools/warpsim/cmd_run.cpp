@@ -1,5 +1,5 @@
 // `warpsim run SPEC.json`: run a launch spec on a device config and report.
-//   warpsim run SPEC [--config C] [--set k=v]... [--var n=v]... [--functional] [--json OUT]
+//   warpsim run SPEC [--config C] [--set k=v]... [--var n=v]... [--functional|--sample WAVES] [--json OUT]
 #include <fmt/core.h>
 
 #include <fstream>
@@ -27,6 +27,7 @@ struct RunOptions {
   std::vector<std::string> sets;
   std::vector<std::string> vars;
   bool functional = false;
+  uint32_t sample_waves = 0;
   std::string json_out;
   bool by_line = false;
   std::vector<std::string> trace_warps;
@@ -47,6 +48,9 @@ int run(const RunOptions& o) {
   PreparedLaunch prepared = prepare(device, spec);
   LaunchOptions lo;
   lo.mode = o.functional ? SimMode::Functional : SimMode::Timing;
+  if (o.sample_waves && o.functional)
+    throw ConfigError("--sample times a share of the blocks: it needs timing mode (drop --functional)");
+  lo.sample_waves = o.sample_waves;
   lo.limits.max_warp_instructions = o.max_instructions;
   lo.limits.max_cycles = o.max_cycles;
   lo.limits.max_host_seconds = o.max_seconds;
@@ -102,6 +106,10 @@ void register_run_command(CLI::App& app) {
   cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.registers=16384 (repeatable)");
   cmd->add_option("--var", o->vars, "override a spec variable, e.g. --var width=256 (repeatable)");
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
+  cmd->add_option("--sample", o->sample_waves,
+                  "time only the first WAVES waves of blocks, run the rest functionally and extrapolate the time "
+                  "(counts stay exact; docs/performance.md gives the error)")
+      ->check(CLI::Range(1, 1000));
   cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");
   cmd->add_flag("--by-line", o->by_line, "per source line statistics and divergence by branch instance");
   cmd->add_option("--trace-warp", o->trace_warps,

@@ -1,0 +1,91 @@
+#include "sim/engine/sampling.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace warpsim {
+
+namespace {
+
+uint64_t scaled(uint64_t v, double f) { return static_cast<uint64_t>(std::llround(double(v) * f)); }
+
+}  // namespace
+
+uint64_t blocks_to_time(uint64_t nblocks, uint64_t blocks_per_wave, uint32_t waves) {
+  if (waves == 0 || blocks_per_wave == 0) return nblocks;
+  const uint64_t k = blocks_per_wave * waves;
+  return 2 * k > nblocks ? nblocks : k;
+}
+
+TimedWork timed_work(const LaunchStats& s) {
+  return {s.exec.inst_executed, s.mem.gld_transactions + s.mem.gst_transactions + s.mem.local_load_transactions +
+                                    s.mem.local_store_transactions + s.mem.atomic_transactions};
+}
+
+void extrapolate_timing(LaunchStats& stats, const DeviceSpec& spec, const TimedWork& timed, uint64_t nblocks) {
+  TimingStats& t = stats.timing;
+  TimingStats::Sample& s = t.sample;
+  const uint64_t k = s.timed_blocks;
+  const uint64_t cycles = t.elapsed_cycles_sm;
+  s.timed_cycles = cycles;
+  // Steady state: between a quarter and three quarters of the timed blocks finished (no
+  // start-up, no drain). Blocks that all finished together leave no window: proportional.
+  const double per_block = s.hi_blocks > s.lo_blocks && s.hi_cycle > s.lo_cycle
+                               ? double(s.hi_cycle - s.lo_cycle) / double(s.hi_blocks - s.lo_blocks)
+                               : double(cycles) / double(k);
+  const double estimate = double(cycles) + double(nblocks - k) * per_block;
+  const double time_scale = cycles ? estimate / double(cycles) : 1.0;
+  const TimedWork all = timed_work(stats);
+  const double inst_scale = timed.instructions ? double(all.instructions) / double(timed.instructions) : 1.0;
+  const double mem_scale = timed.transactions ? double(all.transactions) / double(timed.transactions) : inst_scale;
+  s.sampled = true;
+  s.scale = time_scale;
+
+  // Time and what integrates over it.
+  t.elapsed_cycles_sm = static_cast<uint64_t>(std::llround(estimate));
+  t.duration_ns = double(t.elapsed_cycles_sm) * 1000.0 / spec.clock_mhz;
+  t.sm_active_cycles = scaled(t.sm_active_cycles, time_scale);
+  t.issue_slots = scaled(t.issue_slots, time_scale);
+  for (uint64_t* stall : {&t.stall_exec_dependency, &t.stall_memory_dependency, &t.stall_sync,
+                          &t.stall_not_selected, &t.stall_pipe_busy})
+    *stall = scaled(*stall, time_scale);
+  // Issue follows the instructions; the ratios are recomputed from the scaled parts.
+  t.issued = scaled(t.issued, inst_scale);
+  t.ipc = t.sm_active_cycles ? double(t.issued) / double(t.sm_active_cycles) : 0;
+  t.issue_slot_utilization = t.issue_slots ? 100.0 * double(t.issued) / double(t.issue_slots) : 0;
+  t.sm_efficiency = t.elapsed_cycles_sm ? 100.0 * double(t.sm_active_cycles) /
+                                              (double(t.elapsed_cycles_sm) * spec.sm.count)
+                                        : 0;
+  for (auto& pc : stats.per_pc) pc.stall_cycles = scaled(pc.stall_cycles, time_scale);
+
+  // Caches and DRAM follow the memory transactions.
+  MemStats& m = stats.mem;
+  for (uint64_t* c : {&m.l1_hits, &m.l1_misses, &m.l2_hits, &m.l2_misses, &m.l2_read_transactions,
+                      &m.l2_write_transactions})
+    *c = scaled(*c, mem_scale);
+  DramStats& d = stats.dram;
+  if (d.valid) {
+    const double bandwidth_scale = mem_scale / time_scale;
+    d.dram_cycles = scaled(d.dram_cycles, time_scale);
+    for (uint64_t* c : {&d.read_transactions, &d.write_transactions, &d.read_bytes, &d.write_bytes, &d.row_hits,
+                        &d.row_misses, &d.row_conflicts, &d.requests, &d.activates, &d.precharges})
+      *c = scaled(*c, mem_scale);
+    d.refreshes = scaled(d.refreshes, time_scale);
+    d.utilization = std::min(1.0, d.utilization * bandwidth_scale);
+    d.achieved_bandwidth_gbps *= bandwidth_scale;
+    for (auto& c : d.channels) {
+      for (uint64_t* v : {&c.reads, &c.writes, &c.row_hits, &c.row_misses, &c.row_conflicts, &c.activates,
+                          &c.precharges, &c.read_transactions, &c.write_transactions, &c.read_bytes, &c.write_bytes,
+                          &c.read_latency_cycles, &c.busy_cycles})
+        *v = scaled(*v, mem_scale);
+      for (uint64_t* v : {&c.refreshes, &c.bank_busy_cycles, &c.active_cycles})
+        *v = scaled(*v, time_scale);
+      c.utilization = std::min(1.0, c.utilization * bandwidth_scale);
+      for (auto* bank : {&c.bank_reads, &c.bank_writes, &c.bank_row_hits, &c.bank_row_misses, &c.bank_row_conflicts,
+                         &c.bank_activates})
+        for (auto& v : *bank) v = scaled(v, mem_scale);
+    }
+  }
+}
+
+}  // namespace warpsim

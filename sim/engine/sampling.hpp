@@ -1,0 +1,38 @@
+// Sampled timing (`warpsim run --sample N`): the first N waves of blocks run in the timing
+// model and the rest functionally, so every count that execution produces (instructions,
+// requests, transactions, bank conflicts, divergence) is exact, while the time and the
+// counters only the timing model produces (cache hits, DRAM, stalls, issue) are the timed
+// blocks' extrapolated to the whole grid.
+//
+// The time: the timed run of K blocks shows the steady state between the cycles by which a
+// quarter and three quarters of its blocks had finished (c1 blocks at t1, c2 at t2). With T
+// the timed run's cycles, the grid of n blocks takes T + (n - K) x (t2 - t1) / (c2 - c1):
+// the start-up and the final drain once, the steady state per block for the rest.
+#pragma once
+#include <cstdint>
+
+#include "sim/foundation/launch_stats.hpp"
+#include "sim/spec/device_spec.hpp"
+
+namespace warpsim {
+
+// How many of the grid's first blocks to time: `waves` waves of `blocks_per_wave` blocks,
+// or every block (returns `nblocks`) when that would time at least half the grid anyway,
+// or when waves is 0.
+uint64_t blocks_to_time(uint64_t nblocks, uint64_t blocks_per_wave, uint32_t waves);
+
+// Counts at the end of the timed part, to scale the timing-only counters by the work that
+// followed it.
+struct TimedWork {
+  uint64_t instructions = 0;  // warp instructions
+  uint64_t transactions = 0;  // global, local and atomic transactions
+};
+TimedWork timed_work(const LaunchStats& stats);
+
+// Extrapolates stats.timing, stats.mem's cache counters and stats.dram from the timed
+// blocks (stats.timing.sample, `at_end_of_timing`) to the whole grid of `nblocks` blocks,
+// after the rest ran functionally.
+void extrapolate_timing(LaunchStats& stats, const DeviceSpec& spec, const TimedWork& at_end_of_timing,
+                        uint64_t nblocks);
+
+}  // namespace warpsim
