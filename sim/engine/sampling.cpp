@@ -28,8 +28,8 @@ void extrapolate_timing(LaunchStats& stats, const DeviceSpec& spec, const TimedW
   const uint64_t k = s.timed_blocks;
   const uint64_t cycles = t.elapsed_cycles_sm;
   s.timed_cycles = cycles;
-  // Steady state: between a quarter and three quarters of the timed blocks finished (no
-  // start-up, no drain). Blocks that all finished together leave no window: proportional.
+  // Steady state: between half and seven eighths of the timed blocks finished (no start-up,
+  // no drain). Blocks that all finished together leave no window: proportional.
   const double per_block = s.hi_blocks > s.lo_blocks && s.hi_cycle > s.lo_cycle
                                ? double(s.hi_cycle - s.lo_cycle) / double(s.hi_blocks - s.lo_blocks)
                                : double(cycles) / double(k);

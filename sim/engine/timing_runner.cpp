@@ -124,8 +124,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     deliver(now);
     if (counters.blocks_finished != finished_seen) {  // block slots were freed
       finished_seen = counters.blocks_finished;
-      if (sampling && !sample.lo_blocks && 4 * finished_seen >= nblocks) sample.lo_blocks = finished_seen, sample.lo_cycle = now;
-      if (sampling && !sample.hi_blocks && 4 * finished_seen >= 3 * nblocks) sample.hi_blocks = finished_seen, sample.hi_cycle = now;
+      if (sampling && !sample.lo_blocks && 2 * finished_seen >= nblocks) sample.lo_blocks = finished_seen, sample.lo_cycle = now;
+      if (sampling && !sample.hi_blocks && 8 * finished_seen >= 7 * nblocks) sample.hi_blocks = finished_seen, sample.hi_cycle = now;
       dispatch(now + 1);
     }
     if (finished_seen == nblocks && memory.idle()) break;

@@ -80,8 +80,8 @@ struct TimingStats {
     bool sampled = false;
     uint64_t timed_blocks = 0;
     uint64_t timed_cycles = 0;        // elapsed cycles of the timed blocks
-    // The steady-state window: the first cycle by whose end a quarter (three quarters) of
-    // the timed blocks had finished, and how many had.
+    // The steady-state window: the first cycle by whose end half (seven eighths) of the
+    // timed blocks had finished, and how many had.
     uint64_t lo_cycle = 0, lo_blocks = 0, hi_cycle = 0, hi_blocks = 0;
     double scale = 1;                 // grid time / timed time
   } sample;
