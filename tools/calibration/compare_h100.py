@@ -2,7 +2,8 @@
 """Simulated against measured kernel times on the H100: runs `warpsim run SPEC --config h100`
 for every row of docs/measurements/h100_kernel_times.csv (measured by run_h100.sh, joined by
 summarize_h100.py) and prints per kernel the measured ncu duration, the simulated one, the
-error, then MAPE, the worst error and Spearman's rank correlation.
+error, then MAPE, the worst error and Spearman's rank correlation; and whether the global
+load/store requests and sectors warpsim counts equal ncu's for the same launch.
   tools/calibration/compare_h100.py [--warpsim build/tools/warpsim] [--csv OUT] [--min-us X] [-j N]
 --min-us drops kernels whose measured time is under X us from the summary (all are listed)."""
 import argparse, csv, json, os, subprocess, sys, tempfile
@@ -68,6 +69,23 @@ def main():
         e = (sim - meas) / meas
         out.append((r['spec'], meas, sim, e))
         print(f"{r['spec']:58} {meas:11.3f} {sim:12.3f} {100 * e:7.1f}%")
+    # Counts: warpsim metric -> ncu column of h100_kernel_times.csv.
+    pairs = [('gld_requests', 'gld_requests'), ('gst_requests', 'gst_requests'),
+             ('gld_transactions', 'gld_sectors'), ('gst_transactions', 'gst_sectors')]
+    equal, differ = 0, []
+    for r, (m, _) in zip(rows, sims):
+        if m is None:
+            continue
+        for ours, theirs in pairs:
+            if r.get(theirs, '') == '':
+                continue
+            if int(m[ours]) == int(float(r[theirs])):
+                equal += 1
+            else:
+                differ.append(f"{r['spec']}: {ours} {int(m[ours])} vs ncu {int(float(r[theirs]))}")
+    print(f"\ncounts: {equal} of {equal + len(differ)} equal to ncu's")
+    for d in differ:
+        print('  differs:', d)
     if a.csv:
         with open(a.csv, 'w') as f:
             w = csv.writer(f, lineterminator='\n')
