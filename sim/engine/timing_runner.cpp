@@ -142,8 +142,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   TimingStats& t = stats.timing;
   t.valid = true;
   if (sampling) t.sample.timed_blocks = nblocks;
-  t.elapsed_cycles_sm = now;
-  t.duration_ns = double(now) * 1000.0 / spec.clock_mhz;
+  t.elapsed_cycles_sm = now + spec.launch_overhead_cycles;
+  t.duration_ns = double(t.elapsed_cycles_sm) * 1000.0 / spec.clock_mhz;
   t.sm_active_cycles = counters.active_cycles;
   t.issued = counters.issued;
   t.ipc = counters.active_cycles ? double(counters.issued) * spec.sm.count / double(counters.active_cycles) /

@@ -154,6 +154,29 @@ struct MemorySystem::Impl {
     return spec.has_l2 ? spec.l2.slice.sector_mask(addr, bytes) : 0;
   }
 
+  // A sectored L1 (sector_bytes < line_bytes, e.g. the H100's 32-byte sectors) fetches only
+  // the sectors a miss lacks, and its fill carries them back as the L2 sectors requested.
+  // A whole-line L1 (the C2070's) keeps fetching and filling whole lines.
+  bool l1_sectored() const { return spec.has_l1 && spec.l1.sector_bytes < spec.l1.line_bytes; }
+  uint32_t l2_mask_of_l1(uint64_t line, uint32_t l1_mask) const {
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < 32; ++i)
+      if (l1_mask >> i & 1u) m |= l2_sectors(line + uint64_t(i) * spec.l1.sector_bytes, spec.l1.sector_bytes);
+    return m;
+  }
+  uint32_t l1_mask_of_l2(const Packet& p) const {
+    if (!spec.has_l2 || !p.sector_mask) return spec.l1.full_line_mask();
+    const uint32_t s2 = spec.l2.slice.sector_bytes;
+    const uint64_t l2_line = p.addr / spec.l2.slice.line_bytes * spec.l2.slice.line_bytes;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < 32; ++j) {
+      const uint64_t a = l2_line + uint64_t(j) * s2;
+      if ((p.sector_mask >> j & 1u) && a >= p.addr && a < p.addr + spec.l1.line_bytes)
+        m |= spec.l1.sector_mask(a, s2);
+    }
+    return m;
+  }
+
   // ---- completion -----------------------------------------------------------------------
   void complete_txn(uint32_t id, uint64_t now) {
     Txn& t = txns[id];
@@ -215,7 +238,8 @@ struct MemorySystem::Impl {
           case AccessStatus::HitOnPendingMiss: break;
           case AccessStatus::Miss:
             push_out(sm, make_request(sm_id, r.line_addr, spec.l1.line_bytes,
-                                          spec.has_l2 ? spec.l2.slice.full_line_mask() : 0,
+                                          l1_sectored() ? l2_mask_of_l1(r.line_addr, r.fetch_mask)
+                                          : spec.has_l2 ? spec.l2.slice.full_line_mask() : 0,
                                           PacketType::ReadRequest, r.line_addr, kUserL1Fill));
             break;
         }
@@ -269,7 +293,7 @@ struct MemorySystem::Impl {
     if (p.user & kUserL1Fill) {
       std::vector<uint64_t>& ready = fill_ready;
       ready.clear();
-      sms[sm_id].l1->fill(p.addr, spec.l1.full_line_mask(), now, ready);
+      sms[sm_id].l1->fill(p.addr, l1_sectored() ? l1_mask_of_l2(p) : spec.l1.full_line_mask(), now, ready);
       for (uint64_t id : ready) complete_txn(uint32_t(id), now);
     } else {
       complete_txn(uint32_t(p.id), now);
@@ -335,7 +359,7 @@ struct MemorySystem::Impl {
   // Handles one request packet at partition p; false when it must wait (retry later).
   bool partition_request(uint32_t p, const Packet& pk, uint64_t now) {
     Partition& part = parts[p];
-    if (part.dram_q.size() > 64) return false;
+    if (part.dram_q.size() > spec.partition.dram_queue_limit) return false;
     if (part.l2) {
       Cache& l2 = *part.l2;
       const CacheSpec& ls = spec.l2.slice;
@@ -372,7 +396,8 @@ struct MemorySystem::Impl {
 
   uint32_t txn_bytes_of(const Packet& pk) const {
     if (pk.type == PacketType::WriteRequest) return pk.bytes - kControlBytes;
-    if (pk.user & kUserL1Fill) return spec.l1.line_bytes;
+    if (pk.user & kUserL1Fill)
+      return l1_sectored() ? uint32_t(std::popcount(l1_mask_of_l2(pk))) * spec.l1.sector_bytes : spec.l1.line_bytes;
     // Reads carry the transaction size in the sector mask's place when there is no L2.
     return pk.sector_mask ? uint32_t(std::popcount(pk.sector_mask)) * 32 : read_bytes_hint(pk);
   }
@@ -420,7 +445,10 @@ struct MemorySystem::Impl {
           progress = true;
         }
     }
-    if (lsu_pending) lsu_busy.for_each([&](uint32_t s) { progress |= lsu_step(s, now); });
+    if (lsu_pending)
+      lsu_busy.for_each([&](uint32_t s) {
+        for (uint32_t k = 0; k < spec.issue.lsu_transactions_per_cycle && lsu_step(s, now); ++k) progress = true;
+      });
     if (icnt) {
       Crossbar& req = icnt->requests();
       if (out_pending)

@@ -13,6 +13,10 @@ namespace warpsim::mem {
 struct PartitionSpec {
   uint32_t rop_latency = 0;
   uint32_t dram_latency = 0;
+  // Requests a partition holds in its delay line to DRAM before it stops accepting new ones
+  // (back-pressure into the network). It bounds the partition's DRAM requests in flight, so
+  // with dram_latency it bounds DRAM bandwidth (Little's law).
+  uint32_t dram_queue_limit = 64;
 };
 
 inline PartitionSpec parse_partition_spec(ConfigReader& r) {
@@ -24,6 +28,9 @@ inline PartitionSpec parse_partition_spec(ConfigReader& r) {
   };
   p.rop_latency = get("rop_latency");
   p.dram_latency = get("dram_latency");
+  const uint64_t limit = r.get_positive_or("dram_queue_limit", 64);
+  if (limit > 65536) r.fail("dram_queue_limit", "at most 65536 requests");
+  p.dram_queue_limit = static_cast<uint32_t>(limit);
   r.finish();
   return p;
 }

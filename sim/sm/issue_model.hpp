@@ -38,7 +38,9 @@ class IssueModel {
   // A global/local access of `transactions` transactions: the LSU hands over one
   // transaction per transaction_cycles, and never takes less than its issue time.
   IssueCost global_cost(uint32_t transactions) const {
-    return {Unit::Lsu, std::max(s_.mem_cycles, transactions * s_.transaction_cycles), s_.global_latency};
+    const uint32_t per = s_.lsu_transactions_per_cycle;
+    return {Unit::Lsu, std::max(s_.mem_cycles, (transactions + per - 1) / per * s_.transaction_cycles),
+            s_.global_latency};
   }
 
   const IssueSpec& spec() const { return s_; }

@@ -99,6 +99,10 @@ IssueSpec parse_issue(ConfigReader r) {
   is.shared_pass_cycles = cyc("shared_pass_cycles");
   is.transaction_cycles = cyc("transaction_cycles");
   is.branch_cycles = cyc("branch_cycles");
+  is.lsu_transactions_per_cycle =
+      u32(r, "lsu_transactions_per_cycle", r.get_positive_or("lsu_transactions_per_cycle", 1));
+  if (is.lsu_transactions_per_cycle > 32)
+    r.fail("lsu_transactions_per_cycle", "at most 32 (one per lane of a warp)");
   is.dp_blocks_other_schedulers = r.get_bool_or("dp_blocks_other_schedulers", false);
   is.idiv_instructions = cyc("idiv_instructions");
   is.fdiv_instructions = cyc("fdiv_instructions");
@@ -149,6 +153,9 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
     if (d.host_link_gbps > 10000) c->fail("bandwidth_gbps", "at most 10000 GB/s");
     c->finish();
   }
+  d.launch_overhead_cycles = r.get_uint_or("launch_overhead_cycles", 0);
+  if (d.launch_overhead_cycles > 100000000)
+    r.fail("launch_overhead_cycles", "at most 100000000 cycles");
   d.sm = parse_sm(r.child("sm"));
   d.issue = parse_issue(r.child("issue"));
   {

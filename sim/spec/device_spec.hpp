@@ -57,6 +57,9 @@ struct IssueSpec {
   uint32_t mem_cycles = 4;       // load/store unit: a warp memory instruction at the least
   uint32_t shared_pass_cycles = 1;       // LSU cycles per shared-memory pass (wavefront)
   uint32_t transaction_cycles = 1;       // LSU cycles per global/local transaction
+  // Global/local transactions the load/store unit hands to the memory system per cycle
+  // (the H100's L1 takes a 128-byte wavefront, four 32-byte sectors, per cycle); 1 by default.
+  uint32_t lsu_transactions_per_cycle = 1;
   uint32_t branch_cycles = 4;
   bool dp_blocks_other_schedulers = false;  // Fermi: a DP instruction uses both core groups
   // Instruction sequences that PTX writes as one instruction but the hardware runs as many.
@@ -85,6 +88,11 @@ struct DeviceSpec {
   // The host link (PCIe) that cudaMemcpy between host and device crosses, in GB/s per
   // direction; 0: copies take no simulated time (the CUDA runtime's events and report).
   double host_link_gbps = 0;
+  // Fixed cost of a kernel launch in SM cycles, added to elapsed_cycles_sm and duration_ns:
+  // what a profiler's kernel duration shows for an empty kernel (the front end starting the
+  // grid and the end-of-kernel flush). 0 (the default): the time from the first block's
+  // dispatch to the last block's end only.
+  uint64_t launch_overhead_cycles = 0;
   SmSpec sm;
   IssueSpec issue;
   mem::CoalescerSpec coalescer;

@@ -85,16 +85,13 @@ std::vector<std::pair<std::string, std::vector<std::string>>> read_metric_pairs(
   return out;
 }
 
-}  // namespace
-
-TEST_CASE("650: textbook kernels' memory counts equal Nsight Compute's on an H100", "[hardware][ncu]") {
+// Runs every case on `dev_spec` in functional mode and compares each metric pair.
+void compare_with_ncu(const DeviceSpec& dev_spec) {
   const auto hw = read_measurements();
   const auto cases = read_cases();
   const auto pairs = read_metric_pairs();
   REQUIRE(pairs.size() >= 9);
   REQUIRE(cases.size() >= 20);
-  const DeviceSpec dev_spec =
-      load_device_spec(repo("configs/c2070.json"), {R"(coalescer={"rules":"sector32","subwarp_size":32})"});
   size_t compared = 0;
   for (const Case& c : cases) {
     Device dev(dev_spec);
@@ -120,4 +117,15 @@ TEST_CASE("650: textbook kernels' memory counts equal Nsight Compute's on an H10
     }
   }
   CHECK(compared == cases.size() * pairs.size());
+}
+
+}  // namespace
+
+TEST_CASE("650: textbook kernels' memory counts equal Nsight Compute's on an H100", "[hardware][ncu]") {
+  compare_with_ncu(
+      load_device_spec(repo("configs/c2070.json"), {R"(coalescer={"rules":"sector32","subwarp_size":32})"}));
+}
+
+TEST_CASE("650: the H100 config's counts equal Nsight Compute's on the H100", "[hardware][ncu][h100]") {
+  compare_with_ncu(load_device_spec(repo("configs/h100.json")));
 }

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""Simulated against measured kernel times on the H100: runs `warpsim run SPEC --config h100`
+for every row of docs/measurements/h100_kernel_times.csv (measured by run_h100.sh, joined by
+summarize_h100.py) and prints per kernel the measured ncu duration, the simulated one, the
+error, then MAPE, the worst error and Spearman's rank correlation; and whether the global
+load/store requests and sectors warpsim counts equal ncu's for the same launch.
+  tools/calibration/compare_h100.py [--warpsim build/tools/warpsim] [--csv OUT] [--min-us X] [-j N]
+--min-us drops kernels whose measured time is under X us from the summary (all are listed)."""
+import argparse, csv, json, os, subprocess, sys, tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+def simulate(warpsim, spec, extra):
+    path, _, sets = spec.partition(':')
+    args = [warpsim, 'run', path, '--config', 'h100'] + extra
+    for s in filter(None, sets.split(',')):
+        args += ['--var', s]
+    with tempfile.NamedTemporaryFile(suffix='.json') as f:
+        r = subprocess.run(args + ['--json', f.name], cwd=ROOT, capture_output=True, text=True)
+        if r.returncode != 0:
+            return None, r.stderr.strip().splitlines()[-1:] or ['failed']
+        m = json.load(open(f.name))['metrics']
+        return m, None
+
+def ranks(xs):
+    order = sorted(range(len(xs)), key=lambda i: xs[i])
+    r = [0.0] * len(xs)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return r
+
+def spearman(a, b):
+    ra, rb = ranks(a), ranks(b)
+    n = len(a)
+    ma, mb = sum(ra) / n, sum(rb) / n
+    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
+    va = sum((x - ma) ** 2 for x in ra) ** 0.5
+    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
+    return cov / (va * vb)
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--warpsim', default=os.path.join(ROOT, 'build/tools/warpsim'))
+    ap.add_argument('--measured', default=os.path.join(ROOT, 'docs/measurements/h100_kernel_times.csv'))
+    ap.add_argument('--csv')
+    ap.add_argument('--min-us', type=float, default=0.0)
+    ap.add_argument('-j', type=int, default=2)
+    ap.add_argument('--set', action='append', default=[], help='config override passed to warpsim')
+    a = ap.parse_args()
+    rows = list(csv.DictReader(open(a.measured)))
+    extra = [x for s in a.set for x in ('--set', s)]
+    with ThreadPoolExecutor(a.j) as ex:
+        sims = list(ex.map(lambda r: simulate(a.warpsim, r['spec'], extra), rows))
+    out = []
+    print(f"{'spec':58} {'measured_us':>11} {'simulated_us':>12} {'error':>8}")
+    for r, (m, err) in zip(rows, sims):
+        meas = float(r['ncu_time_ns']) / 1000
+        if m is None:
+            print(f"{r['spec']:58} {meas:11.3f} {'failed':>12}  {err[0]}")
+            continue
+        sim = m['duration_ns'] / 1000
+        e = (sim - meas) / meas
+        out.append((r['spec'], meas, sim, e))
+        print(f"{r['spec']:58} {meas:11.3f} {sim:12.3f} {100 * e:7.1f}%")
+    # Counts: warpsim metric -> ncu column of h100_kernel_times.csv.
+    pairs = [('gld_requests', 'gld_requests'), ('gst_requests', 'gst_requests'),
+             ('gld_transactions', 'gld_sectors'), ('gst_transactions', 'gst_sectors')]
+    equal, differ = 0, []
+    for r, (m, _) in zip(rows, sims):
+        if m is None:
+            continue
+        for ours, theirs in pairs:
+            if r.get(theirs, '') == '':
+                continue
+            if int(m[ours]) == int(float(r[theirs])):
+                equal += 1
+            else:
+                differ.append(f"{r['spec']}: {ours} {int(m[ours])} vs ncu {int(float(r[theirs]))}")
+    print(f"\ncounts: {equal} of {equal + len(differ)} equal to ncu's")
+    for d in differ:
+        print('  differs:', d)
+    if a.csv:
+        with open(a.csv, 'w') as f:
+            w = csv.writer(f, lineterminator='\n')
+            w.writerow(['spec', 'measured_us', 'simulated_us', 'error_pct'])
+            for s, m_, s_, e in out:
+                w.writerow([s, f'{m_:.3f}', f'{s_:.3f}', f'{100 * e:.1f}'])
+    sel = [x for x in out if x[1] >= a.min_us]
+    if not sel:
+        return 1
+    mape = 100 * sum(abs(x[3]) for x in sel) / len(sel)
+    worst = max(sel, key=lambda x: abs(x[3]))
+    rho = spearman([x[1] for x in sel], [x[2] for x in sel])
+    print(f"\n{len(sel)} kernels (measured >= {a.min_us} us) of {len(rows)}: MAPE {mape:.1f}%, "
+          f"worst {100 * worst[3]:+.1f}% ({worst[0]}), Spearman {rho:.3f}")
+    return 0 if len(out) == len(rows) else 1
+
+if __name__ == '__main__':
+    sys.exit(main())
