@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "sim/foundation/error.hpp"
+#include "sim/foundation/sanitizers.hpp"
 #include "sim/grading/compile.hpp"
 
 namespace warpsim::grading {
@@ -48,7 +49,7 @@ std::string tail(const std::string& text, size_t max_chars) {
   if (getppid() != parent) _exit(126);  // the grader died before prctl
   struct rlimit core = {0, 0};
   setrlimit(RLIMIT_CORE, &core);
-  if (as_bytes) {
+  if (as_bytes && !kAddressSanitizer) {  // (foundation/sanitizers.hpp)
     struct rlimit as = {as_bytes, as_bytes};
     setrlimit(RLIMIT_AS, &as);
   }

@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "sim/foundation/error.hpp"
+#include "sim/foundation/sanitizers.hpp"
 
 extern char** environ;
 
@@ -68,18 +69,21 @@ std::string demangled_base(const std::string& demangled) {
 std::vector<std::string> environment(const ProgramRun& r, const std::string& json_path) {
   std::vector<std::string> env;
   auto keep = [](const std::string& kv) {
-    return !kv.starts_with("WARPSIM_") && !kv.starts_with("LD_PRELOAD=") && !kv.starts_with("LD_LIBRARY_PATH=");
+    return !kv.starts_with("WARPSIM_") && !kv.starts_with("LD_PRELOAD=") && !kv.starts_with("LD_LIBRARY_PATH=") &&
+           !kv.starts_with("ASAN_OPTIONS=");
   };
-  std::string old_ld;
+  std::string old_ld, old_asan;
   for (char** e = environ; e && *e; ++e) {
     std::string kv = *e;
     if (kv.starts_with("LD_LIBRARY_PATH=")) old_ld = kv.substr(16);
+    if (kv.starts_with("ASAN_OPTIONS=")) old_asan = kv.substr(13);
     if (keep(kv)) env.push_back(std::move(kv));
   }
   std::string sets;
   for (const auto& s : r.sets) sets += (sets.empty() ? "" : ";") + s;
   env.push_back("LD_LIBRARY_PATH=" + r.cudart_dir + (old_ld.empty() ? "" : ":" + old_ld));
-  env.push_back("LD_PRELOAD=" + r.cudart_dir + "/libcudart.so.13");
+  env.push_back("LD_PRELOAD=" + preload_list(r.cudart_dir + "/libcudart.so.13", ""));
+  if (kAddressSanitizer) env.push_back("ASAN_OPTIONS=" + child_asan_options(old_asan));
   env.push_back("WARPSIM_CONFIG=" + r.config_path);
   env.push_back("WARPSIM_SET=" + sets);
   env.push_back(std::string("WARPSIM_MODE=") + (r.mode == SimMode::Timing ? "timing" : "functional"));
@@ -159,7 +163,7 @@ ProgramOutcome run_program(const ProgramRun& r) {
     setrlimit(RLIMIT_FSIZE, &fsize);
     struct rlimit core = {0, 0};
     setrlimit(RLIMIT_CORE, &core);
-    if (r.max_address_space_bytes) {
+    if (r.max_address_space_bytes && !kAddressSanitizer) {  // (foundation/sanitizers.hpp)
       struct rlimit as = {r.max_address_space_bytes, r.max_address_space_bytes};
       setrlimit(RLIMIT_AS, &as);
     }

@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
 #include "sim/foundation/error.hpp"
 #include "sim/sm/warp_executor.hpp"
@@ -29,7 +30,10 @@ template <class T>
 T atomic_result(isa::AtomOp op, T old, T b, T c) {
   using isa::AtomOp;
   switch (op) {
-    case AtomOp::Add: return T(old + b);
+    case AtomOp::Add:
+      // Integers wrap, as PTX's add does (computed unsigned: signed overflow is undefined here).
+      if constexpr (std::is_integral_v<T>) return T(std::make_unsigned_t<T>(old) + std::make_unsigned_t<T>(b));
+      return T(old + b);
     case AtomOp::Min: return old < b ? old : b;
     case AtomOp::Max: return old > b ? old : b;
     case AtomOp::Exch: return b;

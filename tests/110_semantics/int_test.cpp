@@ -158,7 +158,7 @@ TEST_CASE("mad.lo, mad.hi, mad.hi.sat and mad.wide", "[semantics][int]") {
   auto ulo = eval("mad.lo.u32 %d, %a, %b, %c;", {"u32", "u32", "u32", "u32"}, cases);
   auto uhi = eval("mad.hi.u32 %d, %a, %b, %c;", {"u32", "u32", "u32", "u32"}, cases);
   std::vector<semtest::Case> wide_cases;
-  for (auto& c : cases) wide_cases.push_back({c[0], c[1], uint64_t(int64_t(int32_t(c[2])) * 0x100000001ll), 0});
+  for (auto& c : cases) wide_cases.push_back({c[0], c[1], uint64_t(int64_t(int32_t(c[2]))) * 0x100000001ull, 0});
   auto wide = eval("mad.wide.s32 %d, %a, %b, %c;", {"s64", "s32", "s32", "s64"}, wide_cases);
   auto uwide = eval("mad.wide.u32 %d, %a, %b, %c;", {"u64", "u32", "u32", "u64"}, wide_cases);
   for (size_t i = 0; i < cases.size(); ++i) {
@@ -301,6 +301,7 @@ uint64_t ref_bfi(uint64_t a, uint64_t b, uint32_t pos, uint32_t len, int width) 
   pos &= 0xFF;
   len &= 0xFF;
   int n = pos >= uint32_t(width) ? 0 : std::min<int>(len, width - pos);
+  if (n == 0) return b & low_mask(width);  // (and no shift by pos >= 64)
   uint64_t field = low_mask(n) << pos;
   return ((b & ~field) | ((a << pos) & field)) & low_mask(width);
 }

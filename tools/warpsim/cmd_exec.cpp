@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "sim/foundation/sanitizers.hpp"
 #include "sim/spec/device_spec.hpp"
 #include "sim/foundation/error.hpp"
 #include "sim/runtime/elf_file.hpp"
@@ -93,7 +94,11 @@ int exec(const ExecOptions& o) {
   // Preloading wins even over a DT_RPATH that names NVIDIA's library.
   const char* preload = std::getenv("LD_PRELOAD");
   const std::string lib = dir + "/libcudart.so.13";
-  set("LD_PRELOAD", preload && *preload ? lib + ":" + preload : lib);
+  set("LD_PRELOAD", preload_list(lib, preload ? preload : ""));
+  if (kAddressSanitizer) {
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    set("ASAN_OPTIONS", child_asan_options(asan ? asan : ""));
+  }
   // The config and overrides are checked here, so a mistake is warpsim's error, not the
   // program's first CUDA call failing.
   const std::string config = fs::absolute(resolve_config(o.config)).string();
