@@ -60,8 +60,13 @@ struct LaunchOptions {
   // Share register storage between virtual registers that are never live together
   // (isa/register_storage.hpp): same results, a smaller working set. Off only to check that.
   bool compact_registers = true;
-  // Receives each device printf's text (one call per printf, in the order the threads
-  // executed them). Empty: written to stdout and flushed.
+  // Per-thread stack for device-function calls (CUDA's cudaLimitStackSize, 1 KiB by default):
+  // a call that would go past it stops the launch with a stack-overflow fault.
+  uint32_t stack_bytes = 1024;
+  // Receives each device printf's text (one call per printf and thread) when the launch
+  // ends, ordered by block (linear index), warp, the warp's printf calls, then lane, in
+  // both modes. Empty: written to stdout and flushed. Output of a faulting launch is
+  // delivered before the fault is thrown.
   std::function<void(std::string_view)> printf_sink;
 };
 

@@ -182,7 +182,13 @@ void ModuleParser::body_directive() {
   }
   if (d.text == ".const" || d.text == ".global")
     unsupported_at(d, fmt::format("{} variables inside a kernel", d.text));
-  if (d.text == ".param") unsupported_at(d, ".param declarations inside a kernel (function calls)");
+  if (d.text == ".param") {  // an argument or result of a call sequence
+    ParamDecl p = parse_param_decl(d);
+    expect(Tok::Semi, "';'");
+    if (cparams_.back().count(p.name)) fail_at(p.at, fmt::format("parse error: duplicate declaration of '{}'", p.name));
+    cparams_.back().emplace(p.name, place_call_param(p));
+    return;
+  }
   unsupported_at(d, "");
 }
 

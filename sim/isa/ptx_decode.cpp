@@ -254,6 +254,11 @@ Operand Decoder::src(const RawOp& r, DType t, int which) {
       o.reg = ctx_.const_slot(imm_bits(r, t));
       return o;
     case RawOp::K::Sym:
+      if (r.name == "WARP_SZ" && !ctx_.is_symbol(r.name)) {  // ptxas's constant: the warp size
+        o.kind = Operand::Kind::Const;
+        o.reg = ctx_.const_slot(32);
+        return o;
+      }
       if (!ctx_.is_symbol(r.name)) fail_tok(r.tok, fmt::format("parse error: undeclared symbol '{}'", r.name));
       o.kind = Operand::Kind::Const;
       ctx_.symbol_ref(which, r.name, 0, true, Space::Generic, r.tok);
@@ -352,7 +357,6 @@ void Decoder::dispatch() {
     in_.klass = InstrClass::Exit;
     return;
   }
-  if (b == "call") unsupported("function calls");
   unsupported(fmt::format("instruction '{}'", b));
 }
 

@@ -17,8 +17,14 @@ void Decoder::mov() {
     return;
   }
   if (a.k == RawOp::K::Reg && ctx_.is_clock_name(a.name)) {
-    in_.op = Op::ReadClock;
-    in_.stype = a.name == "%clock64" ? DType::U64 : DType::U32;
+    if (a.name.substr(0, 12) == "%globaltimer") {  // nanoseconds; _lo and _hi are its 32-bit halves
+      in_.op = Op::ReadGlobalTimer;
+      in_.stype = a.name == "%globaltimer" ? DType::U64 : DType::U32;
+      in_.width = a.name == "%globaltimer_hi" ? Width::Hi : Width::None;
+    } else {
+      in_.op = Op::ReadClock;
+      in_.stype = a.name == "%clock64" ? DType::U64 : DType::U32;
+    }
     set(kD0, dst(d));
     return;
   }
@@ -74,7 +80,8 @@ void Decoder::st() {
   need(2);
   in_.op = Op::St;
   mem_common();
-  if (in_.space == Space::Param) unsupported("stores to the .param space");
+  if (in_.space == Space::Param && !(ops_[0].k == RawOp::K::Addr && ctx_.is_call_param(ops_[0].name)))
+    unsupported("stores to the .param space other than to a call's parameters");
   set(kA, addr(ops_[0], in_.space, kA));
   if (in_.vec > 1) set(kB, vec_regs(ops_[1], in_.vec, false, in_.type));
   else set(kB, src(ops_[1], in_.type, kB));

@@ -11,11 +11,13 @@ void ModuleParser::parse_body() {
       next();
       if (scopes_.size() == 1) return;
       scopes_.pop_back();
+      cparams_.pop_back();
       continue;
     }
     if (t.kind == Tok::LBrace) {
       next();
       scopes_.emplace_back();
+      cparams_.emplace_back();
       continue;
     }
     if (t.kind == Tok::Directive) {
@@ -147,20 +149,24 @@ void ModuleParser::parse_instruction() {
   const std::string_view base = op_tok.text.substr(0, op_tok.text.find('.'));
   if (base[0] == '%' || base[0] == '$')
     fail_at(op_tok, fmt::format("parse error: expected an instruction, got '{}'", op_tok.text));
-  if (!detail::known_opcode(base))
-    unsupported(base == "call" ? std::string("function calls") : fmt::format("instruction '{}'", base));
-  std::vector<RawOp> ops;
-  if (peek().kind != Tok::Semi) {
-    do ops.push_back(parse_operand());
-    while (accept(Tok::Comma));
-  }
-  const Token& semi = expect(Tok::Semi, "';'");
-  size_t text_end = static_cast<size_t>(semi.text.data() - src_.data());
   in.ptx_line = op_tok.line;
   in.loc_file = loc_file_;
   in.loc_line = loc_line_;
   in.loc_col = loc_col_;
-  detail::decode_instruction(*this, op_tok.text, op_tok, ops, in);
+  std::vector<RawOp> ops;
+  if (base == "call") {
+    parse_call(in, op_tok);  // ptx_functions.cpp; its own operand syntax
+  } else {
+    if (!detail::known_opcode(base)) unsupported(fmt::format("instruction '{}'", base));
+    if (peek().kind != Tok::Semi) {
+      do ops.push_back(parse_operand());
+      while (accept(Tok::Comma));
+    }
+  }
+  const Token& semi = expect(Tok::Semi, "';'");
+  size_t text_end = static_cast<size_t>(semi.text.data() - src_.data());
+  if (in.op != Op::Call) detail::decode_instruction(*this, op_tok.text, op_tok, ops, in);
+  apply_param_refs(in);
   if (in.op == Op::Bra) {
     const RawOp& target = ops.back();
     if (target.k != RawOp::K::Sym) fail_at(target.tok, "parse error: branch target must be a label");

@@ -18,6 +18,11 @@ void ModuleParser::parse_entry() {
     if (other->name == k_->name) fail_at(name, fmt::format("parse error: duplicate kernel '{}'", k_->name));
   scopes_.clear();
   scopes_.emplace_back();
+  cparams_.assign(1, {});
+  fparams_.clear();
+  param_refs_.clear();
+  call_names_.clear();
+  func_index_.clear();
   kernel_vars_.clear();
   kernel_var_order_.clear();
   params_.clear();
@@ -67,17 +72,6 @@ void ModuleParser::finish_kernel() {
     k_->code[ref.pc].a.kind = Operand::Kind::Label;
     k_->code[ref.pc].a.target = it->second;
   }
-  layout_memory();
-  for (auto& f : fixups_) {
-    int64_t value = symbol_value(f) + f.addend;
-    Operand& o = detail::operand_slot(k_->code[f.pc], f.which);
-    if (f.as_const) {
-      o.kind = Operand::Kind::Const;
-      o.reg = const_slot(static_cast<uint64_t>(value));
-    } else {
-      o.offset += value;
-    }
-  }
   // The last instruction must not fall off the end, and a branch to a label after it (to
   // the closing brace) needs an instruction to land on.
   const Instr& last = k_->code.back();
@@ -93,6 +87,19 @@ void ModuleParser::finish_kernel() {
     ret.loc_line = last.loc_line;
     k_->code.push_back(ret);
     k_->text.push_back("ret;  // implicit at end of kernel");
+  }
+  // The device functions it calls follow the kernel's own code (ptx_functions.cpp).
+  link_functions();
+  layout_memory();
+  for (auto& f : fixups_) {
+    int64_t value = symbol_value(f) + f.addend;
+    Operand& o = detail::operand_slot(k_->code[f.pc], f.which);
+    if (f.as_const) {
+      o.kind = Operand::Kind::Const;
+      o.reg = const_slot(static_cast<uint64_t>(value));
+    } else {
+      o.offset += value;
+    }
   }
   for (auto& in : k_->code) {
     cur_line_ = in.ptx_line;

@@ -47,6 +47,30 @@ struct SymbolFixup {
   Token at;
 };
 
+// A .param in a function signature or a call sequence.
+struct ParamDecl {
+  std::string name;
+  uint32_t size = 0;
+  uint32_t align = 1;
+  Token at;
+};
+
+// A .func seen anywhere in the module (found before any kernel is parsed, so that kernels
+// can call functions defined after them).
+struct FuncDecl {
+  std::string name;
+  std::vector<ParamDecl> rets, args;
+  size_t body_pos = 0;  // token index of its '{' (0: a declaration without a body)
+  bool is_extern = false;
+  Token at;
+};
+
+// Where a call's or a function's .param lives in the per-thread call-parameter area.
+struct CallParam {
+  uint32_t offset = 0;
+  uint32_t size = 0;
+};
+
 // The special registers (%tid.x, %laneid, ...) by name.
 const std::unordered_map<std::string_view, Special>& special_names();
 
@@ -60,6 +84,7 @@ class ModuleParser final : public DecodeContext {
   }
 
   std::unique_ptr<Module> run() {
+    find_functions();
     while (peek().kind != Tok::End) module_statement();
     if (mod_->version.empty()) fail_at(toks_.front(), "missing .version directive");
     if (mod_->target.empty()) fail_at(toks_.front(), "missing .target directive");
@@ -89,11 +114,16 @@ class ModuleParser final : public DecodeContext {
     return r && r->pred;
   }
   bool is_special_name(std::string_view name) const override { return special_names().count(name) != 0; }
-  bool is_clock_name(std::string_view name) const override { return name == "%clock" || name == "%clock64"; }
+  bool is_clock_name(std::string_view name) const override {
+    return name == "%clock" || name == "%clock64" || name == "%globaltimer" || name == "%globaltimer_lo" ||
+           name == "%globaltimer_hi";
+  }
   bool is_symbol(std::string_view name) const override {
     std::string n(name);
-    return kernel_vars_.count(n) || module_vars_.count(n) || params_.count(n) || global_index_.count(n);
+    return kernel_vars_.count(n) || module_vars_.count(n) || params_.count(n) || global_index_.count(n) ||
+           find_call_param(name);
   }
+  bool is_call_param(std::string_view name) const override { return find_call_param(name) != nullptr; }
   uint16_t const_slot(uint64_t bits) override {
     auto it = const_index_.find(bits);
     if (it != const_index_.end()) return it->second;
@@ -113,6 +143,10 @@ class ModuleParser final : public DecodeContext {
   }
   void symbol_ref(int which, std::string_view sym, int64_t addend, bool as_const, Space space,
                   const Token& at) override {
+    if (const CallParam* cp = find_call_param(sym)) {
+      param_refs_.push_back({0, which, std::string(sym), addend + cp->offset, as_const, space, at});
+      return;
+    }
     fixups_.push_back({static_cast<uint32_t>(k_->code.size()), which, std::string(sym), addend, as_const, space, at});
   }
   [[noreturn]] void unsupported(const std::string& why) override {
@@ -209,6 +243,18 @@ class ModuleParser final : public DecodeContext {
 
   void parse_instruction();
 
+  // ---- device functions and calls (ptx_functions.cpp) ------------------------------------
+  void find_functions();
+  FuncDecl parse_func_header(const Token& at);
+  ParamDecl parse_param_decl(const Token& at);
+  CallParam place_call_param(const ParamDecl& p);
+  const CallParam* find_call_param(std::string_view name) const;
+  void parse_call(Instr& in, const Token& op_tok);
+  void apply_param_refs(Instr& in);
+  void link_functions();
+  void link_function(const FuncDecl& d, size_t index);
+  void place_function_locals(Function& f, size_t first_fixup);
+
   // ---- layout and fixups -------------------------------------------------------------
   void finish_kernel();
 
@@ -246,6 +292,12 @@ class ModuleParser final : public DecodeContext {
   std::unordered_map<uint64_t, uint16_t> const_index_;
   std::unordered_map<std::string, uint32_t> shared_offsets_, local_offsets_;
   int sink_slot_ = -1;
+  std::unordered_map<std::string, FuncDecl> funcs_;              // every .func of the module
+  std::vector<std::unordered_map<std::string, CallParam>> cparams_;  // call-sequence .params, by scope
+  std::unordered_map<std::string, CallParam> fparams_;            // the function being parsed: formals, results
+  std::vector<SymbolFixup> param_refs_;                           // the current instruction's call-parameter refs
+  std::vector<std::string> call_names_;                           // per Kernel::calls entry: the callee
+  std::unordered_map<std::string, int32_t> func_index_;           // linked functions of the kernel
   uint16_t loc_file_ = 0, loc_col_ = 0;
   uint32_t loc_line_ = 0;
 };

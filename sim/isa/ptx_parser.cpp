@@ -24,6 +24,17 @@ const std::unordered_map<std::string_view, Special>& special_names() {
       {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_lt", Special::LanemaskLt},
       {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_gt", Special::LanemaskGt},
       {"%lanemask_ge", Special::LanemaskGe},
+      {"%envreg0", Special::EnvReg},   {"%envreg1", Special::EnvReg},   {"%envreg2", Special::EnvReg},
+      {"%envreg3", Special::EnvReg},   {"%envreg4", Special::EnvReg},   {"%envreg5", Special::EnvReg},
+      {"%envreg6", Special::EnvReg},   {"%envreg7", Special::EnvReg},   {"%envreg8", Special::EnvReg},
+      {"%envreg9", Special::EnvReg},   {"%envreg10", Special::EnvReg},  {"%envreg11", Special::EnvReg},
+      {"%envreg12", Special::EnvReg},  {"%envreg13", Special::EnvReg},  {"%envreg14", Special::EnvReg},
+      {"%envreg15", Special::EnvReg},  {"%envreg16", Special::EnvReg},  {"%envreg17", Special::EnvReg},
+      {"%envreg18", Special::EnvReg},  {"%envreg19", Special::EnvReg},  {"%envreg20", Special::EnvReg},
+      {"%envreg21", Special::EnvReg},  {"%envreg22", Special::EnvReg},  {"%envreg23", Special::EnvReg},
+      {"%envreg24", Special::EnvReg},  {"%envreg25", Special::EnvReg},  {"%envreg26", Special::EnvReg},
+      {"%envreg27", Special::EnvReg},  {"%envreg28", Special::EnvReg},  {"%envreg29", Special::EnvReg},
+      {"%envreg30", Special::EnvReg},  {"%envreg31", Special::EnvReg},
   };
   return m;
 }
@@ -84,8 +95,14 @@ void ModuleParser::module_statement() {
     parse_entry();
     return;
   }
-  if (d.text == ".func")
-    unsupported_at(d, "device functions (.func) and calls are not supported; mark them __forceinline__");
+  if (d.text == ".func") {
+    // Found with its body by find_functions(); parsed into each kernel that calls it.
+    next();
+    parse_func_header(d);
+    if (peek().kind == Tok::LBrace) skip_braces();
+    else expect(Tok::Semi, "';' or a function body");
+    return;
+  }
   if (d.text == ".shared") {
     next();
     VarDecl v = parse_var_decl(Space::Shared, is_extern, d);

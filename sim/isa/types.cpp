@@ -116,6 +116,9 @@ std::string_view op_name(Op op) {
     case Op::MatchAny: return "match.any";
     case Op::MatchAll: return "match.all";
     case Op::ReadClock: return "mov(clock)";
+    case Op::ReadGlobalTimer: return "mov(globaltimer)";
+    case Op::Call: return "call";
+    case Op::FuncRet: return "ret(func)";
   }
   return "?";
 }

@@ -45,6 +45,9 @@ enum class Op : uint8_t {
   Prmt,                // byte permute (default mode)
   Activemask, MatchAny, MatchAll,
   ReadClock,  // mov from %clock/%clock64: value depends on simulated time
+  ReadGlobalTimer,  // mov from %globaltimer (_lo/_hi): simulated nanoseconds
+  Call,       // call of a device function or of vprintf/__assertfail (Instr::a.target: Kernel::calls index)
+  FuncRet,    // the single return of a device function (every ret in its body branches here)
 };
 std::string_view op_name(Op op);
 
