@@ -84,8 +84,10 @@ void ModuleParser::parse_reg_decl(const Token& at) {
     const Token& m = next();
     if (m.text == ".v2" || m.text == ".v4") unsupported_at(m, "vector registers");
     DType t = parse_dtype(m.text.substr(1));
+    if (t == DType::None && (m.text.rfind(".bf16", 0) == 0 || m.text.rfind(".e4m3", 0) == 0 ||
+                             m.text.rfind(".e5m2", 0) == 0 || m.text == ".tf32"))
+      unsupported_at(m, fmt::format("{} registers", m.text));
     if (t == DType::None) fail_at(m, fmt::format("parse error: unknown register type {}", m.text));
-    if (t == DType::F16) unsupported_at(m, "half-precision registers");
     type = t;
   }
   if (type == DType::None) fail_at(peek(), "parse error: expected a register type");
@@ -119,7 +121,7 @@ void ModuleParser::parse_param() {
     } else {
       DType t = parse_dtype(m.text.substr(1));
       if (t == DType::None || t == DType::Pred) unsupported_at(m, fmt::format("parameter type {}", m.text));
-      if (t == DType::F16) unsupported_at(m, "half-precision parameters");
+      if (is_half(t)) unsupported_at(m, "half-precision parameters");
       type = t;
     }
   }

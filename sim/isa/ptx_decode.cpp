@@ -43,7 +43,6 @@ void Decoder::run(std::string_view opcode, const Token& tok) {
 void Decoder::classify(std::string_view m) {
   DType t = parse_dtype(m);
   if (t != DType::None) {
-    if (t == DType::F16) unsupported("half-precision (.f16) instructions");
     md_.types.push_back(t);
     return;
   }
@@ -198,8 +197,9 @@ Operand Decoder::pdst(const RawOp& r) {
 
 Operand Decoder::psrc(const RawOp& r) {
   Operand o;
-  if (r.k == RawOp::K::Imm && !r.imm_neg && r.ival <= 1) {
-    // Constant predicate: encode as a const-pool "mask" of all or no lanes.
+  if (r.k == RawOp::K::Imm && (r.ival <= 1) && !(r.imm_neg && r.ival == 0)) {
+    // Constant predicate (0, 1, or nvcc's -1 for true): a const-pool "mask" of all or no
+    // lanes.
     o.kind = Operand::Kind::Const;
     o.reg = ctx_.const_slot(r.ival ? ~uint64_t(0) : 0);
     return o;

@@ -83,7 +83,7 @@ ParamDecl ModuleParser::parse_param_decl(const Token& at) {
     } else {
       DType t = parse_dtype(m.text.substr(1));
       if (t == DType::None || t == DType::Pred) unsupported_at(m, fmt::format("parameter type {}", m.text));
-      if (t == DType::F16) unsupported_at(m, "half-precision parameters");
+      if (is_half(t)) unsupported_at(m, "half-precision parameters");
       type = t;
     }
   }

@@ -51,7 +51,7 @@ struct SymbolFixup {
 struct ParamDecl {
   std::string name;
   uint32_t size = 0;
-  uint32_t align = 1;
+  uint32_t align = 0;  // 0 until parsed: the type's size unless .align says otherwise
   Token at;
 };
 

@@ -65,8 +65,9 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"brkpt;", "brkpt"},
       {"set.eq.u32.s32 %r1, %r2, %r3;", "set"},
       {"testp.finite.f32 %p1, %f1;", ""},
-      {"ld.global.f16 %r1, [%rd1];", "half"},
-      {"cvt.rn.f16.f32 %r1, %f1;", "half"},
+      {"sqrt.approx.f16 %r1, %r2;", "sqrt on .f16"},
+      {"cvt.rz.f16.f32 %r1, %f1;", "cvt on .f16.f32"},
+      {"cvt.rn.bf16x2.f32 %r1, %f1, %f2;", "modifier .bf16x2"},
       {"st.param.b32 [p], %r1;", "param"},
       {"cvta.param.u64 %rd1, %rd2;", "param"},
       {"bar.arrive 0;", ""},
@@ -97,7 +98,7 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
 }
 
 TEST_CASE("unsupported declarations inside a kernel", "[isa][reject]") {
-  check_unsupported(kernel_with(".reg .f16 %h<2>;"), 10, ".reg .f16 %h<2>;", "half");
+  check_unsupported(kernel_with(".reg .bf16x2 %h<2>;"), 10, ".reg .bf16x2 %h<2>;", ".bf16x2 registers");
   check_unsupported(kernel_with(".reg .v4 .f32 %v;"), 10, ".reg .v4 .f32 %v;", "vector");
   check_unsupported(kernel_with(".shared .v4 .f32 sv[4];"), 10, ".shared .v4 .f32 sv[4];", "vector");
   check_unsupported(kernel_with(".shared .align 4 .b8 init[4] = {1, 2, 3, 4};"), 10,

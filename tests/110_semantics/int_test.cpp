@@ -459,3 +459,11 @@ TEST_CASE("prmt (default mode): byte selection with sign replication", "[semanti
   CHECK(p(0x80221100, 0x77665544, 0x000A) == 0x00000000u);  // byte 2 (0x22) positive: 0
   CHECK(p(0x33221100, 0x77665544, 0xFFFF3210) == 0x33221100u);  // only c[15:0] counts
 }
+
+TEST_CASE("mov.pred takes nvcc's -1 as true", "[semantics][int]") {
+  // MonteCarloMultiGPU's PTX has `mov.pred %p101, -1;`.
+  auto out = semtest::eval("mov.pred %q, -1;", semtest::Types("b32", "b32"), {{0, 0, 0, 0, 0}});
+  CHECK(out[0].q);
+  auto off = semtest::eval("mov.pred %q, 1;\nmov.pred %q, 0;", semtest::Types("b32", "b32"), {{0, 0, 0, 0, 0}});
+  CHECK(!off[0].q);
+}
