@@ -89,6 +89,10 @@ void Decoder::classify(std::string_view m) {
     if (m == "bfly") { md_.has_shfl = true; md_.shfl = ShflMode::Bfly; return; }
     if (m == "idx") { md_.has_shfl = true; md_.shfl = ShflMode::Idx; return; }
   }
+  if (base_ == "bmsk" && (m == "clamp" || m == "wrap")) {
+    md_.shf_mode = m[0];
+    return;
+  }
   if (base_ == "shf") {
     if (m == "l" || m == "r") { md_.shf_dir = m[0]; return; }
     if (m == "wrap" || m == "clamp") { md_.shf_mode = m[0]; return; }
@@ -351,6 +355,8 @@ void Decoder::dispatch() {
   if (b == "prmt") return prmt();
   if (b == "activemask") return activemask();
   if (b == "match") return match();
+  if (b == "bmsk") return bmsk();
+  if (b == "nanosleep") return nanosleep();
   if (b == "trap") {
     need(0);
     in_.op = Op::Trap;
@@ -366,7 +372,8 @@ bool known_opcode(std::string_view base) {
       "copysign", "mul", "mul24", "mad", "mad24", "fma",  "div",   "rem",   "abs",   "neg",  "not",   "cnot",
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
-      "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match"};
+      "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
+      "bmsk", "nanosleep"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

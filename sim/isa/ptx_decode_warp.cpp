@@ -150,4 +150,25 @@ void Decoder::bfi() {
   in_.klass = InstrClass::IntAlu;
 }
 
+// bmsk.{clamp,wrap}.b32 d, a, b.
+void Decoder::bmsk() {
+  need(3);
+  if (type1() != DType::B32 || !md_.shf_mode) unsupported("bmsk other than bmsk.clamp.b32 / bmsk.wrap.b32");
+  in_.op = md_.shf_mode == 'w' ? Op::BmskWrap : Op::BmskClamp;
+  in_.type = DType::B32;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], DType::U32, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// nanosleep.u32 t: a hint that the thread may sleep up to t ns; warpsim does not suspend it.
+void Decoder::nanosleep() {
+  need(1);
+  if (type1() != DType::U32) unsupported("nanosleep other than nanosleep.u32");
+  in_.op = Op::Nop;
+  set(kA, src(ops_[0], DType::U32, kA));
+  in_.klass = InstrClass::Other;
+}
+
 }  // namespace warpsim::isa::detail

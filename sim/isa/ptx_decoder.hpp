@@ -119,6 +119,8 @@ class Decoder {
   void match();
   void bfind();
   void bfi();
+  void bmsk();
+  void nanosleep();
 
   DecodeContext& ctx_;
   std::vector<RawOp>& ops_;

@@ -122,6 +122,8 @@ std::string_view op_name(Op op) {
     case Op::ReadGlobalTimer: return "mov(globaltimer)";
     case Op::Call: return "call";
     case Op::FuncRet: return "ret(func)";
+    case Op::BmskClamp: return "bmsk.clamp";
+    case Op::BmskWrap: return "bmsk.wrap";
   }
   return "?";
 }

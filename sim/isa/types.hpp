@@ -53,6 +53,7 @@ enum class Op : uint8_t {
   ReadGlobalTimer,  // mov from %globaltimer (_lo/_hi): simulated nanoseconds
   Call,       // call of a device function or of vprintf/__assertfail (Instr::a.target: Kernel::calls index)
   FuncRet,    // the single return of a device function (every ret in its body branches here)
+  BmskClamp, BmskWrap,  // bmsk: a mask of b bits from bit a
 };
 std::string_view op_name(Op op);
 

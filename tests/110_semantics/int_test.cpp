@@ -467,3 +467,18 @@ TEST_CASE("mov.pred takes nvcc's -1 as true", "[semantics][int]") {
   auto off = semtest::eval("mov.pred %q, 1;\nmov.pred %q, 0;", semtest::Types("b32", "b32"), {{0, 0, 0, 0, 0}});
   CHECK(!off[0].q);
 }
+
+TEST_CASE("bmsk: b one-bits from bit a, clamped or wrapped; nanosleep does nothing", "[semantics][int]") {
+  using semtest::Types;
+  const std::vector<semtest::Case> cases = {
+      {0, 4, 0, 0, 0}, {8, 8, 0, 0, 0}, {28, 8, 0, 0, 0}, {0, 32, 0, 0, 0}, {33, 3, 0, 0, 0}, {4, 40, 0, 0, 0}};
+  auto clamp = semtest::eval("bmsk.clamp.b32 %d, %a, %b;", Types("b32", "b32", "b32"), cases);
+  auto wrap = semtest::eval("nanosleep.u32 %a;\nbmsk.wrap.b32 %d, %a, %b;", Types("b32", "b32", "b32"), cases);
+  const uint64_t want_clamp[] = {0xF, 0xFF00, 0xF0000000, 0xFFFFFFFF, 0, 0xFFFFFFF0};
+  const uint64_t want_wrap[] = {0xF, 0xFF00, 0xF0000000, 0, 0xE, 0xFF0};  // 40 & 31 = 8
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(i);
+    CHECK(clamp[i].d == want_clamp[i]);
+    CHECK(wrap[i].d == want_wrap[i]);
+  }
+}
