@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "sim/foundation/error.hpp"
 #include "sim/engine/functional_runner.hpp"
@@ -157,7 +158,9 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   validate_launch(spec, kernel, grid, block, dynamic_shared_bytes);
   stats.occupancy = launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
 
-  const isa::Kernel exec_kernel = options.compact_registers
+  // Device functions share the kernel's register file across calls, which the storage
+  // plan's liveness does not follow: kernels that call keep one slot per register.
+  const isa::Kernel exec_kernel = options.compact_registers && kernel.functions.empty()
                                       ? isa::with_register_storage(kernel, isa::plan_register_storage(kernel))
                                       : kernel;
   sm::LaunchContext ctx;
@@ -172,6 +175,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   ctx.num_sms = spec.sm.count;
   ctx.params = build_param_buffer(kernel, args);
   ctx.gmem = &impl_->gmem;
+  sm::set_local_layout(ctx, kernel, options.stack_bytes);
+  ctx.ns_per_cycle = spec.clock_mhz > 0 ? 1000.0 / spec.clock_mhz : 1.0;
 
   stats.exec.warp_size = ctx.warp_size;
   stats.exec.blocks = grid.count();
@@ -198,23 +203,38 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   }
   if (!options.timeline_path.empty() && !timing)
     throw LaunchError("a timeline needs timing mode (drop --functional)");
-  if (timing) {
-    std::unique_ptr<Timeline> timeline;
-    if (!options.timeline_path.empty())
-      timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
-    const uint64_t per_wave = uint64_t(spec.sm.count) * std::max<uint32_t>(1, stats.occupancy.blocks_per_sm);
-    const uint64_t timed = blocks_to_time(grid.count(), per_wave, options.sample_waves);
-    run_timing(spec, executor, counter, stats, limits, timeline.get(), timed);
-    if (timed < grid.count()) {
-      const TimedWork at_end = timed_work(stats);
-      run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);
-      extrapolate_timing(stats, spec, at_end, grid.count());
+  // Device printf output, delivered when the launch ends (or faults).
+  auto flush_printf = [&] {
+    std::vector<std::string> out = executor.take_printf_output();
+    for (const std::string& text : out) {
+      if (options.printf_sink) options.printf_sink(text);
+      else std::fwrite(text.data(), 1, text.size(), stdout);
     }
-    if (timeline) timeline->write(options.timeline_path, kernel.name);
-  } else {
-    run_functional(executor, limits, &counter);
-    counter.finish();
+    if (!out.empty() && !options.printf_sink) std::fflush(stdout);
+  };
+  try {
+    if (timing) {
+      std::unique_ptr<Timeline> timeline;
+      if (!options.timeline_path.empty())
+        timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
+      const uint64_t per_wave = uint64_t(spec.sm.count) * std::max<uint32_t>(1, stats.occupancy.blocks_per_sm);
+      const uint64_t timed = blocks_to_time(grid.count(), per_wave, options.sample_waves);
+      run_timing(spec, executor, counter, stats, limits, timeline.get(), timed);
+      if (timed < grid.count()) {
+        const TimedWork at_end = timed_work(stats);
+        run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);
+        extrapolate_timing(stats, spec, at_end, grid.count());
+      }
+      if (timeline) timeline->write(options.timeline_path, kernel.name);
+    } else {
+      run_functional(executor, limits, &counter);
+      counter.finish();
+    }
+  } catch (const KernelFault&) {
+    flush_printf();
+    throw;
   }
+  flush_printf();
   stats.host_seconds = limits.elapsed_seconds();
   return stats;
 }

@@ -63,8 +63,13 @@ struct LaunchOptions {
   // Sampled timing (engine/sampling.hpp): time the first `sample_waves` waves of blocks, run
   // the rest functionally and extrapolate the time. 0: every block is timed.
   uint32_t sample_waves = 0;
-  // Receives each device printf's text (one call per printf, in the order the threads
-  // executed them). Empty: written to stdout and flushed.
+  // Per-thread stack for device-function calls (CUDA's cudaLimitStackSize, 1 KiB by default):
+  // a call that would go past it stops the launch with a stack-overflow fault.
+  uint32_t stack_bytes = 1024;
+  // Receives each device printf's text (one call per printf and thread) when the launch
+  // ends, ordered by block (linear index), warp, the warp's printf calls, then lane, in
+  // both modes. Empty: written to stdout and flushed. Output of a faulting launch is
+  // delivered before the fault is thrown.
   std::function<void(std::string_view)> printf_sink;
 };
 

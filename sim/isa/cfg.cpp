@@ -8,9 +8,12 @@ namespace warpsim::isa {
 namespace {
 
 bool ends_block(const Instr& in) {
-  return in.op == Op::Bra || in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap;
+  return in.op == Op::Bra || in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap || in.op == Op::FuncRet;
 }
-bool is_exit(const Instr& in) { return in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap; }
+// A device function's return ends its body's paths as an exit ends the kernel's.
+bool is_exit(const Instr& in) {
+  return in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap || in.op == Op::FuncRet;
+}
 
 // Strongly connected components (iterative Kosaraju) of the blocks with !reaches[b];
 // returns the highest-numbered block of each component without edges to another one.
@@ -223,6 +226,11 @@ void analyse_control_flow(Kernel& k) {
     uint32_t pd = ipdom[b];
     in.reconv = pd >= blocks.size() ? -1 : static_cast<int32_t>(blocks[pd].first);
   }
+  // In a device function, paths that meet only at the exit (one of them exits or traps)
+  // reconverge at its return: the threads that leave the function together return together.
+  for (const Function& f : k.functions)
+    for (int32_t pc = f.entry; pc < f.ret_pc; ++pc)
+      if (k.code[pc].op == Op::Bra && k.code[pc].reconv < 0) k.code[pc].reconv = f.ret_pc;
   k.num_branches = branches;
 }
 

@@ -53,6 +53,7 @@ struct Instr {
   CacheOp cache = CacheOp::Default;
   bool ftz = false, sat = false, approx = false, is_volatile = false, uni = false;
   bool cc = false;            // carry flag (.cc) - unsupported beyond parse rejection
+  bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
   InstrClass klass = InstrClass::Other;
 
   Operand d[2];               // destinations (d[1] for setp's |q and shfl's |p)
@@ -92,6 +93,7 @@ struct SharedVar {
 enum class Special : uint8_t {
   TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
   LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
+  EnvReg,  // %envreg0..31: 0 (no driver-provided environment)
 };
 
 struct SpecialSlot {
@@ -105,6 +107,36 @@ struct RegInfo {
 };
 
 class Module;
+
+// A device function (.func) linked into a kernel: its body is appended to the kernel's code
+// once per kernel that calls it (directly or not), with registers of its own. Every `ret` in
+// the body branches to one final FuncRet, so all paths through it reconverge there.
+struct Function {
+  std::string name;
+  int32_t entry = 0;             // first instruction
+  int32_t ret_pc = 0;            // its FuncRet (the last instruction of the body)
+  uint32_t first_slot = 0, end_slot = 0;  // its data registers [first, end): saved and restored per call
+  uint32_t first_pred = 0, end_pred = 0;  // its predicates
+  uint32_t param_base = 0, param_bytes = 0;  // its span of the call-parameter area: formals, results, its own call sites
+  std::vector<uint32_t> arg_offsets, arg_sizes;  // formal parameters (call-parameter area offsets)
+  std::vector<uint32_t> ret_offsets, ret_sizes;  // results
+  uint16_t frame_slot = 0;       // data register holding the activation's local-memory base
+  uint32_t depot_bytes = 0;      // its .local variables, at the start of each activation's frame
+  uint32_t save_bytes = 0;       // saved registers, predicates and parameters after them
+  uint32_t frame_bytes = 0;      // stack bytes per activation (16-byte multiple)
+  uint32_t decl_line = 0;
+};
+
+enum class Builtin : uint8_t { None, Vprintf, AssertFail };
+
+// One call instruction's binding: the callee and where the caller put the arguments and
+// wants the results (offsets and sizes in the call-parameter area).
+struct CallSite {
+  int32_t callee = -1;           // Kernel::functions index (Builtin::None)
+  Builtin builtin = Builtin::None;
+  std::vector<uint32_t> arg_offsets, arg_sizes;
+  std::vector<uint32_t> ret_offsets, ret_sizes;
+};
 
 struct Kernel {
   std::string name;
@@ -124,7 +156,11 @@ struct Kernel {
   uint32_t static_shared_bytes = 0;
   bool has_dynamic_shared = false;
   uint32_t dynamic_shared_align = 4;
-  uint32_t local_bytes = 0;         // per-thread .local storage
+  uint32_t local_bytes = 0;         // per-thread .local storage (the kernel's own; device functions' are on the stack)
+
+  std::vector<Function> functions;  // device functions linked in (empty: no calls)
+  std::vector<CallSite> calls;      // per call instruction
+  uint32_t call_param_bytes = 0;    // per-thread call-parameter area (.param of calls and functions)
 
   uint32_t maxntid[3] = {0, 0, 0};  // .maxntid (0 = none)
   uint32_t reqntid[3] = {0, 0, 0};

@@ -127,7 +127,7 @@ class VarParser {
       } else if (type_ == DType::F64) {
         double f = neg ? -double(n.int_value) : double(n.int_value);
         std::memcpy(&v, &f, 8);
-      } else if (type_ == DType::F16) {
+      } else if (is_half(type_)) {
         s_.unsupported(n, "half-precision initialisers");
       }
       return put(out, v);

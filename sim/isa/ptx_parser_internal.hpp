@@ -40,6 +40,8 @@ class DecodeContext {
   virtual bool is_special_name(std::string_view name) const = 0;
   virtual bool is_clock_name(std::string_view name) const = 0;
   virtual bool is_symbol(std::string_view name) const = 0;
+  // A .param of a call sequence or of the device function being parsed (st.param targets).
+  virtual bool is_call_param(std::string_view name) const = 0;
   virtual uint16_t const_slot(uint64_t bits) = 0;
   // A scratch register that absorbs writes to the sink operand "_".
   virtual uint16_t sink_reg() = 0;

@@ -392,7 +392,7 @@ void cvt(ExecCtx& c, const Instr& in, uint32_t m) {
 
 ExecFn float_semantics(const Instr& in) {
   if (in.op == Op::Cvt) {
-    if (in.type == DType::F16 || in.stype == DType::F16) return nullptr;
+    if (is_half(in.type) || is_half(in.stype)) return nullptr;  // semantics_half.cpp
     bool f_dst = is_float(in.type), f_src = is_float(in.stype);
     bool integral_round = in.round == Round::Rni || in.round == Round::Rzi || in.round == Round::Rmi ||
                           in.round == Round::Rpi;

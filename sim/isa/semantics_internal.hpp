@@ -10,6 +10,7 @@ namespace warpsim::isa::detail {
 ExecFn int_semantics(const Instr& in);
 ExecFn float_semantics(const Instr& in);
 ExecFn warp_semantics(const Instr& in);
+ExecFn half_semantics(const Instr& in);
 
 // Typed dispatch over the integer types of PTX (b-types behave as unsigned).
 template <template <class> class K>

@@ -1,4 +1,4 @@
-// Cross-lane semantics: shfl and vote. Lanes outside the executing mask read as the
+// Cross-lane semantics: shfl, vote, match, activemask (and bmsk, a bit mask). Lanes outside the executing mask read as the
 // hardware documents (a shfl from an inactive lane returns that lane's register value,
 // which is undefined in CUDA; we return it deterministically).
 #include <bit>
@@ -90,7 +90,32 @@ void match(ExecCtx& c, const Instr& in, uint32_t m) {
 
 }  // namespace
 
+namespace {
+
+// bmsk.{clamp,wrap}.b32 d, a, b: b one-bits from bit a (bits past 31 are dropped).
+template <bool Wrap>
+void bmsk(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  for_lanes(m, [&](int l) {
+    uint64_t pos = uint32_t(a[l]), len = uint32_t(b[l]);
+    if (Wrap) {
+      pos &= 31;
+      len &= 31;
+    } else {
+      pos = pos > 32 ? 32 : pos;
+      len = len > 32 ? 32 : len;
+    }
+    d[l] = ((((uint64_t(1) << len) - 1) << pos)) & 0xFFFFFFFFu;
+  });
+}
+
+}  // namespace
+
 ExecFn warp_semantics(const Instr& in) {
+  if (in.op == Op::BmskClamp) return &bmsk<false>;
+  if (in.op == Op::BmskWrap) return &bmsk<true>;
   if (in.op == Op::Shfl) return &shfl;
   if (in.op == Op::Vote) return &vote;
   if (in.op == Op::Activemask) return &activemask;

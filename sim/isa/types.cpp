@@ -21,6 +21,8 @@ std::string_view dtype_name(DType t) {
     case DType::F16: return "f16";
     case DType::F32: return "f32";
     case DType::F64: return "f64";
+    case DType::F16x2: return "f16x2";
+    case DType::BF16: return "bf16";
   }
   return "?";
 }
@@ -30,7 +32,8 @@ DType parse_dtype(std::string_view s) {
       {"pred", DType::Pred}, {"b8", DType::B8},   {"b16", DType::B16}, {"b32", DType::B32}, {"b64", DType::B64},
       {"u8", DType::U8},     {"u16", DType::U16}, {"u32", DType::U32}, {"u64", DType::U64}, {"s8", DType::S8},
       {"s16", DType::S16},   {"s32", DType::S32}, {"s64", DType::S64}, {"f16", DType::F16}, {"f32", DType::F32},
-      {"f64", DType::F64}};
+      {"f64", DType::F64},
+      {"f16x2", DType::F16x2}, {"bf16", DType::BF16}};
   for (auto& [n, t] : table)
     if (s == n) return t;
   return DType::None;
@@ -116,6 +119,11 @@ std::string_view op_name(Op op) {
     case Op::MatchAny: return "match.any";
     case Op::MatchAll: return "match.all";
     case Op::ReadClock: return "mov(clock)";
+    case Op::ReadGlobalTimer: return "mov(globaltimer)";
+    case Op::Call: return "call";
+    case Op::FuncRet: return "ret(func)";
+    case Op::BmskClamp: return "bmsk.clamp";
+    case Op::BmskWrap: return "bmsk.wrap";
   }
   return "?";
 }

@@ -12,18 +12,23 @@ enum class DType : uint8_t {
   U8, U16, U32, U64,
   S8, S16, S32, S64,
   F16, F32, F64,
+  F16x2, BF16,  // a pair of halves in 32 bits; bfloat16 (its conversions)
 };
 
 constexpr int dtype_bytes(DType t) {
   switch (t) {
     case DType::B8: case DType::U8: case DType::S8: return 1;
-    case DType::B16: case DType::U16: case DType::S16: case DType::F16: return 2;
+    case DType::B16: case DType::U16: case DType::S16: case DType::F16: case DType::BF16: return 2;
+    case DType::F16x2: return 4;
     case DType::B32: case DType::U32: case DType::S32: case DType::F32: return 4;
     case DType::B64: case DType::U64: case DType::S64: case DType::F64: return 8;
     default: return 0;
   }
 }
-constexpr bool is_float(DType t) { return t == DType::F16 || t == DType::F32 || t == DType::F64; }
+constexpr bool is_float(DType t) {
+  return t == DType::F16 || t == DType::F32 || t == DType::F64 || t == DType::F16x2 || t == DType::BF16;
+}
+constexpr bool is_half(DType t) { return t == DType::F16 || t == DType::F16x2 || t == DType::BF16; }
 constexpr bool is_signed(DType t) {
   return t == DType::S8 || t == DType::S16 || t == DType::S32 || t == DType::S64;
 }
@@ -45,6 +50,10 @@ enum class Op : uint8_t {
   Prmt,                // byte permute (default mode)
   Activemask, MatchAny, MatchAll,
   ReadClock,  // mov from %clock/%clock64: value depends on simulated time
+  ReadGlobalTimer,  // mov from %globaltimer (_lo/_hi): simulated nanoseconds
+  Call,       // call of a device function or of vprintf/__assertfail (Instr::a.target: Kernel::calls index)
+  FuncRet,    // the single return of a device function (every ret in its body branches here)
+  BmskClamp, BmskWrap,  // bmsk: a mask of b bits from bit a
 };
 std::string_view op_name(Op op);
 

@@ -55,6 +55,9 @@ class Runtime {
   Runtime& operator=(const Runtime&) = delete;
 
   const RuntimeOptions& options() const { return options_; }
+  // cudaLimitStackSize: the per-thread stack of device-function calls.
+  uint32_t stack_bytes() const { return stack_bytes_; }
+  void set_stack_bytes(uint64_t bytes);
   Device& device() { return *device_; }
   const DeviceSpec& spec() const { return device_->spec(); }
 
@@ -162,6 +165,7 @@ class Runtime {
   void fill(void* dst, int value, uint64_t bytes, const char* call);
 
   RuntimeOptions options_;
+  uint32_t stack_bytes_ = 1024;
   std::unique_ptr<Device> device_;
   std::vector<std::unique_ptr<Device>> retired_devices_;  // before cudaDeviceReset
   std::vector<std::unique_ptr<Module>> modules_;

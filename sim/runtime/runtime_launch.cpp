@@ -40,6 +40,7 @@ cuda::Error fault_code(KernelFault::Kind kind) {
     case KernelFault::Kind::LimitExceeded: return cuda::ErrorLaunchTimeout;
     case KernelFault::Kind::Deadlock: return cuda::ErrorLaunchFailure;
     case KernelFault::Kind::Trap: return cuda::ErrorLaunchFailure;
+    case KernelFault::Kind::Assert: return cuda::ErrorAssert;
     default: return cuda::ErrorLaunchFailure;
   }
 }
@@ -81,6 +82,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   lo.mode = options_.mode;
   lo.sample_waves = options_.mode == SimMode::Timing ? options_.sample_waves : 0;
   lo.limits = options_.limits;
+  lo.stack_bytes = stack_bytes_;
 
   sync_managed_to_device();
   LaunchRecord rec;
@@ -110,6 +112,13 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   sync_managed_to_host();
   sim_time_ns_ += rec.stats.timing.valid ? rec.stats.timing.duration_ns : 0;
   launches_.push_back(std::move(rec));
+}
+
+void Runtime::set_stack_bytes(uint64_t bytes) {
+  if (bytes > 512 * 1024)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaDeviceSetLimit(cudaLimitStackSize, {}): more than 512 KiB per thread", bytes));
+  stack_bytes_ = static_cast<uint32_t>(bytes);
 }
 
 void Runtime::synchronize() {

@@ -39,6 +39,16 @@ class SimtStack {
     entries_.push_back({fall_pc, rpc, fall});
   }
 
+  // A call: the callee's threads run from `pc` on an entry of their own, which never
+  // reconverges by pc; the callee's return pops it (pop_call) and the caller's entry below,
+  // already at the return address, resumes.
+  static constexpr int32_t kCallFrame = -2;
+  void push_call(int32_t pc, uint32_t mask) { entries_.push_back({pc, kCallFrame, mask}); }
+  void pop_call() {
+    entries_.pop_back();
+    reconverge();
+  }
+
   // Removes exited threads from every entry; returns false when no thread is left.
   bool remove_threads(uint32_t exited) {
     for (auto& e : entries_) e.mask &= ~exited;

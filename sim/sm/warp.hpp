@@ -10,6 +10,17 @@ namespace warpsim::sm {
 
 struct BlockState;
 
+// One activation of a device function, per warp: all its threads are at the same call
+// depth, so they share one stack pointer (their frames are at the same local offset).
+struct CallFrame {
+  uint32_t call_pc = 0;
+  uint32_t callsite = 0;     // Kernel::calls index
+  uint32_t mask = 0;         // threads that made the call
+  uint32_t sp = 0;           // the frame's local-memory offset (its .local variables first)
+  uint32_t sp_end = 0;       // the next frame's
+  size_t simt_depth = 0;     // reconvergence-stack depth below the callee's entry
+};
+
 struct Warp {
   BlockState* block = nullptr;
   uint32_t index = 0;          // warp index within its block
@@ -23,6 +34,8 @@ struct Warp {
   uint32_t* preds = nullptr;
   uint8_t* local = nullptr;    // lane l's local memory at local + l * local_bytes
   std::vector<uint32_t> branch_executions;  // per conditional branch id: times this warp executed it
+  std::vector<CallFrame> frames;  // device-function activations, innermost last
+  uint32_t printf_calls = 0;      // printf calls executed (orders its output)
   uint64_t instructions = 0;
 };
 

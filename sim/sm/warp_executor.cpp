@@ -35,7 +35,7 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
     b.shared_bytes = base + ctx_.dynamic_shared;
   }
   b.shared.assign(b.shared_bytes, 0);
-  b.local.assign(size_t(nw) * isa::kWarpLanes * k.local_bytes, 0);
+  b.local.assign(size_t(nw) * isa::kWarpLanes * ctx_.local_stride, 0);
   b.live_threads = ctx_.threads_per_block;
   b.arrived = 0;
   b.warps_done = 0;
@@ -55,7 +55,9 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
     w.instructions = 0;
     w.regs = b.regs.data() + size_t(wi) * slots * isa::kWarpLanes;
     w.preds = b.preds.data() + size_t(wi) * npred;
-    w.local = b.local.data() + size_t(wi) * isa::kWarpLanes * k.local_bytes;
+    w.local = b.local.data() + size_t(wi) * isa::kWarpLanes * ctx_.local_stride;
+    w.frames.clear();
+    w.printf_calls = 0;
     w.branch_executions.assign(k.num_branches, 0);
     for (const auto& sp : k.specials) {
       uint64_t* r = w.regs + size_t(sp.slot) * isa::kWarpLanes;
@@ -86,6 +88,7 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
           case Special::LanemaskLe: v = lane == 31 ? 0xFFFFFFFFu : (2u << lane) - 1; break;
           case Special::LanemaskGt: v = lane == 31 ? 0u : ~((2u << lane) - 1); break;
           case Special::LanemaskGe: v = ~((1u << lane) - 1); break;
+          case Special::EnvReg: v = 0; break;
         }
         r[lane] = v;
       }
@@ -154,6 +157,21 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
       st.top().pc = static_cast<int32_t>(pc + 1);
       break;
     }
+    case Op::ReadGlobalTimer: {
+      uint64_t* d = w.regs + size_t(in.d[0].reg) * isa::kWarpLanes;
+      const uint64_t ns = static_cast<uint64_t>(static_cast<double>(now) * ctx_.ns_per_cycle);
+      const uint64_t v = in.stype == isa::DType::U64 ? ns : in.width == isa::Width::Hi ? ns >> 32 : ns & 0xFFFFFFFFu;
+      exec::for_lanes(exec, [&](int l) { d[l] = v; });
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      break;
+    }
+    case Op::Call:
+      st.top().pc = static_cast<int32_t>(pc + 1);  // where the callee returns to
+      if (exec) call(w, in, pc, exec);
+      break;
+    case Op::FuncRet:
+      func_return(w, pc);
+      break;
     case Op::Trap:
       if (exec) fault(w, std::countr_zero(exec), pc, "trap instruction executed", KernelFault::Kind::Trap);
       st.top().pc = static_cast<int32_t>(pc + 1);
@@ -201,7 +219,10 @@ void WarpExecutor::exit_threads(Warp& w, uint32_t exiting, StepResult& r) {
   exiting &= w.live_mask;
   w.live_mask &= ~exiting;
   b.live_threads -= std::popcount(exiting);
-  if (!w.stack.remove_threads(exiting)) {
+  const bool left = w.stack.remove_threads(exiting);
+  // Activations whose threads have all exited are gone with their reconvergence entry.
+  while (!w.frames.empty() && w.stack.depth() <= w.frames.back().simt_depth) w.frames.pop_back();
+  if (!left) {
     w.done = true;
     ++b.warps_done;
     r.kind = StepResult::Kind::WarpDone;

@@ -20,6 +20,10 @@
 namespace warpsim::sm {
 
 // Everything about one launch that does not change while it runs.
+struct LaunchContext;
+// Sets the local-memory layout of `ctx` for `k` (stack_bytes per thread for device functions).
+void set_local_layout(LaunchContext& ctx, const isa::Kernel& k, uint32_t stack_bytes);
+
 struct LaunchContext {
   const isa::Kernel* kernel = nullptr;         // what executes (register storage compacted)
   const isa::Kernel* source_kernel = nullptr;  // as loaded: the scoreboard's register numbering
@@ -30,6 +34,12 @@ struct LaunchContext {
   uint32_t threads_per_block = 0;
   uint32_t num_sms = 1;
   std::vector<uint8_t> params;      // the .param buffer
+  // Per-thread local memory: the kernel's .local variables, then (with calls) the
+  // call-parameter area at call_param_base and the device-function stack at stack_base.
+  uint32_t local_stride = 0;
+  uint32_t call_param_base = 0;
+  uint32_t stack_base = 0;
+  double ns_per_cycle = 1;          // %globaltimer: simulated nanoseconds per cycle
   mem::GlobalMemory* gmem = nullptr;
   std::vector<std::string>* labels = nullptr;  // unused hook
 };
@@ -62,6 +72,10 @@ class WarpExecutor {
 
   const LaunchContext& context() const { return ctx_; }
 
+  // The launch's device printf output so far, one string per printf call, ordered by block,
+  // warp, the warp's printf calls, then lane (deterministic in both modes); clears it.
+  std::vector<std::string> take_printf_output();
+
  private:
   void memory_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void load_store(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
@@ -73,6 +87,17 @@ class WarpExecutor {
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
   bool release_barrier_if_complete(BlockState& b);
 
+  // Device functions and the vprintf/__assertfail builtins (warp_calls.cpp).
+  void call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask);
+  void func_return(Warp& w, uint32_t pc);
+  void builtin_printf(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
+  [[noreturn]] void builtin_assert(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
+  bool read_generic(const Warp& w, uint32_t lane, uint64_t addr, void* out, uint32_t n) const;
+  std::string read_string(const Warp& w, uint32_t lane, uint64_t addr, uint32_t pc, const char* what) const;
+  uint8_t* call_params(const Warp& w, uint32_t lane) const {
+    return w.local + size_t(lane) * ctx_.local_stride + ctx_.call_param_base;
+  }
+
   [[noreturn]] void fault(const Warp& w, uint32_t lane, uint32_t pc, const std::string& what,
                           KernelFault::Kind kind = KernelFault::Kind::MemoryAccess) const;
   std::string thread_name(const Warp& w, uint32_t lane) const;
@@ -81,6 +106,11 @@ class WarpExecutor {
   LaunchStats& stats_;
   std::array<mem::WarpMemAccess, 3> accesses_{};
   const mem::GlobalMemory::Allocation* last_alloc_ = nullptr;
+  struct PrintfRecord {
+    uint32_t block, warp, call, lane;
+    std::string text;
+  };
+  std::vector<PrintfRecord> printf_;
 };
 
 }  // namespace warpsim::sm

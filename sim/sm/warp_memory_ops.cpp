@@ -171,6 +171,16 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     }
   };
 
+  if (in.space == Space::Param && in.call_param) {  // a call's parameter: per thread
+    exec::for_lanes(mask, [&](int l) {
+      uint64_t a = uint64_t((base ? int64_t(base[l]) : 0) + off);
+      if (a + span > k.call_param_bytes || a % EB)
+        fault(w, l, pc, fmt::format("out-of-bounds call-parameter access of {} bytes at offset {} ({} bytes of call "
+                                    "parameters)", span, a, k.call_param_bytes));
+      move(call_params(w, l) + a, l);
+    });
+    return;
+  }
   if (in.space == Space::Param) {
     const auto& pb = ctx_.params;
     exec::for_lanes(mask, [&](int l) {
@@ -321,7 +331,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     else ++es.shared_store_requests;
   }
   if (lmask) {
-    const uint32_t lb = k.local_bytes;
+    const uint32_t lb = ctx_.local_stride;
     exec::for_lanes(lmask, [&](int l) {
       uint64_t a = addr[l];
       if (a + span > lb)

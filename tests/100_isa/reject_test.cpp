@@ -61,12 +61,14 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"prmt.b32.f4e %r1, %r2, %r3, %r1;", "prmt"},
       {"dp4a.u32.u32 %r1, %r2, %r3, %r1;", "dp4a"},
       {"redux.sync.add.s32 %r1, %r2, 0xffffffff;", "redux"},
-      {"nanosleep.u32 100;", "nanosleep"},
+      {"nanosleep.u64 100;", "nanosleep other than nanosleep.u32"},
+      {"bmsk.b32 %r1, %r2, %r3;", "bmsk other than"},
       {"brkpt;", "brkpt"},
       {"set.eq.u32.s32 %r1, %r2, %r3;", "set"},
       {"testp.finite.f32 %p1, %f1;", ""},
-      {"ld.global.f16 %r1, [%rd1];", "half"},
-      {"cvt.rn.f16.f32 %r1, %f1;", "half"},
+      {"sqrt.approx.f16 %r1, %r2;", "sqrt on .f16"},
+      {"cvt.rz.f16.f32 %r1, %f1;", "cvt on .f16.f32"},
+      {"cvt.rn.bf16x2.f32 %r1, %f1, %f2;", "modifier .bf16x2"},
       {"st.param.b32 [p], %r1;", "param"},
       {"cvta.param.u64 %rd1, %rd2;", "param"},
       {"bar.arrive 0;", ""},
@@ -83,7 +85,8 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"cvt.rn.u32.s32 %r1, %r2;", "cvt"},
       {"ld.global.u32 %r1, [p];", "parameter"},
       {"tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [tex0, {%f0, %f1}];", "tex"},
-      {"call.uni (retval0), vprintf, (param0, param1);", "call"},
+      {"call.uni %rd1, (%r1);", "indirect calls"},
+      {"call.ftz f, (%r1);", "modifier .ftz on call"},
       {"wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0, %r1}, [%rd1], %r2;", ""},
       {"atom.global.add.u16 %r1, [%rd1], %r2;", "atom"},
       {"atom.global.and.f32 %f1, [%rd1], %f2;", "atom"},
@@ -96,12 +99,12 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
 }
 
 TEST_CASE("unsupported declarations inside a kernel", "[isa][reject]") {
-  check_unsupported(kernel_with(".reg .f16 %h<2>;"), 10, ".reg .f16 %h<2>;", "half");
+  check_unsupported(kernel_with(".reg .bf16x2 %h<2>;"), 10, ".reg .bf16x2 %h<2>;", ".bf16x2 registers");
   check_unsupported(kernel_with(".reg .v4 .f32 %v;"), 10, ".reg .v4 .f32 %v;", "vector");
   check_unsupported(kernel_with(".shared .v4 .f32 sv[4];"), 10, ".shared .v4 .f32 sv[4];", "vector");
   check_unsupported(kernel_with(".shared .align 4 .b8 init[4] = {1, 2, 3, 4};"), 10,
                     ".shared .align 4 .b8 init[4] = {1, 2, 3, 4};", "initialised");
-  check_unsupported(kernel_with(".param .b64 param0;"), 10, ".param .b64 param0;", "param");
+  check_unsupported(kernel_with(".param .f16 param0;"), 10, ".param .f16 param0;", "half");
   check_unsupported(kernel_with(".global .u32 g;"), 10, ".global .u32 g;", "global");
   check_unsupported(kernel_with(".const .u32 c;"), 10, ".const .u32 c;", "const");
   check_unsupported(kernel_with(".shared .pred sp;"), 10, ".shared .pred sp;", "variable type");
@@ -118,10 +121,10 @@ TEST_CASE("unsupported module-level constructs", "[isa][reject]") {
                     ".global .align 8 .u32 pt[2] = {generic(nowhere)};", "narrower");
   check_unsupported(module_with(".global .align 8 .u64 pt[2] = {generic(nowhere)};"), 4,
                     ".global .align 8 .u64 pt[2] = {generic(nowhere)};", "not an earlier");
-  check_unsupported(module_with(".func (.param .b32 r) helper(.param .b32 x)\n{\nret;\n}"), 4,
-                    ".func (.param .b32 r) helper(.param .b32 x)", ".func");
-  check_unsupported(module_with(".extern .func  (.param .b32 func_retval0) vprintf\n(\n.param .b64 a\n);"), 4,
-                    ".extern .func  (.param .b32 func_retval0) vprintf", ".func");
+  check_unsupported(module_with(".func (.param .b32 r) helper(.reg .b32 x)\n{\nret;\n}"), 4,
+                    ".func (.param .b32 r) helper(.reg .b32 x)", "register parameters");
+  check_unsupported(module_with(".func helper() .attribute(.unified)\n{\nret;\n}"), 4,
+                    ".func helper() .attribute(.unified)", "function attribute .attribute");
   check_unsupported(module_with(".global .texref tex;"), 4, ".global .texref tex;", "");
   check_unsupported(module_with(".shared .align 4 .b8 init[4] = {1, 2, 3, 4};"), 4,
                     ".shared .align 4 .b8 init[4] = {1, 2, 3, 4};", "initialised");

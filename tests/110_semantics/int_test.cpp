@@ -460,3 +460,26 @@ TEST_CASE("prmt (default mode): byte selection with sign replication", "[semanti
   CHECK(p(0x80221100, 0x77665544, 0x000A) == 0x00000000u);  // byte 2 (0x22) positive: 0
   CHECK(p(0x33221100, 0x77665544, 0xFFFF3210) == 0x33221100u);  // only c[15:0] counts
 }
+
+TEST_CASE("mov.pred takes nvcc's -1 as true", "[semantics][int]") {
+  // MonteCarloMultiGPU's PTX has `mov.pred %p101, -1;`.
+  auto out = semtest::eval("mov.pred %q, -1;", semtest::Types("b32", "b32"), {{0, 0, 0, 0, 0}});
+  CHECK(out[0].q);
+  auto off = semtest::eval("mov.pred %q, 1;\nmov.pred %q, 0;", semtest::Types("b32", "b32"), {{0, 0, 0, 0, 0}});
+  CHECK(!off[0].q);
+}
+
+TEST_CASE("bmsk: b one-bits from bit a, clamped or wrapped; nanosleep does nothing", "[semantics][int]") {
+  using semtest::Types;
+  const std::vector<semtest::Case> cases = {
+      {0, 4, 0, 0, 0}, {8, 8, 0, 0, 0}, {28, 8, 0, 0, 0}, {0, 32, 0, 0, 0}, {33, 3, 0, 0, 0}, {4, 40, 0, 0, 0}};
+  auto clamp = semtest::eval("bmsk.clamp.b32 %d, %a, %b;", Types("b32", "b32", "b32"), cases);
+  auto wrap = semtest::eval("nanosleep.u32 %a;\nbmsk.wrap.b32 %d, %a, %b;", Types("b32", "b32", "b32"), cases);
+  const uint64_t want_clamp[] = {0xF, 0xFF00, 0xF0000000, 0xFFFFFFFF, 0, 0xFFFFFFF0};
+  const uint64_t want_wrap[] = {0xF, 0xFF00, 0xF0000000, 0, 0xE, 0xFF0};  // 40 & 31 = 8
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(i);
+    CHECK(clamp[i].d == want_clamp[i]);
+    CHECK(wrap[i].d == want_wrap[i]);
+  }
+}

@@ -124,3 +124,27 @@ TEST_CASE("programs: __constant__ and __device__ variables through the symbol ca
         "not a symbol: cudaErrorInvalidSymbol\n");
   CHECK_THAT(r.err, Catch::Contains("exceed the 16-byte variable 'coeffs'"));
 }
+
+TEST_CASE("programs: device functions, printf in order, and assert as cudaErrorAssert") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("device_calls");
+  for (const char* mode : {"--functional --no-summary", "--no-summary"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    // depth_sum(t % 6) + scaled(2, t) = (t%6)(t%6+1)/2 + 2 (t & 3)
+    CHECK(r.out ==
+          "block 0 thread 0: sum 0, 0.00, ok\n"
+          "block 0 thread 3: sum 12, 1.50, ok\n"
+          "block 0 thread 6: sum 4, 3.00, ok\n"
+          "block 1 thread 0: sum 0, 0.00, ok\n"
+          "block 1 thread 3: sum 12, 1.50, ok\n"
+          "block 1 thread 6: sum 4, 3.00, ok\n"
+          "work: cudaSuccess\n"
+          "0 3 7 12 10 17 4 7 \n"
+          "check: cudaErrorAssert\n");
+    CHECK_THAT(r.err, Catch::Contains("device assert failed: ") &&
+                          Catch::Contains("device_calls.cu:21: void check(const int *, int): Assertion `in[i] >= 0` "
+                                          "failed in kernel '_Z5checkPKii', block (0,0,0), thread (5,0,0)"));
+  }
+}

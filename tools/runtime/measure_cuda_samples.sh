@@ -9,6 +9,7 @@
 #   PATH_FILTER (e.g. 0_Introduction or 0_Introduction/vectorAdd) keeps the folders whose
 #   path contains it as whole path components. JOBS=N runs N folders at once (default 2).
 #   WORK_DIR keeps nvcc's outputs between runs; WARPSIM, NVCC, CONFIG, TIME_LIMIT override.
+#   PTX_ONLY=1 measures the PTX alone (step 1; programs.tsv stays empty).
 # Writes OUT_DIR/ptx.tsv, OUT_DIR/programs.tsv and OUT_DIR/summary.txt.
 set -uo pipefail
 
@@ -31,6 +32,7 @@ measure_folder() {
       printf '%s\tfails\t%s\n' "$rel" "$(grep -m1 -v 'does not load' "$work/$name.inspect.log" | sed 's/^ *//; s/^[^ ]*\.ptx:[0-9]*\(:[0-9]*\)\{0,1\}: //' | cut -c1-160)" >> "$parts/$name.ptx"
     fi
   done
+  [ -n "${PTX_ONLY:-}" ] && return  # the PTX measurement alone
   app="$work/$name.app"
   if [ ! -x "$app" ] && ! "$nvcc" -cudart shared -arch=sm_75 -lineinfo -w $common -I"$dir" -o "$app" \
       $(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort) >"$work/$name.build.log" 2>&1; then

@@ -87,13 +87,17 @@ WARPSIM_API int cudaDeviceGetCacheConfig(int* config) {
   return call("cudaDeviceGetCacheConfig", [&](Runtime&) { *config = cuda::PreferNone; });
 }
 
-WARPSIM_API int cudaDeviceSetLimit(int, size_t) { return call("cudaDeviceSetLimit", [](Runtime&) {}); }
+WARPSIM_API int cudaDeviceSetLimit(int limit, size_t value) {
+  return call("cudaDeviceSetLimit", [&](Runtime& rt) {
+    if (limit == 0) rt.set_stack_bytes(value);  // cudaLimitStackSize; the others are accepted and not modelled
+  });
+}
 
 WARPSIM_API int cudaDeviceGetLimit(size_t* value, int limit) {
   // cudaLimitStackSize 0, PrintfFifoSize 1, MallocHeapSize 2: CUDA's defaults.
-  return call("cudaDeviceGetLimit", [&](Runtime&) {
+  return call("cudaDeviceGetLimit", [&](Runtime& rt) {
     switch (limit) {
-      case 0: *value = 1024; break;
+      case 0: *value = rt.stack_bytes(); break;
       case 1: *value = 1 << 20; break;
       case 2: *value = 8 << 20; break;
       default: *value = 0; break;

@@ -1,0 +1,246 @@
+// Decoding of integer and floating-point arithmetic, comparisons, selects and conversions.
+#include "sim/isa/ptx_decoder.hpp"
+
+namespace warpsim::isa::detail {
+
+void Decoder::binary() {
+  need(3);
+  DType t = type1();
+  static const std::pair<std::string_view, Op> ops[] = {{"add", Op::Add}, {"sub", Op::Sub}, {"min", Op::Min},
+                                                        {"max", Op::Max}, {"and", Op::And}, {"or", Op::Or},
+                                                        {"xor", Op::Xor}, {"copysign", Op::Copysign}};
+  for (auto& [n, o] : ops)
+    if (base_ == n) in_.op = o;
+  in_.type = t;
+  in_.round = md_.round;
+  in_.ftz = md_.ftz;
+  in_.sat = md_.sat;
+  bool logic = in_.op == Op::And || in_.op == Op::Or || in_.op == Op::Xor;
+  if (in_.sat && !((in_.op == Op::Add || in_.op == Op::Sub) && (t == DType::S32 || t == DType::F32)))
+    malformed(fmt::format(".sat on {} applies to .s32 and .f32 add/sub", base_));
+  if (t == DType::Pred) {
+    if (!logic) malformed(fmt::format("{}.pred is not an instruction", base_));
+    set(kD0, pdst(ops_[0]));
+    set(kA, psrc(ops_[1]));
+    set(kB, psrc(ops_[2]));
+    in_.klass = InstrClass::IntAlu;
+    return;
+  }
+  if (in_.op == Op::Copysign && !is_float(t)) malformed("copysign takes .f32 or .f64");
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set_class_arith(t);
+}
+
+// The width and saturation forms PTX defines: .wide on 16/32-bit integers (never for
+// mul24/mad24, which take .lo/.hi), .sat on f32, and on the .hi.s32 forms of mad/mad24.
+void Decoder::check_width_and_sat(DType t, bool is_mad) {
+  const bool is24 = base_ == "mul24" || base_ == "mad24";
+  if (is24 && !(t == DType::S32 || t == DType::U32)) malformed(fmt::format("{} takes .s32 or .u32", base_));
+  if (is24 && in_.width == Width::Wide) malformed(fmt::format("{} takes .lo or .hi", base_));
+  if (in_.width == Width::Wide && dtype_bytes(t) == 8)
+    malformed(fmt::format("{}.wide takes 16- or 32-bit types", base_));
+  if (in_.width != Width::None && is_float(t)) malformed(fmt::format("{}.{} is integer-only", base_,
+                                                                      in_.width == Width::Hi ? "hi" : in_.width == Width::Lo ? "lo" : "wide"));
+  if (in_.sat && !(t == DType::F32 || (is_mad && in_.width == Width::Hi && t == DType::S32)))
+    malformed(fmt::format(".sat on {} applies to .f32{}", base_, is_mad ? " and .hi.s32" : ""));
+}
+
+void Decoder::mul() {
+  need(3);
+  DType t = type1();
+  in_.op = base_ == "mul24" ? Op::Mul24 : Op::Mul;
+  in_.type = t;
+  in_.round = md_.round;
+  in_.ftz = md_.ftz;
+  in_.sat = md_.sat;
+  in_.width = md_.width;
+  if (is_int(t) && in_.width == Width::None) malformed("integer mul needs .lo, .hi or .wide");
+  check_width_and_sat(t, false);
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set_class_arith(t);
+  if (is_int(t)) in_.klass = InstrClass::IntMul;
+}
+
+void Decoder::mad() {
+  need(4);
+  DType t = type1();
+  in_.op = base_ == "mad24" ? Op::Mad24 : Op::Mad;
+  in_.type = t;
+  in_.round = md_.round;
+  in_.ftz = md_.ftz;
+  in_.sat = md_.sat;
+  in_.width = md_.width;
+  if (is_int(t) && in_.width == Width::None) malformed("integer mad needs .lo, .hi or .wide");
+  check_width_and_sat(t, true);
+  DType ct = (in_.width == Width::Wide) ? (is_signed(t) ? DType::S64 : DType::U64) : t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set(kC, src(ops_[3], ct, kC));
+  set_class_arith(t);
+  if (is_int(t)) in_.klass = InstrClass::IntMul;
+}
+
+void Decoder::fma() {
+  need(4);
+  DType t = type1();
+  if (!is_float(t)) malformed("fma takes .f32 or .f64");
+  in_.op = Op::Fma;
+  in_.type = t;
+  in_.round = md_.round;
+  in_.ftz = md_.ftz;
+  in_.sat = md_.sat;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set(kC, src(ops_[3], t, kC));
+  set_class_arith(t);
+}
+
+void Decoder::divrem() {
+  need(3);
+  DType t = type1();
+  in_.op = base_ == "div" ? Op::Div : Op::Rem;
+  if (in_.op == Op::Rem && is_float(t)) malformed("rem takes integer types");
+  in_.type = t;
+  in_.round = md_.round;
+  in_.ftz = md_.ftz;
+  in_.approx = md_.approx || md_.full;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  if (t == DType::F64) in_.klass = InstrClass::Fp64;
+  else if (is_float(t)) in_.klass = md_.approx ? InstrClass::Sfu : InstrClass::FpDiv;
+  else in_.klass = InstrClass::IntDiv;
+}
+
+void Decoder::unary() {
+  need(2);
+  DType t = type1();
+  static const std::pair<std::string_view, Op> ops[] = {{"abs", Op::Abs}, {"neg", Op::Neg}, {"not", Op::Not},
+                                                        {"cnot", Op::Cnot}, {"popc", Op::Popc}, {"clz", Op::Clz},
+                                                        {"brev", Op::Brev}};
+  for (auto& [n, o] : ops)
+    if (base_ == n) in_.op = o;
+  in_.type = t;
+  in_.ftz = md_.ftz;
+  if (t == DType::Pred) {
+    if (in_.op != Op::Not) malformed(fmt::format("{}.pred is not an instruction", base_));
+    set(kD0, pdst(ops_[0]));
+    set(kA, psrc(ops_[1]));
+    in_.klass = InstrClass::IntAlu;
+    return;
+  }
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set_class_arith(t);
+}
+
+void Decoder::shift() {
+  need(3);
+  DType t = type1();
+  if (is_float(t) || t == DType::Pred) malformed("shifts take integer types");
+  in_.op = base_ == "shl" ? Op::Shl : Op::Shr;
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  in_.klass = InstrClass::IntAlu;
+}
+
+void Decoder::setp() {
+  need_between(3, 4);
+  DType t = type1();
+  if (!md_.has_cmp) malformed("setp needs a comparison operator");
+  in_.op = Op::Setp;
+  in_.type = t;
+  in_.cmp = md_.cmp;
+  in_.boolop = md_.boolop;
+  in_.ftz = md_.ftz;
+  const RawOp& d = ops_[0];
+  if (d.k != RawOp::K::Reg) fail_tok(d.tok, "parse error: setp writes a predicate register");
+  set(kD0, pdst(d));
+  if (!d.pipe.empty()) {
+    RawOp q = d;
+    q.name = d.pipe;
+    set(kD1, pdst(q));
+  }
+  if (t == DType::Pred) unsupported("setp on predicates");
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  if (ops_.size() == 4) {
+    if (in_.boolop == BoolOp::None) malformed("a third setp source needs .and, .or or .xor");
+    set(kC, psrc(ops_[3]));
+  } else if (in_.boolop != BoolOp::None) {
+    malformed("setp with .and/.or/.xor needs a predicate source");
+  }
+  set_class_arith(t);
+}
+
+void Decoder::selp() {
+  need(4);
+  DType t = type1();
+  in_.op = Op::Selp;
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set(kC, psrc(ops_[3]));
+  in_.klass = InstrClass::IntAlu;
+}
+
+void Decoder::slct() {
+  need(4);
+  if (md_.types.size() != 2) malformed("slct needs two types");
+  in_.op = Op::Slct;
+  in_.type = md_.types[0];
+  in_.stype = md_.types[1];
+  if (in_.stype != DType::S32 && in_.stype != DType::F32) malformed("slct's selector is .s32 or .f32");
+  in_.ftz = md_.ftz;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], in_.type, kA));
+  set(kB, src(ops_[2], in_.type, kB));
+  set(kC, src(ops_[3], in_.stype, kC));
+  in_.klass = InstrClass::IntAlu;
+}
+
+void Decoder::cvt() {
+  need(2);
+  if (md_.types.size() != 2) malformed("cvt needs a destination and a source type");
+  in_.op = Op::Cvt;
+  in_.type = md_.types[0];
+  in_.stype = md_.types[1];
+  if (in_.type == DType::Pred || in_.stype == DType::Pred) malformed("cvt does not take .pred");
+  in_.round = md_.round;
+  in_.ftz = md_.ftz;
+  in_.sat = md_.sat;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], in_.stype, kA));
+  in_.klass = (in_.type == DType::F64 || in_.stype == DType::F64) ? InstrClass::Fp64 : InstrClass::Conv;
+}
+
+void Decoder::sfu() {
+  need(2);
+  DType t = type1();
+  if (!is_float(t)) malformed(fmt::format("{} takes floating-point types", base_));
+  static const std::pair<std::string_view, Op> ops[] = {{"rcp", Op::Rcp}, {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt},
+                                                        {"ex2", Op::Ex2}, {"lg2", Op::Lg2},   {"sin", Op::Sin},
+                                                        {"cos", Op::Cos}, {"tanh", Op::Tanh}};
+  for (auto& [n, o] : ops)
+    if (base_ == n) in_.op = o;
+  in_.type = t;
+  in_.round = md_.round;
+  in_.ftz = md_.ftz;
+  in_.approx = md_.approx;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  if (t == DType::F64) in_.klass = InstrClass::Fp64;
+  else if (md_.approx) in_.klass = InstrClass::Sfu;
+  else in_.klass = InstrClass::FpDiv;  // IEEE-rounded: a short instruction sequence
+}
+
+}  // namespace warpsim::isa::detail

@@ -1,0 +1,174 @@
+// Decoding of warp-level (shfl, vote, match, activemask) and bit-manipulation instructions.
+#include "sim/isa/ptx_decoder.hpp"
+
+namespace warpsim::isa::detail {
+
+void Decoder::shfl() {
+  if (!md_.has_shfl) malformed("shfl needs .up, .down, .bfly or .idx");
+  need_between(4, 5);
+  if (md_.sync != (ops_.size() == 5)) malformed(md_.sync ? "shfl.sync takes 5 operands" : "shfl takes 4 operands");
+  DType t = type1();
+  if (dtype_bytes(t) != 4) malformed("shfl takes .b32");
+  in_.op = Op::Shfl;
+  in_.type = DType::B32;
+  in_.shfl = md_.shfl;
+  const RawOp& d = ops_[0];
+  set(kD0, dst(d));
+  if (!d.pipe.empty()) {
+    RawOp p = d;
+    p.k = RawOp::K::Reg;  // d may be the sink "_"
+    p.name = d.pipe;
+    set(kD1, pdst(p));
+  }
+  set(kA, src(ops_[1], DType::B32, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  set(kC, src(ops_[3], DType::U32, kC));
+  if (ops_.size() == 5) set(kE, src(ops_[4], DType::U32, kE));
+  in_.klass = InstrClass::IntAlu;
+}
+
+void Decoder::vote() {
+  if (!md_.has_vote) malformed("vote needs .all, .any, .uni or .ballot");
+  need_between(2, 3);
+  if (md_.sync != (ops_.size() == 3)) malformed(md_.sync ? "vote.sync takes 3 operands" : "vote takes 2 operands");
+  DType t = type1();
+  in_.op = Op::Vote;
+  in_.vote = md_.vote;
+  in_.type = t;
+  if (md_.vote == VoteMode::Ballot) {
+    if (dtype_bytes(t) != 4 || is_float(t)) malformed("vote.ballot takes .b32");
+    set(kD0, dst(ops_[0]));
+  } else {
+    if (t != DType::Pred) malformed("vote.all/any/uni take .pred");
+    set(kD0, pdst(ops_[0]));
+  }
+  set(kA, psrc(ops_[1]));
+  if (ops_.size() == 3) set(kB, src(ops_[2], DType::U32, kB));
+  in_.klass = InstrClass::IntAlu;
+}
+
+void Decoder::bfe() {
+  need(4);
+  DType t = type1();
+  if (!is_int(t) || dtype_bytes(t) < 4) malformed("bfe takes .u32, .s32, .u64 or .s64");
+  in_.op = Op::Bfe;
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  set(kC, src(ops_[3], DType::U32, kC));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: the funnel shift of b:a by c.
+void Decoder::shf() {
+  need(4);
+  DType t = type1();
+  if (t != DType::B32) malformed("shf takes .b32");
+  if (!md_.shf_dir || !md_.shf_mode) malformed("shf needs .l or .r and .wrap or .clamp");
+  bool wrap = md_.shf_mode == 'w';
+  in_.op = md_.shf_dir == 'l' ? (wrap ? Op::ShfLWrap : Op::ShfLClamp) : (wrap ? Op::ShfRWrap : Op::ShfRClamp);
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set(kC, src(ops_[3], DType::U32, kC));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// prmt.b32 d, a, b, c (the default mode; the .f4e/.b4e/.rc8/.ecl/.ecr/.rc16 modes are not
+// in the subset and arrive here as unknown modifiers).
+void Decoder::prmt() {
+  need(4);
+  DType t = type1();
+  if (t != DType::B32) malformed("prmt takes .b32");
+  in_.op = Op::Prmt;
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set(kC, src(ops_[3], DType::B32, kC));
+  in_.klass = InstrClass::IntAlu;
+}
+
+void Decoder::activemask() {
+  need(1);
+  if (type1() != DType::B32) malformed("activemask takes .b32");
+  in_.op = Op::Activemask;
+  in_.type = DType::B32;
+  set(kD0, dst(ops_[0]));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// match.any.sync.{b32,b64} d, a, membermask;  match.all.sync.{b32,b64} d[|p], a, membermask.
+void Decoder::match() {
+  if (!md_.match_mode) malformed("match needs .any or .all");
+  if (!md_.sync) malformed("match needs .sync");
+  need(3);
+  DType t = type1();
+  if (t != DType::B32 && t != DType::B64) malformed("match takes .b32 or .b64");
+  in_.op = md_.match_mode == 'n' ? Op::MatchAny : Op::MatchAll;
+  in_.type = t;
+  const RawOp& d = ops_[0];
+  set(kD0, dst(d));
+  if (!d.pipe.empty()) {
+    if (in_.op == Op::MatchAny) malformed("match.any has no predicate destination");
+    RawOp p = d;
+    p.k = RawOp::K::Reg;
+    p.name = d.pipe;
+    set(kD1, pdst(p));
+  }
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// bfind[.shiftamt].{u32,s32,u64,s64} d, a: d is .u32.
+void Decoder::bfind() {
+  need(2);
+  DType t = type1();
+  if (t != DType::U32 && t != DType::S32 && t != DType::U64 && t != DType::S64)
+    malformed("bfind takes .u32, .s32, .u64 or .s64");
+  in_.op = md_.shiftamt ? Op::BfindShift : Op::Bfind;
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  in_.klass = InstrClass::IntAlu;
+}
+
+void Decoder::bfi() {
+  need(5);
+  DType t = type1();
+  if (t != DType::B32 && t != DType::B64) malformed("bfi takes .b32 or .b64");
+  in_.op = Op::Bfi;
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set(kC, src(ops_[3], DType::U32, kC));
+  set(kE, src(ops_[4], DType::U32, kE));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// bmsk.{clamp,wrap}.b32 d, a, b.
+void Decoder::bmsk() {
+  need(3);
+  if (type1() != DType::B32 || !md_.shf_mode) unsupported("bmsk other than bmsk.clamp.b32 / bmsk.wrap.b32");
+  in_.op = md_.shf_mode == 'w' ? Op::BmskWrap : Op::BmskClamp;
+  in_.type = DType::B32;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], DType::U32, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// nanosleep.u32 t: a hint that the thread may sleep up to t ns; warpsim does not suspend it.
+void Decoder::nanosleep() {
+  need(1);
+  if (type1() != DType::U32) unsupported("nanosleep other than nanosleep.u32");
+  in_.op = Op::Nop;
+  set(kA, src(ops_[0], DType::U32, kA));
+  in_.klass = InstrClass::Other;
+}
+
+}  // namespace warpsim::isa::detail

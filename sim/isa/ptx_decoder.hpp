@@ -1,0 +1,133 @@
+// The instruction decoder shared by the ptx_decode*.cpp files (one per instruction
+// family). Not part of the public interface.
+#pragma once
+#include <fmt/format.h>
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/isa/ptx_parser_internal.hpp"
+
+namespace warpsim::isa::detail {
+
+constexpr int kD0 = 0, kD1 = 1, kA = 2, kB = 3, kC = 4, kE = 5;
+
+struct Mods {
+  std::vector<DType> types;
+  bool has_space = false;
+  Space space = Space::Generic;
+  Round round = Round::None;
+  bool ftz = false, sat = false, approx = false, full = false;
+  Width width = Width::None;
+  bool has_cmp = false;
+  Cmp cmp = Cmp::Eq;
+  BoolOp boolop = BoolOp::None;
+  AtomOp atom = AtomOp::None;
+  CacheOp cache = CacheOp::Default;
+  bool nc = false, vol = false, uni = false, sync = false, aligned = false, to = false, warp = false, cc = false;
+  int vec = 1;
+  bool has_shfl = false;
+  ShflMode shfl = ShflMode::Idx;
+  bool has_vote = false;
+  VoteMode vote = VoteMode::All;
+  bool shiftamt = false;  // bfind.shiftamt
+  int shf_dir = 0;         // shf: 'l' or 'r'
+  int shf_mode = 0;        // shf: 'w'rap or 'c'lamp
+  int match_mode = 0;      // match: 'n' (any) or 'l' (all)
+  bool sem = false;  // memory-ordering qualifiers (ignored: the simulator is sequentially consistent)
+};
+
+inline bool one_of(std::string_view m, std::initializer_list<std::string_view> l) {
+  for (auto x : l)
+    if (m == x) return true;
+  return false;
+}
+
+class Decoder {
+ public:
+  Decoder(DecodeContext& ctx, std::vector<RawOp>& ops, Instr& in) : ctx_(ctx), ops_(ops), in_(in) {}
+
+  void run(std::string_view opcode, const Token& tok);
+
+ private:
+  // DecodeContext's reporters always throw; the unreachable marks tell the compiler so.
+  [[noreturn]] void unsupported(const std::string& why) {
+    ctx_.unsupported(why);
+    __builtin_unreachable();
+  }
+  [[noreturn]] void fail_tok(const Token& t, const std::string& why) {
+    ctx_.malformed(t, why);
+    __builtin_unreachable();
+  }
+  [[noreturn]] void malformed(const std::string& why) { fail_tok(tok_, fmt::format("parse error: {}", why)); }
+  void set(int which, const Operand& o) { operand_slot(in_, which) = o; }
+
+  // modifiers, operands and dispatch (ptx_decode.cpp)
+  void classify(std::string_view m);
+  void need(size_t n);
+  void need_between(size_t lo, size_t hi);
+  DType type1();
+  Operand dst(const RawOp& r);
+  Operand pdst(const RawOp& r);
+  Operand psrc(const RawOp& r);
+  uint64_t imm_bits(const RawOp& r, DType t);
+  Operand src(const RawOp& r, DType t, int which);
+  Operand addr(const RawOp& r, Space sp, int which);
+  Operand vec_regs(const RawOp& r, int n, bool is_dst, DType t);
+  void set_class_arith(DType t);
+  void dispatch();
+
+  // moves, loads, stores, address conversion, atomics (ptx_decode_memory.cpp)
+  void mov();
+  void mem_common();
+  void ld();
+  void st();
+  void cvta();
+  void atom();
+  void check_atom_type(bool is_red, DType t);
+
+  // integer and floating-point arithmetic, comparisons, conversions (ptx_decode_arith.cpp)
+  void binary();
+  void check_width_and_sat(DType t, bool is_mad);
+  void mul();
+  void mad();
+  void fma();
+  void divrem();
+  void unary();
+  void shift();
+  void setp();
+  void selp();
+  void slct();
+  void cvt();
+  void sfu();
+
+  // branches, returns, barriers, calls (ptx_decode_control.cpp)
+  void bra();
+  void ret();
+  void bar();
+  void membar();
+
+  // warp-level and bit-manipulation instructions (ptx_decode_warp.cpp)
+  void shfl();
+  void vote();
+  void bfe();
+  void shf();
+  void prmt();
+  void activemask();
+  void match();
+  void bfind();
+  void bfi();
+  void bmsk();
+  void nanosleep();
+
+  DecodeContext& ctx_;
+  std::vector<RawOp>& ops_;
+  Instr& in_;
+  Token tok_;
+  std::string_view base_;
+  Mods md_;
+};
+
+}  // namespace warpsim::isa::detail

@@ -1,0 +1,197 @@
+// Calls of the warp executor: device functions (a frame per activation on each thread's
+// stack in local memory, the callee's registers, predicates and parameters saved there and
+// restored on return, so recursion works), and the builtins vprintf and __assertfail.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "sim/foundation/error.hpp"
+#include "sim/sm/device_printf.hpp"
+#include "sim/sm/warp_executor.hpp"
+
+namespace warpsim::sm {
+
+namespace {
+
+uint32_t align16(uint64_t v) { return static_cast<uint32_t>((v + 15) / 16 * 16); }
+
+}  // namespace
+
+void set_local_layout(LaunchContext& ctx, const isa::Kernel& k, uint32_t stack_bytes) {
+  ctx.local_stride = ctx.call_param_base = ctx.stack_base = k.local_bytes;
+  if (k.calls.empty()) return;
+  ctx.call_param_base = align16(k.local_bytes);
+  ctx.stack_base = align16(uint64_t(ctx.call_param_base) + k.call_param_bytes);
+  ctx.local_stride = ctx.stack_base + (k.functions.empty() ? 0 : align16(stack_bytes));
+}
+
+void WarpExecutor::call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask) {
+  const isa::Kernel& k = *ctx_.kernel;
+  const isa::CallSite& cs = k.calls[static_cast<size_t>(in.a.target)];
+  if (cs.builtin == isa::Builtin::Vprintf) return builtin_printf(w, cs, pc, mask);
+  if (cs.builtin == isa::Builtin::AssertFail) builtin_assert(w, cs, pc, mask);
+  const isa::Function& f = k.functions[static_cast<size_t>(cs.callee)];
+  const uint32_t sp = w.frames.empty() ? ctx_.stack_base : w.frames.back().sp_end;
+  const uint64_t end = uint64_t(sp) + f.frame_bytes;
+  if (end > ctx_.local_stride)
+    fault(w, std::countr_zero(mask), pc,
+          fmt::format("stack overflow: the call of '{}' at call depth {} needs {} bytes of stack, more than the "
+                      "thread's {}-byte stack (cudaLimitStackSize; each activation of '{}' takes {} bytes)",
+                      f.name, w.frames.size() + 1, end - ctx_.stack_base, ctx_.local_stride - ctx_.stack_base, f.name,
+                      f.frame_bytes));
+  const uint32_t save_at = sp + align16(f.depot_bytes);
+  exec::for_lanes(mask, [&](int l) {
+    uint8_t* local = w.local + size_t(l) * ctx_.local_stride;
+    uint8_t* p = local + save_at;
+    for (uint32_t s = f.first_slot; s < f.end_slot; ++s) {
+      const uint64_t v = w.regs[size_t(s) * isa::kWarpLanes + l];
+      const size_t n = isa::dtype_bytes(k.regs[s].type) == 8 ? 8 : 4;
+      std::memcpy(p, &v, n);  // little-endian: the low bytes
+      p += n;
+    }
+    for (uint32_t q = f.first_pred; q < f.end_pred; ++q) *p++ = static_cast<uint8_t>(w.preds[q] >> l & 1);
+    uint8_t* params = call_params(w, l);
+    std::memcpy(p, params + f.param_base, f.param_bytes);
+    for (size_t i = 0; i < cs.arg_offsets.size(); ++i)
+      std::memcpy(params + f.arg_offsets[i], params + cs.arg_offsets[i], cs.arg_sizes[i]);
+    w.regs[size_t(f.frame_slot) * isa::kWarpLanes + l] = sp;
+  });
+  w.frames.push_back({pc, static_cast<uint32_t>(in.a.target), mask, sp, static_cast<uint32_t>(end), w.stack.depth()});
+  w.stack.push_call(f.entry, mask);
+}
+
+void WarpExecutor::func_return(Warp& w, uint32_t pc) {
+  const isa::Kernel& k = *ctx_.kernel;
+  if (w.frames.empty() || w.stack.depth() != w.frames.back().simt_depth + 1)
+    fault(w, std::countr_zero(w.stack.top().mask), pc,
+          "return from a device function whose threads have not reconverged (unstructured control flow)",
+          KernelFault::Kind::Trap);
+  const CallFrame fr = w.frames.back();
+  const isa::CallSite& cs = k.calls[fr.callsite];
+  const isa::Function& f = k.functions[static_cast<size_t>(cs.callee)];
+  const uint32_t mask = w.stack.top().mask;
+  const uint32_t save_at = fr.sp + align16(f.depot_bytes);
+  std::vector<uint8_t> results;
+  exec::for_lanes(mask, [&](int l) {
+    uint8_t* params = call_params(w, l);
+    // The results first (restoring the callee's parameters overwrites them), then the
+    // callee's saved state, then the results into the caller's .params.
+    results.clear();
+    for (size_t i = 0; i < f.ret_offsets.size(); ++i)
+      results.insert(results.end(), params + f.ret_offsets[i], params + f.ret_offsets[i] + f.ret_sizes[i]);
+    const uint8_t* p = w.local + size_t(l) * ctx_.local_stride + save_at;
+    for (uint32_t s = f.first_slot; s < f.end_slot; ++s) {
+      uint64_t v = 0;
+      const size_t n = isa::dtype_bytes(k.regs[s].type) == 8 ? 8 : 4;
+      std::memcpy(&v, p, n);
+      w.regs[size_t(s) * isa::kWarpLanes + l] = v;
+      p += n;
+    }
+    for (uint32_t q = f.first_pred; q < f.end_pred; ++q) {
+      w.preds[q] = (w.preds[q] & ~(1u << l)) | (uint32_t(*p++ & 1) << l);
+    }
+    std::memcpy(params + f.param_base, p, f.param_bytes);
+    size_t at = 0;
+    for (size_t i = 0; i < cs.ret_offsets.size(); ++i) {
+      std::memcpy(params + cs.ret_offsets[i], results.data() + at, cs.ret_sizes[i]);
+      at += cs.ret_sizes[i];
+    }
+  });
+  w.frames.pop_back();
+  w.stack.pop_call();
+}
+
+bool WarpExecutor::read_generic(const Warp& w, uint32_t lane, uint64_t a, void* out, uint32_t n) const {
+  if (a - isa::kSharedWindow < isa::kWindowSize) {
+    const uint64_t off = a - isa::kSharedWindow;
+    if (off + n > w.block->shared_bytes) return false;
+    std::memcpy(out, w.block->shared.data() + off, n);
+    return true;
+  }
+  if (a - isa::kLocalWindow < isa::kWindowSize) {
+    const uint64_t off = a - isa::kLocalWindow;
+    if (off + n > ctx_.local_stride) return false;
+    std::memcpy(out, w.local + size_t(lane) * ctx_.local_stride + off, n);
+    return true;
+  }
+  const auto* al = ctx_.gmem->find(a, n);
+  if (!al) return false;
+  ctx_.gmem->read(*al, a, out, n);
+  return true;
+}
+
+std::string WarpExecutor::read_string(const Warp& w, uint32_t lane, uint64_t a, uint32_t pc, const char* what) const {
+  std::string s;
+  constexpr size_t kMax = 1 << 16;
+  for (char c; s.size() < kMax; ++a, s.push_back(c)) {
+    if (!read_generic(w, lane, a, &c, 1))
+      fault(w, lane, pc, fmt::format("{} at {:#x} is not a NUL-terminated string in device memory", what, a - s.size()));
+    if (c == 0) return s;
+  }
+  return s;
+}
+
+void WarpExecutor::builtin_printf(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask) {
+  const uint32_t call = w.printf_calls++;
+  exec::for_lanes(mask, [&](int l) {
+    uint8_t* params = call_params(w, l);
+    uint64_t format_at = 0, args_at = 0;
+    std::memcpy(&format_at, params + cs.arg_offsets[0], 8);
+    std::memcpy(&args_at, params + cs.arg_offsets[1], 8);
+    const std::string format = read_string(w, l, format_at, pc, "printf's format");
+    uint64_t offset = 0;
+    PrintfArgs args;
+    args.next = [&](uint32_t bytes) -> uint64_t {
+      offset = (offset + bytes - 1) / bytes * bytes;
+      uint64_t v = 0;
+      if (!args_at || !read_generic(w, l, args_at + offset, &v, bytes))
+        fault(w, l, pc, fmt::format("printf \"{}\": its argument at offset {} cannot be read (at {:#x})", format, offset,
+                                    args_at + offset));
+      offset += bytes;
+      return v;
+    };
+    args.string_at = [&](uint64_t p) { return read_string(w, l, p, pc, "a printf %s argument"); };
+    int consumed = 0;
+    std::string text = format_device_printf(format, args, consumed);
+    printf_.push_back({w.block->linear, w.index, call, static_cast<uint32_t>(l), std::move(text)});
+    if (!cs.ret_offsets.empty()) {
+      const int32_t r = consumed;
+      std::memcpy(params + cs.ret_offsets[0], &r, std::min<size_t>(cs.ret_sizes[0], 4));
+    }
+  });
+}
+
+void WarpExecutor::builtin_assert(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask) {
+  const uint32_t l = static_cast<uint32_t>(std::countr_zero(mask));
+  const uint8_t* params = call_params(w, l);
+  uint64_t message = 0, file = 0, function = 0;
+  uint32_t line = 0;
+  std::memcpy(&message, params + cs.arg_offsets[0], 8);
+  std::memcpy(&file, params + cs.arg_offsets[1], 8);
+  std::memcpy(&line, params + cs.arg_offsets[2], 4);
+  std::memcpy(&function, params + cs.arg_offsets[3], 8);
+  fault(w, l, pc,
+        fmt::format("device assert failed: {}:{}: {}: Assertion `{}` failed",
+                    read_string(w, l, file, pc, "__assertfail's file"), line,
+                    read_string(w, l, function, pc, "__assertfail's function"),
+                    read_string(w, l, message, pc, "__assertfail's message")),
+        KernelFault::Kind::Assert);
+}
+
+std::vector<std::string> WarpExecutor::take_printf_output() {
+  std::stable_sort(printf_.begin(), printf_.end(), [](const PrintfRecord& a, const PrintfRecord& b) {
+    if (a.block != b.block) return a.block < b.block;
+    if (a.warp != b.warp) return a.warp < b.warp;
+    if (a.call != b.call) return a.call < b.call;
+    return a.lane < b.lane;
+  });
+  std::vector<std::string> out;
+  out.reserve(printf_.size());
+  for (auto& r : printf_) out.push_back(std::move(r.text));
+  printf_.clear();
+  return out;
+}
+
+}  // namespace warpsim::sm

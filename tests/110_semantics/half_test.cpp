@@ -1,0 +1,99 @@
+// Half precision: .f16 and .f16x2 arithmetic (round to nearest even, .ftz, .sat) on .b16
+// and .b32 registers, conversions between .f16/.bf16 and .f32/.f64 at edge values
+// (subnormals, ties, overflow to infinity, NaN), and the nvcc idiom of packing halves
+// with mov.b32 {lo, hi}.
+#include <catch2/catch.hpp>
+
+#include "eval.hpp"
+
+using semtest::eval;
+using semtest::Types;
+
+namespace {
+
+uint64_t f32(float f) { return std::bit_cast<uint32_t>(f); }
+uint64_t f64(double d) { return std::bit_cast<uint64_t>(d); }
+
+}  // namespace
+
+TEST_CASE("half: f32 to f16 rounds to nearest even, with subnormals, overflow and NaN", "[semantics][half]") {
+  const std::vector<std::pair<float, uint16_t>> cases = {
+      {1.0f, 0x3C00},           {-2.0f, 0xC000},          {65504.0f, 0x7BFF},  // largest half
+      {65520.0f, 0x7C00},        // halfway to the next binade: rounds up to infinity
+      {65519.0f, 0x7BFF},        {1e10f, 0x7C00},          {-1e10f, 0xFC00},
+      {0x1p-24f, 0x0001},        // smallest subnormal
+      {0x1p-25f, 0x0000},        // exactly half of it: ties to even (0)
+      {0x1.8p-25f, 0x0001},      // above the tie
+      {0x3p-25f, 0x0002},        // 1.5 ulp of a subnormal: tie, to even (2)
+      {0x1p-14f, 0x0400},        // smallest normal
+      {1.0f + 0x1p-11f, 0x3C00}, // tie between 1 and 1+2^-10: even (1)
+      {1.0f + 0x3p-11f, 0x3C02}, // tie between 1+2^-10 and 1+2^-9: even
+      {-0.0f, 0x8000},           {INFINITY, 0x7C00},
+  };
+  std::vector<semtest::Case> in;
+  for (auto& [f, h] : cases) in.push_back({f32(f), 0, 0, 0, 0});
+  auto out = eval("cvt.rn.f16.f32 %d, %a;", Types("b16", "f32"), in);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(cases[i].first);
+    CHECK(out[i].d == cases[i].second);
+  }
+  auto nan = eval("cvt.rn.f16.f32 %d, %a;", Types("b16", "f32"), {{f32(NAN), 0, 0, 0, 0}});
+  CHECK((nan[0].d & 0x7C00) == 0x7C00);
+  CHECK((nan[0].d & 0x3FF) != 0);
+}
+
+TEST_CASE("half: f16 to f32 and f64 is exact; bf16 both ways", "[semantics][half]") {
+  auto out = eval("cvt.f32.f16 %d, %a;", Types("f32", "b16"),
+                  {{0x3C00, 0, 0, 0, 0}, {0x0001, 0, 0, 0, 0}, {0x7BFF, 0, 0, 0, 0}, {0xFC00, 0, 0, 0, 0},
+                   {0x8000, 0, 0, 0, 0}, {0x3555, 0, 0, 0, 0}});
+  CHECK(out[0].d == f32(1.0f));
+  CHECK(out[1].d == f32(0x1p-24f));
+  CHECK(out[2].d == f32(65504.0f));
+  CHECK(out[3].d == f32(-INFINITY));
+  CHECK(out[4].d == f32(-0.0f));
+  CHECK(out[5].d == f32(0x1.554p-2f));
+  auto d = eval("cvt.f64.f16 %d, %a;", Types("f64", "b16"), {{0x0200, 0, 0, 0, 0}});
+  CHECK(d[0].d == f64(0x1p-15));
+  auto b = eval("cvt.rn.bf16.f32 %d, %a;", Types("b16", "f32"),
+                {{f32(1.0f), 0, 0, 0, 0}, {f32(1.0f + 0x1p-8f), 0, 0, 0, 0}, {f32(1.0f + 0x3p-8f), 0, 0, 0, 0},
+                 {f32(-3.0f), 0, 0, 0, 0}});
+  CHECK(b[0].d == 0x3F80);
+  CHECK(b[1].d == 0x3F80);  // tie: to even
+  CHECK(b[2].d == 0x3F82);  // tie: to even (up)
+  CHECK(b[3].d == 0xC040);
+  auto bf = eval("cvt.f32.bf16 %d, %a;", Types("f32", "b16"), {{0x4049, 0, 0, 0, 0}});
+  CHECK(bf[0].d == f32(3.140625f));
+}
+
+TEST_CASE("half: add, sub, mul, fma, min, max, neg, abs on .f16", "[semantics][half]") {
+  // 1 + 2^-11 is not a half: 1 + 2^-10 + 2^-11 (from fma) is a tie and rounds to even.
+  const semtest::Case c = {0x3C00 /*1*/, 0x4000 /*2*/, 0x3E00 /*1.5*/, 0, 0};
+  CHECK(eval("add.rn.f16 %d, %a, %b;", Types("b16", "b16", "b16"), {c})[0].d == 0x4200);   // 3
+  CHECK(eval("sub.f16 %d, %a, %b;", Types("b16", "b16", "b16"), {c})[0].d == 0xBC00);      // -1
+  CHECK(eval("mul.f16 %d, %b, %c;", Types("b16", "b16", "b16", "b16"), {c})[0].d == 0x4200);  // 3
+  CHECK(eval("fma.rn.f16 %d, %a, %b, %c;", Types("b16", "b16", "b16", "b16"), {c})[0].d == 0x4300);  // 3.5
+  CHECK(eval("min.f16 %d, %a, %b;", Types("b16", "b16", "b16"), {c})[0].d == 0x3C00);
+  CHECK(eval("max.f16 %d, %a, %b;", Types("b16", "b16", "b16"), {c})[0].d == 0x4000);
+  CHECK(eval("neg.f16 %d, %a;", Types("b16", "b16"), {c})[0].d == 0xBC00);
+  CHECK(eval("abs.f16 %d, %a;", Types("b16", "b16"), {{0xBC00, 0, 0, 0, 0}})[0].d == 0x3C00);
+  // Products that overflow become infinity; .sat clamps to [0, 1]; .ftz flushes subnormals.
+  CHECK(eval("mul.f16 %d, %a, %b;", Types("b16", "b16", "b16"), {{0x7BFF, 0x4000, 0, 0, 0}})[0].d == 0x7C00);
+  CHECK(eval("fma.rn.sat.f16 %d, %a, %b, %c;", Types("b16", "b16", "b16", "b16"), {c})[0].d == 0x3C00);
+  CHECK(eval("mul.f16 %d, %a, %b;", Types("b16", "b16", "b16"), {{0x0400, 0x3800, 0, 0, 0}})[0].d == 0x0200);
+  CHECK(eval("mul.ftz.f16 %d, %a, %b;", Types("b16", "b16", "b16"), {{0x0400, 0x3800, 0, 0, 0}})[0].d == 0x0000);
+}
+
+TEST_CASE("half: .f16x2 works on both halves; halves pack with mov.b32 {lo, hi}", "[semantics][half]") {
+  // a = {1, 2}, b = {1.5, -4}: low half first.
+  const semtest::Case c = {0x40003C00, 0xC4003E00, 0x3C003C00, 0, 0};
+  CHECK(eval("add.f16x2 %d, %a, %b;", Types("b32", "b32", "b32"), {c})[0].d == 0xC0004100);  // {2.5, -2}
+  CHECK(eval("mul.f16x2 %d, %a, %b;", Types("b32", "b32", "b32"), {c})[0].d == 0xC8003E00);  // {1.5, -8}
+  CHECK(eval("fma.rn.f16x2 %d, %a, %b, %c;", Types("b32", "b32", "b32", "b32"), {c})[0].d == 0xC7004100);  // {2.5, -7}
+  CHECK(eval("neg.f16x2 %d, %a;", Types("b32", "b32"), {c})[0].d == 0xC000BC00);
+  auto packed = eval("{.reg .f16 low;\n cvt.rn.f16.f32 low, %a;\n mov.b32 %d, {low,low};}", Types("b32", "f32"),
+                     {{f32(0.5f), 0, 0, 0, 0}});
+  CHECK(packed[0].d == 0x38003800);
+  auto high = eval("{.reg .f16 low,high;\n mov.b32 {low,high},%a;\n cvt.f32.f16 %d, high;}", Types("f32", "b32"),
+                   {{0x4200BC00, 0, 0, 0, 0}});
+  CHECK(high[0].d == f32(3.0f));
+}
