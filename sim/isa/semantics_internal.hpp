@@ -8,6 +8,8 @@
 namespace warpsim::isa::detail {
 
 ExecFn int_semantics(const Instr& in);
+// Moves, setp on integers, selp/slct, predicate logic, cvta (semantics_move.cpp).
+ExecFn move_select_semantics(const Instr& in);
 ExecFn float_semantics(const Instr& in);
 ExecFn warp_semantics(const Instr& in);
 ExecFn half_semantics(const Instr& in);
