@@ -130,6 +130,7 @@ class Runtime {
   const std::vector<CopyRecord>& copies() const { return copies_; }
   const std::vector<FaultRecord>& faults() const { return faults_; }
   uint64_t faulted_launches() const { return faulted_launches_; }
+  uint64_t dropped_launches() const { return dropped_launches_; }  // after a fault: not run
 
  private:
   struct Module;
@@ -187,6 +188,7 @@ class Runtime {
   std::vector<FaultRecord> faults_;
   double sim_time_ns_ = 0;
   cuda::Error sticky_ = cuda::Success;
+  uint64_t dropped_launches_ = 0;  // launched after a fault, not run
   bool fault_visible_ = false;
   uint64_t faulted_launches_ = 0;
   std::string sticky_message_;

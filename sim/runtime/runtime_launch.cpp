@@ -78,6 +78,12 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
     const auto* p = static_cast<const uint8_t*>(args[i]);
     kargs[i].bytes.assign(p, p + kernel.params[i].size);
   }
+  // After a kernel fault the context is broken, as on hardware: later kernels do not run
+  // (no second fault, no side effects) and the sticky error stays the first fault's.
+  if (sticky_ != cuda::Success) {
+    ++dropped_launches_;
+    return;
+  }
   LaunchOptions lo;
   lo.mode = options_.mode;
   lo.sample_waves = options_.mode == SimMode::Timing ? options_.sample_waves : 0;

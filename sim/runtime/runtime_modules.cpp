@@ -27,6 +27,7 @@ void Runtime::reset() {
   events_.clear();
   call_stack_.clear();
   sticky_ = cuda::Success;
+  dropped_launches_ = 0;
   fault_visible_ = false;
   sticky_message_.clear();
 }

@@ -198,6 +198,13 @@ TEST_CASE("runtime: a kernel fault is sticky until reset, with warpsim's message
   // Asynchronous as on hardware: visible from the next call that waits for the device.
   CHECK(rt.sticky_error() == cuda::Success);
   CHECK(rt.pending_fault() == cuda::ErrorIllegalAddress);
+  // A kernel launched after the fault does not run: no second fault, the first one's error.
+  int good = 64;
+  void* good_args[] = {&d, &d, &d, &good};
+  rt.launch(&prog.vecadd_stub, {1, 1, 1}, {64, 1, 1}, good_args, 0, nullptr);
+  CHECK(rt.faulted_launches() == 1);
+  CHECK(rt.dropped_launches() == 1);
+  CHECK(rt.launches().empty());
   CHECK(code_of([&] { rt.synchronize(); }) == cuda::ErrorIllegalAddress);
   CHECK(rt.sticky_error() == cuda::ErrorIllegalAddress);
   CHECK(rt.faulted_launches() == 1);
