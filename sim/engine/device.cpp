@@ -24,6 +24,7 @@ namespace warpsim {
 struct Device::Impl {
   DeviceSpec spec;
   mem::GlobalMemory gmem;
+  sm::TextureTable textures;
   std::vector<std::unique_ptr<isa::Module>> modules;
 };
 
@@ -34,6 +35,7 @@ Device::Device(DeviceSpec spec) : impl_(std::make_unique<Impl>()) {
 Device::~Device() = default;
 
 const DeviceSpec& Device::spec() const { return impl_->spec; }
+sm::TextureTable& Device::textures() { return impl_->textures; }
 
 DevPtr Device::malloc(uint64_t bytes) { return impl_->gmem.allocate(bytes); }
 
@@ -175,6 +177,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   ctx.num_sms = spec.sm.count;
   ctx.params = build_param_buffer(kernel, args);
   ctx.gmem = &impl_->gmem;
+  ctx.textures = &impl_->textures;
   sm::set_local_layout(ctx, kernel, options.stack_bytes);
   ctx.ns_per_cycle = spec.clock_mhz > 0 ? 1000.0 / spec.clock_mhz : 1.0;
 

@@ -14,6 +14,7 @@
 #include "sim/foundation/dim3.hpp"
 #include "sim/foundation/launch_stats.hpp"
 #include "sim/isa/ir.hpp"
+#include "sim/sm/texture_objects.hpp"
 
 namespace warpsim {
 
@@ -97,6 +98,10 @@ class Device {
   std::optional<std::pair<DevPtr, uint64_t>> allocation_containing(DevPtr ptr) const;
   // Names a buffer so that out-of-bounds reports can say "past the end of buffer 'C'".
   void set_label(DevPtr ptr, const std::string& label);
+
+  // Texture and surface objects (the runtime's cudaCreateTextureObject/SurfaceObject);
+  // kernels name them by handle. Their texels live in this device's global memory.
+  sm::TextureTable& textures();
 
   // PTX modules stay alive as long as the device (kernels point into them). Loading places
   // the module's .global/.const variables in global memory (one allocation per variable,

@@ -23,6 +23,7 @@ struct ExecStats {
   uint64_t local_load_requests = 0, local_store_requests = 0;
   uint64_t shared_load_requests = 0, shared_store_requests = 0;
   uint64_t atomic_requests = 0;                // global and shared atomics/reductions
+  uint64_t tex_requests = 0;                   // texture fetches (tex, tld4) and surface loads/stores
   uint64_t barriers = 0;                       // warp arrivals at bar.sync
   uint64_t blocks = 0, warps = 0, threads = 0;
   uint32_t warp_size = 32;
@@ -33,6 +34,7 @@ struct MemStats {
   uint64_t gld_transactions = 0, gst_transactions = 0;
   uint64_t local_load_transactions = 0, local_store_transactions = 0;
   uint64_t atomic_transactions = 0;
+  uint64_t tex_transactions = 0;  // of texture fetches and surface accesses (not in gld/gst)
   uint64_t gld_bytes_requested = 0, gst_bytes_requested = 0;  // bytes the threads asked for
   uint64_t gld_bytes_transferred = 0, gst_bytes_transferred = 0;  // bytes the transactions moved
   uint64_t shared_load_transactions = 0, shared_store_transactions = 0;  // passes (wavefronts)

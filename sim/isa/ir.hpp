@@ -43,6 +43,8 @@ struct Instr {
   DType stype = DType::None;  // source type (cvt), or the second type of a two-type op
   Space space = Space::Generic;
   uint8_t vec = 1;            // ld/st vector width
+  TexGeom geom = TexGeom::D1; // tex/tld4/suld/sust: geometry
+  uint8_t tex_mode = 0;       // tld4: component (0-3, r g b a); suld/sust: SurfClamp
   Width width = Width::None;
   Cmp cmp = Cmp::Eq;
   BoolOp boolop = BoolOp::None;

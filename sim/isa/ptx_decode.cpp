@@ -46,6 +46,7 @@ void Decoder::classify(std::string_view m) {
     md_.types.push_back(t);
     return;
   }
+  if (one_of(base_, {"tex", "tld4", "suld", "sust"}) && classify_texture(m)) return;
   bool is_setp = base_ == "setp" || base_ == "set";
   bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24"});
   bool is_atom = base_ == "atom" || base_ == "red";
@@ -357,6 +358,9 @@ void Decoder::dispatch() {
   if (b == "match") return match();
   if (b == "bmsk") return bmsk();
   if (b == "nanosleep") return nanosleep();
+  if (b == "tex" || b == "tld4") return tex();
+  if (b == "suld") return suld();
+  if (b == "sust") return sust();
   if (b == "trap") {
     need(0);
     in_.op = Op::Trap;
@@ -373,7 +377,7 @@ bool known_opcode(std::string_view base) {
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
-      "bmsk", "nanosleep"};
+      "bmsk", "nanosleep", "tex", "tld4", "suld", "sust"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

@@ -36,6 +36,10 @@ struct Mods {
   int shf_dir = 0;         // shf: 'l' or 'r'
   int shf_mode = 0;        // shf: 'w'rap or 'c'lamp
   int match_mode = 0;      // match: 'n' (any) or 'l' (all)
+  int tex_geom = -1;       // tex/tld4/suld/sust: TexGeom
+  int tex_comp = -1;       // tld4: r g b a
+  int su_clamp = -1;       // suld/sust: SurfClamp
+  bool tex_level = false, tex_grad = false, su_b = false;
   bool sem = false;  // memory-ordering qualifiers (ignored: the simulator is sequentially consistent)
 };
 
@@ -121,6 +125,14 @@ class Decoder {
   void bfi();
   void bmsk();
   void nanosleep();
+
+  // texture fetches and surface accesses (ptx_decode_texture.cpp)
+  bool classify_texture(std::string_view m);
+  void tex();
+  void suld();
+  void sust();
+  Operand tex_handle(const RawOp& r);
+  Operand tex_coords(const RawOp& r, DType t);
 
   DecodeContext& ctx_;
   std::vector<RawOp>& ops_;

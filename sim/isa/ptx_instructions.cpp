@@ -61,6 +61,11 @@ RawOp ModuleParser::parse_operand(bool in_vector) {
       int64_t v = static_cast<int64_t>(n.int_value);
       op.off += neg ? -v : v;
     }
+    // Texture and surface operands: "[object, {coordinates}]" (the coordinates in elems).
+    if (!in_vector && accept(Tok::Comma)) {
+      if (peek().kind != Tok::LBrace) fail_at(peek(), "parse error: expected '{' (texture/surface coordinates)");
+      op.elems = parse_operand(false).elems;
+    }
     expect(Tok::RBracket, "']'");
     return op;
   }
@@ -71,7 +76,9 @@ RawOp ModuleParser::parse_operand(bool in_vector) {
     do op.elems.push_back(parse_operand(true));
     while (accept(Tok::Comma));
     expect(Tok::RBrace, "'}'");
-    if (op.elems.size() != 2 && op.elems.size() != 4) fail_at(t, "parse error: vector operands have 2 or 4 elements");
+    // One element: surface loads/stores and 1D texture coordinates ("{%r1}").
+    if (op.elems.size() != 1 && op.elems.size() != 2 && op.elems.size() != 4)
+      fail_at(t, "parse error: vector operands have 1, 2 or 4 elements");
     return op;
   }
   if (t.kind == Tok::Bang) {

@@ -124,6 +124,10 @@ std::string_view op_name(Op op) {
     case Op::FuncRet: return "ret(func)";
     case Op::BmskClamp: return "bmsk.clamp";
     case Op::BmskWrap: return "bmsk.wrap";
+    case Op::Tex: return "tex";
+    case Op::Tld4: return "tld4";
+    case Op::Suld: return "suld";
+    case Op::Sust: return "sust";
   }
   return "?";
 }

@@ -54,7 +54,20 @@ enum class Op : uint8_t {
   Call,       // call of a device function or of vprintf/__assertfail (Instr::a.target: Kernel::calls index)
   FuncRet,    // the single return of a device function (every ret in its body branches here)
   BmskClamp, BmskWrap,  // bmsk: a mask of b bits from bit a
+  Tex,   // tex / tex.level / tex.grad through a texture object (Instr::geom)
+  Tld4,  // tld4.{r,g,b,a}.2d: the four texels of a bilinear footprint (Instr::tex_mode: component)
+  Suld,  // suld.b: surface load (Instr::tex_mode: out-of-range mode)
+  Sust,  // sust.b: surface store
 };
+// Instructions that go through the SM's load/store path (the memory system in timing mode).
+constexpr bool is_memory_op(Op op) {
+  return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::Tex || op == Op::Tld4 ||
+         op == Op::Suld || op == Op::Sust;
+}
+// Texture/surface geometry of tex, tld4, suld and sust.
+enum class TexGeom : uint8_t { D1, D2, D3, A1D, A2D, Cube, ACube };
+// Out-of-range behaviour of suld/sust (.trap, .clamp, .zero).
+enum class SurfClamp : uint8_t { Trap, Clamp, Zero };
 std::string_view op_name(Op op);
 
 // Comparison operators of setp.

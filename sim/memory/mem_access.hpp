@@ -18,6 +18,7 @@ struct WarpMemAccess {
   uint8_t vec = 1;          // elements per lane (ld.v2 / ld.v4)
   isa::CacheOp cache = isa::CacheOp::Default;
   bool is_volatile = false;
+  bool texture = false;     // a texture fetch or surface access (the texel addresses)
   uint32_t mask = 0;        // lanes that performed the access
   // Byte address of each lane's first element: device address for global, byte offset
   // within the block's shared memory for shared, per-thread offset for local.

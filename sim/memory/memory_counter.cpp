@@ -167,7 +167,8 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
   const uint64_t asked = uint64_t(std::popcount(a->mask)) * a->bytes_per_lane();
   MemStats& m = stats_.mem;
   const bool local = a->space == isa::Space::Local;
-  switch (a->kind) {
+  if (a->texture) m.tex_transactions += n;
+  else switch (a->kind) {
     case AccessKind::Load:
       if (local) m.local_load_transactions += n;
       else {

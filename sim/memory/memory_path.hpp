@@ -25,7 +25,7 @@ inline uint64_t local_device_address(uint64_t global_thread, uint64_t grid_threa
 // (ld.cg, ld.cv, volatile).
 inline bool l1_caches_load(const DeviceSpec& d, const WarpMemAccess& a) {
   if (!d.has_l1 || a.kind != AccessKind::Load) return false;
-  if (a.space == isa::Space::Local) return true;
+  if (a.space == isa::Space::Local || a.texture) return true;  // textures: the L1/texture cache
   if (!d.coalescer.l1_caching || a.is_volatile) return false;
   return a.cache != isa::CacheOp::Cg && a.cache != isa::CacheOp::Cv;
 }

@@ -41,6 +41,8 @@ std::vector<MetricGroup> collect_metrics(const LaunchStats& s) {
     add("local_store_requests", e.local_store_requests, U::Count, "warp-level local stores");
     add("atomic_requests", e.atomic_requests, U::Count, "warp-level atomics and reductions");
     add("barrier_arrivals", e.barriers, U::Count, "warp arrivals at bar.sync");
+    if (e.tex_requests)  // only kernels that use textures or surfaces show these
+      add("tex_requests", e.tex_requests, U::Count, "warp-level texture fetches and surface accesses");
     out.push_back(std::move(g));
   }
   if (s.mem_valid) {
@@ -60,6 +62,8 @@ std::vector<MetricGroup> collect_metrics(const LaunchStats& s) {
     add("local_load_transactions", m.local_load_transactions, U::Count, "local load transactions");
     add("local_store_transactions", m.local_store_transactions, U::Count, "local store transactions");
     add("atomic_transactions", m.atomic_transactions, U::Count, "global atomic transactions");
+    if (e.tex_requests)
+      add("tex_transactions", m.tex_transactions, U::Count, "texture and surface transactions (texel gathers)");
     add("shared_load_transactions", m.shared_load_transactions, U::Count, "shared load passes (wavefronts)");
     add("shared_store_transactions", m.shared_store_transactions, U::Count, "shared store passes (wavefronts)");
     add("shared_load_transactions_per_request", ratio(m.shared_load_transactions, e.shared_load_requests), U::Ratio,

@@ -19,6 +19,10 @@ enum Error : int {
   ErrorInvalidPitchValue = 12,
   ErrorInvalidSymbol = 13,
   ErrorInvalidHostPointer = 16,
+  ErrorInvalidTexture = 18,
+  ErrorInvalidChannelDescriptor = 20,
+  ErrorInvalidFilterSetting = 26,
+  ErrorInvalidNormSetting = 27,
   ErrorInvalidDevicePointer = 17,
   ErrorInvalidMemcpyDirection = 21,
   ErrorInvalidDeviceFunction = 98,
@@ -233,5 +237,74 @@ struct FatbinWrapper {
   void* filename_or_fatbins;
 };
 constexpr int kFatbinWrapperMagic = 0x466243b1;
+
+
+// --- CUDA arrays, texture and surface objects (driver_types.h, texture_types.h) ---
+enum ChannelFormatKind : int { ChannelSigned = 0, ChannelUnsigned = 1, ChannelFloat = 2, ChannelNone = 3 };
+struct ChannelFormatDesc {
+  int x, y, z, w;         // bits per channel
+  ChannelFormatKind f;
+};
+struct Extent {
+  size_t width, height, depth;
+};
+struct Pos {
+  size_t x, y, z;
+};
+struct PitchedPtr {
+  void* ptr;
+  size_t pitch, xsize, ysize;
+};
+struct Memcpy3DParms {
+  void* srcArray;
+  Pos srcPos;
+  PitchedPtr srcPtr;
+  void* dstArray;
+  Pos dstPos;
+  PitchedPtr dstPtr;
+  Extent extent;
+  MemcpyKind kind;
+};
+// cudaMallocArray/cudaMalloc3DArray flags.
+enum ArrayFlags : unsigned { ArrayLayered = 1, ArraySurfaceLoadStore = 2, ArrayCubemap = 4, ArrayTextureGather = 8 };
+enum ResourceType : int { ResourceArray = 0, ResourceMipmappedArray = 1, ResourceLinear = 2, ResourcePitch2D = 3 };
+struct ResourceDesc {
+  ResourceType resType;
+  union {
+    struct {
+      void* array;
+    } array;
+    struct {
+      void* mipmap;
+    } mipmap;
+    struct {
+      void* devPtr;
+      ChannelFormatDesc desc;
+      size_t sizeInBytes;
+    } linear;
+    struct {
+      void* devPtr;
+      ChannelFormatDesc desc;
+      size_t width, height, pitchInBytes;
+    } pitch2D;
+    struct {
+      int reserved[32];
+    } reserved;
+  } res;
+  unsigned flags;
+};
+struct TextureDesc {
+  int addressMode[3];     // cudaTextureAddressMode
+  int filterMode;         // cudaTextureFilterMode
+  int readMode;           // cudaTextureReadMode
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned maxAnisotropy;
+  int mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization;
+  int seamlessCubemap;
+};
 
 }  // namespace warpsim::cuda

@@ -99,6 +99,30 @@ class Runtime {
                         cuda::MemcpyKind kind);
   void memcpy_from_symbol(void* dst, const void* host_var, uint64_t bytes, uint64_t offset, cuda::MemcpyKind kind);
 
+  // --- CUDA arrays, texture and surface objects (runtime_textures.cpp) ---
+  // cudaMallocArray (extent.depth 0) and cudaMalloc3DArray: texels stored densely in device
+  // memory. Returns the cudaArray_t handle.
+  void* malloc_array(const cuda::ChannelFormatDesc* desc, cuda::Extent extent, unsigned flags, const char* call);
+  void free_array(void* array);
+  void array_info(cuda::ChannelFormatDesc* desc, cuda::Extent* extent, unsigned* flags, const void* array) const;
+  // Every copy to, from or between arrays (cudaMemcpy2DToArray, ...FromArray, cudaMemcpy3D):
+  // one side is an array (array non-null; x in bytes) or linear memory (ptr with its pitch
+  // and rows per slice), the box is width bytes x height rows x depth slices.
+  struct CopySide {
+    void* array = nullptr;
+    uint64_t x = 0, y = 0, z = 0;  // start (x in bytes)
+    void* ptr = nullptr;
+    uint64_t pitch = 0, rows = 0;  // linear memory: bytes per row, rows per slice
+  };
+  void copy_box(const CopySide& dst, const CopySide& src, uint64_t width, uint64_t height, uint64_t depth,
+                cuda::MemcpyKind kind, const char* call);
+  void memcpy_3d(const cuda::Memcpy3DParms* p, const char* call);
+  uint64_t create_texture(const cuda::ResourceDesc* res, const cuda::TextureDesc* tex, const void* view);
+  uint64_t create_surface(const cuda::ResourceDesc* res);
+  void destroy_texture(uint64_t handle, bool surface);
+  void texture_resource_desc(cuda::ResourceDesc* out, uint64_t handle, bool surface) const;
+  void texture_desc(cuda::TextureDesc* out, uint64_t handle) const;
+
   // --- Device ---
   void device_properties(cuda::DeviceProp* prop) const;
   int device_attribute(int attr) const;
@@ -149,6 +173,19 @@ class Runtime {
   struct Managed {
     uint64_t bytes = 0;
   };
+  struct ArrayEntry {
+    DevPtr base = 0;
+    cuda::ChannelFormatDesc desc{};
+    cuda::Extent extent{};  // as given (height 0: 1D; depth 0: not 3D)
+    unsigned flags = 0;
+    sm::TexResource res;    // how the texture unit reads it
+  };
+  struct TextureEntry {
+    cuda::ResourceDesc res{};
+    cuda::TextureDesc tex{};
+  };
+  const ArrayEntry& array_entry(const void* array, const char* call) const;
+  sm::TexResource texture_resource(const cuda::ResourceDesc* res, const char* call) const;
 
   Module& module_of(void** handle, const char* call);
   Module& loaded(Module& m);  // parses the module's PTX on first use
@@ -180,6 +217,8 @@ class Runtime {
   std::vector<CallConfig> call_stack_;
   std::map<uint64_t, Managed> managed_;          // by address (device == host)
   std::set<void*> host_allocs_;
+  std::map<const void*, ArrayEntry> arrays_;     // by cudaArray_t handle
+  std::map<uint64_t, TextureEntry> texture_descs_;  // by object handle: what the program passed
   std::set<const void*> streams_;
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles

@@ -19,6 +19,8 @@ void Runtime::reset() {
   // device is kept so that the statistics of earlier launches stay printable.
   for (const auto& [base, m] : managed_) ::munmap(reinterpret_cast<void*>(base), m.bytes);
   managed_.clear();
+  arrays_.clear();  // their memory and the texture/surface objects go with the device
+  texture_descs_.clear();
   DeviceSpec spec = device_->spec();
   retired_devices_.push_back(std::move(device_));
   device_ = std::make_unique<Device>(std::move(spec));

@@ -216,7 +216,7 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   wt.ready_mem = mem;
   const isa::Instr& nx = shared_.ctx->kernel->code[pc];
   set_unit(wt, shared_.issue->unit(nx));
-  const bool mem_op = nx.op == Op::Ld || nx.op == Op::St || nx.op == Op::Atom || nx.op == Op::Red;
+  const bool mem_op = isa::is_memory_op(nx.op);
   const bool next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param &&
                            nx.space != isa::Space::Const;
   const size_t slot = static_cast<size_t>(&wt - warps_.data());
@@ -298,7 +298,7 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
     shared_.timeline->warp_slice(id_, slot, "issue", std::string(isa::instr_class_name(in.klass)), now, now + 1);
   const IssueModel& im = *shared_.issue;
   const KernelDeps& deps = *shared_.deps;
-  const bool mem_op = in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red;
+  const bool mem_op = isa::is_memory_op(in.op);
 
   IssueCost cost;
   bool dest_pending = false;

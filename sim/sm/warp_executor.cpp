@@ -150,6 +150,13 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
       if (exec) memory_op(w, in, pc, exec, r);
       st.top().pc = static_cast<int32_t>(pc + 1);
       break;
+    case Op::Tex:
+    case Op::Tld4:
+    case Op::Suld:
+    case Op::Sust:
+      if (exec) texture_op(w, in, pc, exec, r);
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      break;
     case Op::ReadClock: {
       uint64_t* d = w.regs + size_t(in.d[0].reg) * isa::kWarpLanes;
       uint64_t v = in.stype == isa::DType::U32 ? (now & 0xFFFFFFFFu) : now;

@@ -15,6 +15,7 @@
 #include "sim/isa/semantics.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/mem_access.hpp"
+#include "sim/sm/texture_objects.hpp"
 #include "sim/sm/warp.hpp"
 
 namespace warpsim::sm {
@@ -41,6 +42,7 @@ struct LaunchContext {
   uint32_t stack_base = 0;
   double ns_per_cycle = 1;          // %globaltimer: simulated nanoseconds per cycle
   mem::GlobalMemory* gmem = nullptr;
+  const TextureTable* textures = nullptr;  // the device's texture and surface objects (none: null)
   std::vector<std::string>* labels = nullptr;  // unused hook
 };
 
@@ -82,6 +84,8 @@ class WarpExecutor {
   template <int EB>
   void load_store_sized(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void atomic(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  // tex, tld4, suld, sust through the launch's texture/surface objects (warp_texture_ops.cpp).
+  void texture_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void branch(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t active, uint32_t taken, StepResult& r);
   void exit_threads(Warp& w, uint32_t exiting, StepResult& r);
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);

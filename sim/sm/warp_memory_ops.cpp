@@ -249,6 +249,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     acc.vec = static_cast<uint8_t>(nv);
     acc.cache = in.cache;
     acc.is_volatile = in.is_volatile;
+    acc.texture = false;
     acc.mask = m;
     if (m == 0xFFFFFFFFu) std::memcpy(acc.addr.data(), addr, sizeof(addr));
     else exec::for_lanes(m, [&](int l) { acc.addr[l] = addr[l]; });
@@ -409,6 +410,7 @@ void WarpExecutor::atomic(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, 
     acc.vec = 1;
     acc.cache = in.cache;
     acc.is_volatile = false;
+    acc.texture = false;
     acc.mask = m;
     exec::for_lanes(m, [&](int l) { acc.addr[l] = addr[l]; });
   };

@@ -21,7 +21,8 @@ TEST_CASE("instructions outside the subset are unsupported even when their opera
           "[isa][reject][regression]") {
   // Before: "t.ptx:10:47: parse error: expected ']', got ','" and similar.
   CHECK(ptx_error(kernel_line("tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [tex0, {%f0, %f1}];")) ==
-        "t.ptx:10: unsupported PTX: tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [tex0, {%f0, %f1}];  (instruction 'tex')");
+        "t.ptx:10: unsupported PTX: tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [tex0, {%f0, %f1}];  (tex through 'tex0' "
+        "(texture/surface references were removed in CUDA 12; use texture and surface objects))");
   CHECK(ptx_error(kernel_line("call (%r1), %rd1, (%r2), proto_0;")) ==
         "t.ptx:10: unsupported PTX: call (%r1), %rd1, (%r2), proto_0;  (indirect calls through a function pointer)");
   CHECK(ptx_error(kernel_line("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r0, %r1, %r2, %r3}, [%rd1];")) ==
@@ -29,7 +30,7 @@ TEST_CASE("instructions outside the subset are unsupported even when their opera
         "(instruction 'ldmatrix')");
   CHECK(ptx_error(kernel_line("@%p1 suld.b.2d.v4.b32.trap {%r0, %r1, %r2, %r3}, [surf, {%r1, %r2}];")) ==
         "t.ptx:10: unsupported PTX: @%p1 suld.b.2d.v4.b32.trap {%r0, %r1, %r2, %r3}, [surf, {%r1, %r2}];  "
-        "(instruction 'suld')");
+        "(suld through 'surf' (texture/surface references were removed in CUDA 12; use texture and surface objects))");
   // A register where an instruction belongs is still a parse error.
   CHECK(ptx_error(kernel_line("%r1, %r2;")) == "t.ptx:10:1: parse error: expected an instruction, got '%r1'");
 }

@@ -73,6 +73,37 @@ TEST_CASE("abi: error codes, memcpy kinds, attributes and the fatbinary wrapper 
   CHECK(cuda::Managed == int(cudaMemoryTypeManaged));
   CHECK(cuda::PreferL1 == int(cudaFuncCachePreferL1));
 }
+TEST_CASE("abi: CUDA arrays, texture and surface descriptors have CUDA 13's layout") {
+  CHECK(sizeof(cuda::ChannelFormatDesc) == sizeof(cudaChannelFormatDesc));
+  SAME_FIELD(cuda::ChannelFormatDesc, cudaChannelFormatDesc, f);
+  CHECK(sizeof(cuda::Extent) == sizeof(cudaExtent));
+  CHECK(sizeof(cuda::PitchedPtr) == sizeof(cudaPitchedPtr));
+  CHECK(sizeof(cuda::Memcpy3DParms) == sizeof(cudaMemcpy3DParms));
+  SAME_FIELD(cuda::Memcpy3DParms, cudaMemcpy3DParms, srcPtr);
+  SAME_FIELD(cuda::Memcpy3DParms, cudaMemcpy3DParms, dstArray);
+  SAME_FIELD(cuda::Memcpy3DParms, cudaMemcpy3DParms, dstPtr);
+  SAME_FIELD(cuda::Memcpy3DParms, cudaMemcpy3DParms, extent);
+  SAME_FIELD(cuda::Memcpy3DParms, cudaMemcpy3DParms, kind);
+  CHECK(sizeof(cuda::ResourceDesc) == sizeof(cudaResourceDesc));
+  SAME_FIELD(cuda::ResourceDesc, cudaResourceDesc, res);
+  SAME_FIELD(cuda::ResourceDesc, cudaResourceDesc, res.linear.desc);
+  SAME_FIELD(cuda::ResourceDesc, cudaResourceDesc, res.linear.sizeInBytes);
+  SAME_FIELD(cuda::ResourceDesc, cudaResourceDesc, res.pitch2D.pitchInBytes);
+  SAME_FIELD(cuda::ResourceDesc, cudaResourceDesc, flags);
+  CHECK(sizeof(cuda::TextureDesc) == sizeof(cudaTextureDesc));
+  SAME_FIELD(cuda::TextureDesc, cudaTextureDesc, filterMode);
+  SAME_FIELD(cuda::TextureDesc, cudaTextureDesc, borderColor);
+  SAME_FIELD(cuda::TextureDesc, cudaTextureDesc, normalizedCoords);
+  SAME_FIELD(cuda::TextureDesc, cudaTextureDesc, seamlessCubemap);
+  CHECK(cuda::ArrayLayered == cudaArrayLayered);
+  CHECK(cuda::ArraySurfaceLoadStore == cudaArraySurfaceLoadStore);
+  CHECK(cuda::ArrayCubemap == cudaArrayCubemap);
+  CHECK(cuda::ResourcePitch2D == int(cudaResourceTypePitch2D));
+  CHECK(cuda::ChannelFloat == int(cudaChannelFormatKindFloat));
+  CHECK(cuda::ErrorInvalidChannelDescriptor == int(cudaErrorInvalidChannelDescriptor));
+  CHECK(cuda::ErrorInvalidFilterSetting == int(cudaErrorInvalidFilterSetting));
+  CHECK(cuda::ErrorInvalidNormSetting == int(cudaErrorInvalidNormSetting));
+}
 #else
 TEST_CASE("abi: layouts against the CUDA toolkit's headers") {
   WARN("skipped: no CUDA toolkit headers at " WARPSIM_CUDA_HOME "/include (set -DWARPSIM_CUDA_HOME=...)");

@@ -2,6 +2,10 @@
 // under `warpsim exec`: their own output, CUDA's error codes, and warpsim's report.
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <sstream>
+#include <vector>
+
 #include "sim/foundation/sanitizers.hpp"
 #include "program_runner.hpp"
 
@@ -147,4 +151,64 @@ TEST_CASE("programs: device functions, printf in order, and assert as cudaErrorA
                           Catch::Contains("device_calls.cu:21: void check(const int *, int): Assertion `in[i] >= 0` "
                                           "failed in kernel '_Z5checkPKii', block (0,0,0), thread (5,0,0)"));
   }
+}
+
+namespace {
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("programs: textures and surfaces print what an H100 prints") {
+  REQUIRE_NVCC();
+  // textures.expected is the program's output on a real H100 (tools/runtime/texture_ground_truth.sh).
+  // Every line must match exactly, except the linearly filtered 8-bit normalised texels: the
+  // H100 keeps a few more fraction bits there than warpsim models (within 1e-5).
+  const std::string app = rttest::build_program("textures");
+  const auto want = lines_of(rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/textures.expected"));
+  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100",
+                           "--functional --no-summary"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    const auto got = lines_of(r.out);
+    REQUIRE(got.size() == want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      INFO("line " << i + 1);
+      if (want[i].rfind("uchar4_normalized_linear", 0) == 0) {
+        std::stringstream a(want[i]), b(got[i]);
+        std::string ta, tb;
+        a >> ta;
+        b >> tb;
+        CHECK(ta == tb);
+        for (int c = 0; c < 4; ++c) {
+          double x = 0, y = 0;
+          a >> x;
+          b >> y;
+          CHECK(std::abs(x - y) <= 1e-5);
+        }
+      } else {
+        CHECK(got[i] == want[i]);
+      }
+    }
+  }
+}
+
+TEST_CASE("programs: texture faults and refusals name the object and the thread") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("texture_faults");
+  auto r = exec("--functional --no-summary", app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "linear filter on int: cudaErrorInvalidFilterSetting\n"
+        "destroyed object: cudaErrorIllegalAddress\n"
+        "after reset: cudaSuccess\n"
+        "surface trap: cudaErrorIllegalAddress\n");
+  CHECK_THAT(r.err, Catch::Contains("tex through texture object 1 (destroyed before this launch)") &&
+                        Catch::Contains("in kernel '_Z5readyyPf'"));
+  CHECK_THAT(r.err, Catch::Contains("sust out of range: x = 64 bytes, y = 0 on a surface of 16x2x1 texels of 4 bytes"));
 }

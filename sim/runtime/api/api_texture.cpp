@@ -1,0 +1,208 @@
+// CUDA arrays, copies to and from them, and texture and surface objects.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sim/runtime/api/api_context.hpp"
+
+using namespace warpsim::runtime;
+using warpsim::runtime::api::call;
+namespace cuda = warpsim::cuda;
+
+namespace {
+cuda::MemcpyKind kind_of(int k) { return static_cast<cuda::MemcpyKind>(k); }
+}  // namespace
+
+// The one entry point that returns a struct.
+WARPSIM_API cuda::ChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, int f) {
+  return {x, y, z, w, static_cast<cuda::ChannelFormatKind>(f)};
+}
+
+WARPSIM_API int cudaMallocArray(void** array, const cuda::ChannelFormatDesc* desc, size_t width, size_t height,
+                                unsigned flags) {
+  return call("cudaMallocArray", [&](Runtime& rt) {
+    if (!array) throw ApiError(cuda::ErrorInvalidValue, "cudaMallocArray: array is NULL");
+    *array = rt.malloc_array(desc, cuda::Extent{width, height, 0}, flags, "cudaMallocArray");
+  });
+}
+
+WARPSIM_API int cudaMalloc3DArray(void** array, const cuda::ChannelFormatDesc* desc, cuda::Extent extent,
+                                  unsigned flags) {
+  return call("cudaMalloc3DArray", [&](Runtime& rt) {
+    if (!array) throw ApiError(cuda::ErrorInvalidValue, "cudaMalloc3DArray: array is NULL");
+    *array = rt.malloc_array(desc, extent, flags, "cudaMalloc3DArray");
+  });
+}
+
+WARPSIM_API int cudaFreeArray(void* array) {
+  return call("cudaFreeArray", [&](Runtime& rt) {
+    rt.synchronize();
+    rt.free_array(array);
+  });
+}
+
+WARPSIM_API int cudaArrayGetInfo(cuda::ChannelFormatDesc* desc, cuda::Extent* extent, unsigned* flags, void* array) {
+  return call("cudaArrayGetInfo", [&](Runtime& rt) { rt.array_info(desc, extent, flags, array); });
+}
+
+WARPSIM_API int cudaGetChannelDesc(cuda::ChannelFormatDesc* desc, const void* array) {
+  return call("cudaGetChannelDesc", [&](Runtime& rt) {
+    if (!desc) throw ApiError(cuda::ErrorInvalidValue, "cudaGetChannelDesc: desc is NULL");
+    rt.array_info(desc, nullptr, nullptr, array);
+  });
+}
+
+// --- Copies: one box copy behind every form (x offsets and widths in bytes) ---
+
+namespace {
+
+Runtime::CopySide array_side(const void* array, size_t x, size_t y) {
+  Runtime::CopySide s;
+  s.array = const_cast<void*>(array);
+  s.x = x;
+  s.y = y;
+  return s;
+}
+Runtime::CopySide linear_side(const void* ptr, size_t pitch) {
+  Runtime::CopySide s;
+  s.ptr = const_cast<void*>(ptr);
+  s.pitch = pitch;
+  s.rows = 1;
+  return s;
+}
+
+int to_array_2d(const char* name, void* dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
+                size_t width, size_t height, int kind, void* stream, bool async) {
+  return call(name, [&](Runtime& rt) {
+    if (async) rt.check_stream(stream, name);
+    else rt.synchronize();
+    rt.copy_box(array_side(dst, wOffset, hOffset), linear_side(src, spitch), width, height, 1, kind_of(kind), name);
+  });
+}
+
+int from_array_2d(const char* name, void* dst, size_t dpitch, const void* src, size_t wOffset, size_t hOffset,
+                  size_t width, size_t height, int kind, void* stream, bool async) {
+  return call(name, [&](Runtime& rt) {
+    if (async) rt.check_stream(stream, name);
+    else rt.synchronize();
+    rt.copy_box(linear_side(dst, dpitch), array_side(src, wOffset, hOffset), width, height, 1, kind_of(kind), name);
+  });
+}
+
+// The deprecated 1D forms: `count` bytes from (wOffset, hOffset) on, row after row.
+int linear_array(const char* name, bool to_array, void* array, size_t wOffset, size_t hOffset, void* ptr, size_t count,
+                 int kind, void* stream, bool async) {
+  return call(name, [&](Runtime& rt) {
+    if (async) rt.check_stream(stream, name);
+    else rt.synchronize();
+    cuda::Extent e{};
+    rt.array_info(nullptr, &e, nullptr, array);
+    cuda::ChannelFormatDesc d{};
+    rt.array_info(&d, nullptr, nullptr, array);
+    const size_t texel = size_t(d.x + d.y + d.z + d.w) / 8;
+    const size_t row = e.width * texel;
+    size_t x = wOffset, y = hOffset, done = 0;
+    while (done < count) {
+      if (x >= row) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: offset past the end of the row", name));
+      const size_t n = std::min(count - done, row - x);
+      char* p = static_cast<char*>(ptr) + done;
+      if (to_array) rt.copy_box(array_side(array, x, y), linear_side(p, n), n, 1, 1, kind_of(kind), name);
+      else rt.copy_box(linear_side(p, n), array_side(array, x, y), n, 1, 1, kind_of(kind), name);
+      done += n;
+      x = 0;
+      ++y;
+    }
+  });
+}
+
+}  // namespace
+
+WARPSIM_API int cudaMemcpy2DToArray(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
+                                    size_t width, size_t height, int kind) {
+  return to_array_2d("cudaMemcpy2DToArray", dst, wOffset, hOffset, src, spitch, width, height, kind, nullptr, false);
+}
+WARPSIM_API int cudaMemcpy2DToArrayAsync(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
+                                         size_t width, size_t height, int kind, void* stream) {
+  return to_array_2d("cudaMemcpy2DToArrayAsync", dst, wOffset, hOffset, src, spitch, width, height, kind, stream,
+                     true);
+}
+WARPSIM_API int cudaMemcpy2DFromArray(void* dst, size_t dpitch, const void* src, size_t wOffset, size_t hOffset,
+                                      size_t width, size_t height, int kind) {
+  return from_array_2d("cudaMemcpy2DFromArray", dst, dpitch, src, wOffset, hOffset, width, height, kind, nullptr,
+                       false);
+}
+WARPSIM_API int cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, const void* src, size_t wOffset, size_t hOffset,
+                                           size_t width, size_t height, int kind, void* stream) {
+  return from_array_2d("cudaMemcpy2DFromArrayAsync", dst, dpitch, src, wOffset, hOffset, width, height, kind, stream,
+                       true);
+}
+WARPSIM_API int cudaMemcpy2DArrayToArray(void* dst, size_t wOffsetDst, size_t hOffsetDst, const void* src,
+                                         size_t wOffsetSrc, size_t hOffsetSrc, size_t width, size_t height, int kind) {
+  return call("cudaMemcpy2DArrayToArray", [&](Runtime& rt) {
+    rt.synchronize();
+    rt.copy_box(array_side(dst, wOffsetDst, hOffsetDst), array_side(src, wOffsetSrc, hOffsetSrc), width, height, 1,
+                kind_of(kind), "cudaMemcpy2DArrayToArray");
+  });
+}
+WARPSIM_API int cudaMemcpyToArray(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t count, int kind) {
+  return linear_array("cudaMemcpyToArray", true, dst, wOffset, hOffset, const_cast<void*>(src), count, kind, nullptr,
+                      false);
+}
+WARPSIM_API int cudaMemcpyToArrayAsync(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                                       int kind, void* stream) {
+  return linear_array("cudaMemcpyToArrayAsync", true, dst, wOffset, hOffset, const_cast<void*>(src), count, kind,
+                      stream, true);
+}
+WARPSIM_API int cudaMemcpyFromArray(void* dst, const void* src, size_t wOffset, size_t hOffset, size_t count,
+                                    int kind) {
+  return linear_array("cudaMemcpyFromArray", false, const_cast<void*>(src), wOffset, hOffset, dst, count, kind,
+                      nullptr, false);
+}
+WARPSIM_API int cudaMemcpyFromArrayAsync(void* dst, const void* src, size_t wOffset, size_t hOffset, size_t count,
+                                         int kind, void* stream) {
+  return linear_array("cudaMemcpyFromArrayAsync", false, const_cast<void*>(src), wOffset, hOffset, dst, count, kind,
+                      stream, true);
+}
+WARPSIM_API int cudaMemcpy3D(const cuda::Memcpy3DParms* p) {
+  return call("cudaMemcpy3D", [&](Runtime& rt) {
+    rt.synchronize();
+    rt.memcpy_3d(p, "cudaMemcpy3D");
+  });
+}
+WARPSIM_API int cudaMemcpy3DAsync(const cuda::Memcpy3DParms* p, void* stream) {
+  return call("cudaMemcpy3DAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemcpy3DAsync");
+    rt.memcpy_3d(p, "cudaMemcpy3DAsync");
+  });
+}
+
+// --- Texture and surface objects ---
+
+WARPSIM_API int cudaCreateTextureObject(unsigned long long* obj, const cuda::ResourceDesc* res,
+                                        const cuda::TextureDesc* tex, const void* view) {
+  return call("cudaCreateTextureObject", [&](Runtime& rt) {
+    if (!obj) throw ApiError(cuda::ErrorInvalidValue, "cudaCreateTextureObject: pTexObject is NULL");
+    *obj = rt.create_texture(res, tex, view);
+  });
+}
+WARPSIM_API int cudaDestroyTextureObject(unsigned long long obj) {
+  return call("cudaDestroyTextureObject", [&](Runtime& rt) { rt.destroy_texture(obj, false); });
+}
+WARPSIM_API int cudaGetTextureObjectResourceDesc(cuda::ResourceDesc* out, unsigned long long obj) {
+  return call("cudaGetTextureObjectResourceDesc", [&](Runtime& rt) { rt.texture_resource_desc(out, obj, false); });
+}
+WARPSIM_API int cudaGetTextureObjectTextureDesc(cuda::TextureDesc* out, unsigned long long obj) {
+  return call("cudaGetTextureObjectTextureDesc", [&](Runtime& rt) { rt.texture_desc(out, obj); });
+}
+WARPSIM_API int cudaCreateSurfaceObject(unsigned long long* obj, const cuda::ResourceDesc* res) {
+  return call("cudaCreateSurfaceObject", [&](Runtime& rt) {
+    if (!obj) throw ApiError(cuda::ErrorInvalidValue, "cudaCreateSurfaceObject: pSurfObject is NULL");
+    *obj = rt.create_surface(res);
+  });
+}
+WARPSIM_API int cudaDestroySurfaceObject(unsigned long long obj) {
+  return call("cudaDestroySurfaceObject", [&](Runtime& rt) { rt.destroy_texture(obj, true); });
+}
+WARPSIM_API int cudaGetSurfaceObjectResourceDesc(cuda::ResourceDesc* out, unsigned long long obj) {
+  return call("cudaGetSurfaceObjectResourceDesc", [&](Runtime& rt) { rt.texture_resource_desc(out, obj, true); });
+}
