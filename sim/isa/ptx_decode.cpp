@@ -102,6 +102,10 @@ void Decoder::classify(std::string_view m) {
     if (m == "any") { md_.match_mode = 'n'; return; }
     if (m == "all") { md_.match_mode = 'l'; return; }
   }
+  if (base_ == "vabsdiff4" && m == "add") {
+    md_.vadd = true;
+    return;
+  }
   if (base_ == "bfind" && m == "shiftamt") {
     md_.shiftamt = true;
     return;
@@ -358,6 +362,7 @@ void Decoder::dispatch() {
   if (b == "match") return match();
   if (b == "bmsk") return bmsk();
   if (b == "nanosleep") return nanosleep();
+  if (b == "vabsdiff4") return vabsdiff4();
   if (b == "tex" || b == "tld4") return tex();
   if (b == "suld") return suld();
   if (b == "sust") return sust();
@@ -377,7 +382,7 @@ bool known_opcode(std::string_view base) {
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
-      "bmsk", "nanosleep", "tex", "tld4", "suld", "sust"};
+      "bmsk", "nanosleep", "tex", "tld4", "suld", "sust", "vabsdiff4"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

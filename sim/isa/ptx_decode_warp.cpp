@@ -171,4 +171,24 @@ void Decoder::nanosleep() {
   in_.klass = InstrClass::Other;
 }
 
+// vabsdiff4.{u32,s32}.{u32,s32}.{u32,s32}.add d, a, b, c: c plus the sum of |a_i - b_i| over
+// the four bytes (signed or unsigned as a's and b's types say), as __sad-style code uses it.
+// The per-byte forms (a byte-mask destination, .min/.max) are refused.
+void Decoder::vabsdiff4() {
+  if (md_.types.size() != 3) malformed("vabsdiff4 takes three types (d, a, b)");
+  for (DType t : md_.types)
+    if (t != DType::U32 && t != DType::S32) malformed("vabsdiff4 types are .u32 or .s32");
+  if (!md_.vadd) unsupported("vabsdiff4 without .add (per-byte results)");
+  if (md_.sat) unsupported("vabsdiff4.add with .sat");
+  need(4);
+  in_.op = Op::VAbsDiff4Add;
+  in_.type = md_.types[1];   // a's type: signed or unsigned bytes
+  in_.stype = md_.types[2];  // b's type
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], DType::U32, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  set(kC, src(ops_[3], DType::U32, kC));
+  in_.klass = InstrClass::IntAlu;
+}
+
 }  // namespace warpsim::isa::detail

@@ -40,6 +40,7 @@ struct Mods {
   int tex_comp = -1;       // tld4: r g b a
   int su_clamp = -1;       // suld/sust: SurfClamp
   bool tex_level = false, tex_grad = false, su_b = false;
+  bool vadd = false;       // vabsdiff4.add
   bool sem = false;  // memory-ordering qualifiers (ignored: the simulator is sequentially consistent)
 };
 
@@ -125,6 +126,7 @@ class Decoder {
   void bfi();
   void bmsk();
   void nanosleep();
+  void vabsdiff4();
 
   // texture fetches and surface accesses (ptx_decode_texture.cpp)
   bool classify_texture(std::string_view m);

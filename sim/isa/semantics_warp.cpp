@@ -111,9 +111,31 @@ void bmsk(ExecCtx& c, const Instr& in, uint32_t m) {
   });
 }
 
+// vabsdiff4.add d, a, b, c: c + sum over the four bytes of |a_i - b_i| (32-bit wrap).
+void vabsdiff4_add(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  const uint64_t* cc = exec::src(c, in.c);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool sa = in.type == DType::S32, sb = in.stype == DType::S32;
+  auto byte = [](uint64_t v, int i, bool s) -> int32_t {
+    const uint32_t u = uint32_t(v >> (8 * i)) & 0xFF;
+    return s ? int32_t(int8_t(uint8_t(u))) : int32_t(u);
+  };
+  for_lanes(m, [&](int l) {
+    uint32_t sum = uint32_t(cc[l]);
+    for (int i = 0; i < 4; ++i) {
+      const int32_t diff = byte(a[l], i, sa) - byte(b[l], i, sb);
+      sum += uint32_t(diff < 0 ? -diff : diff);
+    }
+    d[l] = sum;
+  });
+}
+
 }  // namespace
 
 ExecFn warp_semantics(const Instr& in) {
+  if (in.op == Op::VAbsDiff4Add) return &vabsdiff4_add;
   if (in.op == Op::BmskClamp) return &bmsk<false>;
   if (in.op == Op::BmskWrap) return &bmsk<true>;
   if (in.op == Op::Shfl) return &shfl;

@@ -128,6 +128,7 @@ std::string_view op_name(Op op) {
     case Op::Tld4: return "tld4";
     case Op::Suld: return "suld";
     case Op::Sust: return "sust";
+    case Op::VAbsDiff4Add: return "vabsdiff4.add";
   }
   return "?";
 }

@@ -58,6 +58,7 @@ enum class Op : uint8_t {
   Tld4,  // tld4.{r,g,b,a}.2d: the four texels of a bilinear footprint (Instr::tex_mode: component)
   Suld,  // suld.b: surface load (Instr::tex_mode: out-of-range mode)
   Sust,  // sust.b: surface store
+  VAbsDiff4Add,  // vabsdiff4.add: sum of the four byte-wise absolute differences, plus c
 };
 // Instructions that go through the SM's load/store path (the memory system in timing mode).
 constexpr bool is_memory_op(Op op) {

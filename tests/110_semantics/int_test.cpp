@@ -483,3 +483,25 @@ TEST_CASE("bmsk: b one-bits from bit a, clamped or wrapped; nanosleep does nothi
     CHECK(wrap[i].d == want_wrap[i]);
   }
 }
+
+TEST_CASE("vabsdiff4.add: c plus the byte-wise absolute differences, unsigned or signed bytes", "[semantics][int]") {
+  using semtest::Types;
+  const std::vector<semtest::Case> cases = {{0x01020304, 0x04030201, 0, 0, 0},
+                                            {0xFF00FF00, 0x00FF00FF, 7, 0, 0},
+                                            {0x80808080, 0x7F7F7F7F, 0, 0, 0},
+                                            {0x00000010, 0x00000020, 0xFFFFFFFF, 0, 0}};
+  auto u = semtest::eval("vabsdiff4.u32.u32.u32.add %d, %a, %b, %c;", Types("b32", "b32", "b32", "b32"), cases);
+  auto s = semtest::eval("vabsdiff4.s32.s32.s32.add %d, %a, %b, %c;", Types("b32", "b32", "b32", "b32"), cases);
+  // Unsigned: 3+1+1+3; 4 x 255 + 7; 4 x 1; 16 - 1 (wraps). Signed: -128 vs 127 is 255 per byte;
+  // 0xFF is -1: |-1 - 0| and |0 - -1| are 1 each.
+  const uint64_t want_u[] = {8, 1027, 4, 15};
+  const uint64_t want_s[] = {8, 11, 1020, 15};
+  for (size_t i = 0; i < cases.size(); ++i) {
+    INFO(i);
+    CHECK(u[i].d == want_u[i]);
+    CHECK(s[i].d == want_s[i]);
+  }
+  CHECK_THAT(ptxtest::ptx_error(ptxtest::module(".entry k()\n{\n.reg .b32 %r<4>;\nvabsdiff4.u32.u32.u32 %r0, %r1, "
+                                                "%r2, %r3;\nret;\n}\n")),
+             Catch::Contains("unsupported PTX") && Catch::Contains("vabsdiff4 without .add"));
+}
