@@ -101,6 +101,14 @@ void Decoder::classify(std::string_view m) {
     if (m == "any") { md_.match_mode = 'n'; return; }
     if (m == "all") { md_.match_mode = 'l'; return; }
   }
+  if (base_ == "bar" || base_ == "barrier") {
+    if (m == "red") { md_.bar_red = true; return; }
+    if (m == "popc" || m == "and" || m == "or") {
+      if (md_.red_op) malformed("two reduction operators on bar.red");
+      md_.red_op = m[0];
+      return;
+    }
+  }
   if (base_ == "bfind" && m == "shiftamt") {
     md_.shiftamt = true;
     return;

@@ -37,6 +37,8 @@ struct Mods {
   int shf_mode = 0;        // shf: 'w'rap or 'c'lamp
   int match_mode = 0;      // match: 'n' (any) or 'l' (all)
   bool sem = false;  // memory-ordering qualifiers (ignored: the simulator is sequentially consistent)
+  bool bar_red = false;  // bar.red / barrier.red
+  int red_op = 0;        // bar.red: 'p'opc, 'a'nd or 'o'r
 };
 
 inline bool one_of(std::string_view m, std::initializer_list<std::string_view> l) {
@@ -107,6 +109,7 @@ class Decoder {
   void bra();
   void ret();
   void bar();
+  void bar_red();
   void membar();
 
   // warp-level and bit-manipulation instructions (ptx_decode_warp.cpp)

@@ -8,7 +8,7 @@ bool engine_executed(Op op) {
   switch (op) {
     case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Bra: case Op::Ret: case Op::Exit:
     case Op::Bar: case Op::BarWarp: case Op::Membar: case Op::Trap: case Op::Nop: case Op::ReadClock:
-    case Op::ReadGlobalTimer: case Op::Call: case Op::FuncRet:
+    case Op::ReadGlobalTimer: case Op::Call: case Op::FuncRet: case Op::BarRed:
       return true;
     default:
       return false;

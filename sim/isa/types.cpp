@@ -124,6 +124,7 @@ std::string_view op_name(Op op) {
     case Op::FuncRet: return "ret(func)";
     case Op::BmskClamp: return "bmsk.clamp";
     case Op::BmskWrap: return "bmsk.wrap";
+    case Op::BarRed: return "bar.red";
   }
   return "?";
 }

@@ -51,6 +51,7 @@ struct BlockState {
   uint32_t shared_bytes = 0;   // static + dynamic
   uint32_t live_threads = 0;   // not exited
   uint32_t arrived = 0;        // threads waiting at the barrier
+  uint32_t red_true = 0;       // of them, threads whose bar.red predicate held
   uint32_t warps_done = 0;
   bool finished() const { return warps_done == warps.size(); }
 };

@@ -86,6 +86,7 @@ class WarpExecutor {
   void exit_threads(Warp& w, uint32_t exiting, StepResult& r);
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
   bool release_barrier_if_complete(BlockState& b);
+  uint32_t red_predicate(const Warp& w, const isa::Instr& in) const;  // bar.red's predicate per lane
 
   // Device functions and the vprintf/__assertfail builtins (warp_calls.cpp).
   void call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask);
