@@ -52,7 +52,7 @@ struct Instr {
   VoteMode vote = VoteMode::All;
   CacheOp cache = CacheOp::Default;
   bool ftz = false, sat = false, approx = false, is_volatile = false, uni = false;
-  bool cc = false;            // carry flag (.cc) - unsupported beyond parse rejection
+  bool cc = false;            // .cc: writes the carry flag (AddCarry, SubCarry, MadCarry: d[1])
   bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
   InstrClass klass = InstrClass::Other;
 

@@ -47,7 +47,7 @@ void Decoder::classify(std::string_view m) {
     return;
   }
   bool is_setp = base_ == "setp" || base_ == "set";
-  bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24"});
+  bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24", "madc"});
   bool is_atom = base_ == "atom" || base_ == "red";
   if (is_setp) {
     static const std::pair<std::string_view, Cmp> cmps[] = {
@@ -331,7 +331,7 @@ void Decoder::set_class_arith(DType t) {
 }
 
 void Decoder::dispatch() {
-  if (md_.cc) unsupported("carry-flag arithmetic (.cc)");
+  if (is_carry_op()) return carry();
   const std::string_view b = base_;
   if (b == "mov") return mov();
   if (b == "ld" || b == "ldu") return ld();
@@ -381,7 +381,7 @@ bool known_opcode(std::string_view base) {
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
-      "bmsk", "nanosleep"};
+      "bmsk", "nanosleep", "addc", "subc", "madc"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

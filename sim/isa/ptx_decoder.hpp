@@ -105,6 +105,10 @@ class Decoder {
   void cvt();
   void sfu();
 
+  // carry arithmetic: add.cc, addc, sub.cc, subc, mad.cc, madc (ptx_decode_carry.cpp)
+  bool is_carry_op() const;
+  void carry();
+
   // branches, returns, barriers, calls (ptx_decode_control.cpp)
   void bra();
   void ret();

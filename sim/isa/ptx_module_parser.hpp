@@ -141,6 +141,17 @@ class ModuleParser final : public DecodeContext {
     }
     return static_cast<uint16_t>(sink_slot_);
   }
+  uint16_t carry_reg() override {
+    auto& outer = scopes_.front();  // one flag per kernel or function, whatever the scope
+    auto it = outer.find("%__cc");
+    if (it != outer.end()) return it->second.index;
+    if (k_->regs.size() >= 0xFFF0) unsupported("too many registers");
+    RegRef r;
+    r.index = static_cast<uint16_t>(k_->regs.size());
+    k_->regs.push_back({"%__cc", DType::U32});
+    outer.emplace("%__cc", r);
+    return r.index;
+  }
   void symbol_ref(int which, std::string_view sym, int64_t addend, bool as_const, Space space,
                   const Token& at) override {
     if (const CallParam* cp = find_call_param(sym)) {

@@ -24,6 +24,7 @@ void bind_semantics(Instr& in, const std::function<void(const std::string&)>& un
   if (!fn) fn = detail::float_semantics(in);
   if (!fn) fn = detail::warp_semantics(in);
   if (!fn) fn = detail::half_semantics(in);
+  if (!fn) fn = detail::carry_semantics(in);
   if (!fn) {
     std::string types(dtype_name(in.type));
     if (in.stype != DType::None) types += fmt::format(".{}", dtype_name(in.stype));

@@ -125,6 +125,9 @@ std::string_view op_name(Op op) {
     case Op::BmskClamp: return "bmsk.clamp";
     case Op::BmskWrap: return "bmsk.wrap";
     case Op::BarRed: return "bar.red";
+    case Op::AddCarry: return "addc";
+    case Op::SubCarry: return "subc";
+    case Op::MadCarry: return "madc";
   }
   return "?";
 }

@@ -54,6 +54,7 @@ enum class Op : uint8_t {
   Call,       // call of a device function or of vprintf/__assertfail (Instr::a.target: Kernel::calls index)
   FuncRet,    // the single return of a device function (every ret in its body branches here)
   BmskClamp, BmskWrap,  // bmsk: a mask of b bits from bit a
+  AddCarry, SubCarry, MadCarry,  // add/sub/mad.lo|hi with the carry flag: in (addc, subc, madc: Instr::e) and/or out (.cc: Instr::d[1])
   BarRed,     // bar.red: barrier 0 with a block-wide popc/and/or of a predicate (Instr::boolop; None = popc)
 };
 std::string_view op_name(Op op);

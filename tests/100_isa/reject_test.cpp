@@ -54,9 +54,8 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
     const char* why;
   };
   const Case cases[] = {
-      {"add.cc.u32 %r1, %r2, %r3;", "carry"},
-      {"addc.u32 %r1, %r2, %r3;", "addc"},
-      {"mad.lo.cc.u32 %r1, %r2, %r3, %r1;", "carry"},
+      {"mul.lo.cc.u32 %r1, %r2, %r3;", "carry"},
+      {"mul24.lo.cc.u32 %r1, %r2, %r3;", "carry"},
       {"sad.u32 %r1, %r2, %r3, %r1;", "sad"},
       {"prmt.b32.f4e %r1, %r2, %r3, %r1;", "prmt"},
       {"dp4a.u32.u32 %r1, %r2, %r3, %r1;", "dp4a"},
@@ -141,8 +140,8 @@ TEST_CASE("unsupported module-level constructs", "[isa][reject]") {
 TEST_CASE("the unsupported line is the instruction's own line in a multi-line statement", "[isa][reject]") {
   // The opcode's line is reported, with that line's text.
   std::string text = kernel_with("mov.u32 %r1, 1;") ;
-  text.replace(text.find("ret;"), 4, "add.cc.u32\n %r1,\n %r2, %r3;\nret;");
-  check_unsupported(text, 11, "add.cc.u32", "carry");
+  text.replace(text.find("ret;"), 4, "mul.lo.cc.u32\n %r1,\n %r2, %r3;\nret;");
+  check_unsupported(text, 11, "mul.lo.cc.u32", "carry");
 }
 
 TEST_CASE("malformed input: file:line:col: parse error at the offending token", "[isa][reject]") {
