@@ -136,6 +136,14 @@ struct CallSite {
   Builtin builtin = Builtin::None;
   std::vector<uint32_t> arg_offsets, arg_sizes;
   std::vector<uint32_t> ret_offsets, ret_sizes;
+  bool indirect = false;         // through a function pointer (Instr::b), with a .callprototype: callee = -1
+};
+
+// A device function whose address the module takes (mov.u64 %rd, f; an initialiser), as
+// linked into a kernel with indirect calls: the address an indirect call maps back to it.
+struct FunctionAddress {
+  uint64_t address = 0;
+  int32_t function = -1;         // Kernel::functions index
 };
 
 struct Kernel {
@@ -160,6 +168,7 @@ struct Kernel {
 
   std::vector<Function> functions;  // device functions linked in (empty: no calls)
   std::vector<CallSite> calls;      // per call instruction
+  std::vector<FunctionAddress> function_addresses;  // indirect-call targets (empty without indirect calls)
   uint32_t call_param_bytes = 0;    // per-thread call-parameter area (.param of calls and functions)
 
   uint32_t maxntid[3] = {0, 0, 0};  // .maxntid (0 = none)
@@ -210,5 +219,9 @@ namespace warpsim::isa {
 constexpr uint64_t kSharedWindow = 0x0000'7F00'0000'0000ull;
 constexpr uint64_t kLocalWindow = 0x0000'7E00'0000'0000ull;
 constexpr uint64_t kWindowSize = 0x1'0000'0000ull;
+// The address of a module's device function (mov.u64 %rd, f): kFunctionAddressBase + 16 *
+// its index among the module's .func names in order of appearance. Not a data address
+// (a load from it faults); indirect calls map it back (Kernel::function_addresses).
+constexpr uint64_t kFunctionAddressBase = 0x0000'7C00'0000'0000ull;
 
 }  // namespace warpsim::isa

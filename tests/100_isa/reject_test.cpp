@@ -85,7 +85,7 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"cvt.rn.u32.s32 %r1, %r2;", "cvt"},
       {"ld.global.u32 %r1, [p];", "parameter"},
       {"tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [tex0, {%f0, %f1}];", "tex"},
-      {"call.uni %rd1, (%r1);", "indirect calls"},
+      {"call.uni %rd1, (%r1);", "indirect call without a .callprototype"},
       {"call.ftz f, (%r1);", "modifier .ftz on call"},
       {"wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0, %r1}, [%rd1], %r2;", ""},
       {"atom.global.add.u16 %r1, [%rd1], %r2;", "atom"},

@@ -148,3 +148,19 @@ TEST_CASE("programs: device functions, printf in order, and assert as cudaErrorA
                                           "failed in kernel '_Z5checkPKii', block (0,0,0), thread (5,0,0)"));
   }
 }
+
+TEST_CASE("programs: bar.red, carry arithmetic, function pointers and virtual calls compiled by nvcc") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("ptx_extras");
+  for (const char* mode : {"--functional --no-summary", "--no-summary"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out ==
+          "syncthreads_count/and/or: 0 wrong\n"
+          "carry arithmetic: 0 wrong\n"
+          "sin of large arguments: 0 wrong\n"
+          "function pointers and virtual calls: 0 wrong (cudaSuccess)\n"
+          "PASS\n");
+  }
+}
