@@ -54,7 +54,7 @@ struct Instr {
   VoteMode vote = VoteMode::All;
   CacheOp cache = CacheOp::Default;
   bool ftz = false, sat = false, approx = false, is_volatile = false, uni = false;
-  bool cc = false;            // carry flag (.cc) - unsupported beyond parse rejection
+  bool cc = false;            // .cc: writes the carry flag (AddCarry, SubCarry, MadCarry: d[1])
   bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
   InstrClass klass = InstrClass::Other;
 
@@ -138,6 +138,14 @@ struct CallSite {
   Builtin builtin = Builtin::None;
   std::vector<uint32_t> arg_offsets, arg_sizes;
   std::vector<uint32_t> ret_offsets, ret_sizes;
+  bool indirect = false;         // through a function pointer (Instr::b), with a .callprototype: callee = -1
+};
+
+// A device function whose address the module takes (mov.u64 %rd, f; an initialiser), as
+// linked into a kernel with indirect calls: the address an indirect call maps back to it.
+struct FunctionAddress {
+  uint64_t address = 0;
+  int32_t function = -1;         // Kernel::functions index
 };
 
 struct Kernel {
@@ -162,6 +170,7 @@ struct Kernel {
 
   std::vector<Function> functions;  // device functions linked in (empty: no calls)
   std::vector<CallSite> calls;      // per call instruction
+  std::vector<FunctionAddress> function_addresses;  // indirect-call targets (empty without indirect calls)
   uint32_t call_param_bytes = 0;    // per-thread call-parameter area (.param of calls and functions)
 
   uint32_t maxntid[3] = {0, 0, 0};  // .maxntid (0 = none)
@@ -212,5 +221,9 @@ namespace warpsim::isa {
 constexpr uint64_t kSharedWindow = 0x0000'7F00'0000'0000ull;
 constexpr uint64_t kLocalWindow = 0x0000'7E00'0000'0000ull;
 constexpr uint64_t kWindowSize = 0x1'0000'0000ull;
+// The address of a module's device function (mov.u64 %rd, f): kFunctionAddressBase + 16 *
+// its index among the module's .func names in order of appearance. Not a data address
+// (a load from it faults); indirect calls map it back (Kernel::function_addresses).
+constexpr uint64_t kFunctionAddressBase = 0x0000'7C00'0000'0000ull;
 
 }  // namespace warpsim::isa

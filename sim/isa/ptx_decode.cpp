@@ -48,7 +48,7 @@ void Decoder::classify(std::string_view m) {
   }
   if (one_of(base_, {"tex", "tld4", "suld", "sust"}) && classify_texture(m)) return;
   bool is_setp = base_ == "setp" || base_ == "set";
-  bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24"});
+  bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24", "madc"});
   bool is_atom = base_ == "atom" || base_ == "red";
   if (is_setp) {
     static const std::pair<std::string_view, Cmp> cmps[] = {
@@ -105,6 +105,14 @@ void Decoder::classify(std::string_view m) {
   if (base_ == "vabsdiff4" && m == "add") {
     md_.vadd = true;
     return;
+  }
+  if (base_ == "bar" || base_ == "barrier") {
+    if (m == "red") { md_.bar_red = true; return; }
+    if (m == "popc" || m == "and" || m == "or") {
+      if (md_.red_op) malformed("two reduction operators on bar.red");
+      md_.red_op = m[0];
+      return;
+    }
   }
   if (base_ == "bfind" && m == "shiftamt") {
     md_.shiftamt = true;
@@ -328,7 +336,7 @@ void Decoder::set_class_arith(DType t) {
 }
 
 void Decoder::dispatch() {
-  if (md_.cc) unsupported("carry-flag arithmetic (.cc)");
+  if (is_carry_op()) return carry();
   const std::string_view b = base_;
   if (b == "mov") return mov();
   if (b == "ld" || b == "ldu") return ld();
@@ -382,7 +390,7 @@ bool known_opcode(std::string_view base) {
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
-      "bmsk", "nanosleep", "tex", "tld4", "suld", "sust", "vabsdiff4"};
+      "bmsk", "nanosleep", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

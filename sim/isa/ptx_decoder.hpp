@@ -42,6 +42,8 @@ struct Mods {
   bool tex_level = false, tex_grad = false, su_b = false;
   bool vadd = false;       // vabsdiff4.add
   bool sem = false;  // memory-ordering qualifiers (ignored: the simulator is sequentially consistent)
+  bool bar_red = false;  // bar.red / barrier.red
+  int red_op = 0;        // bar.red: 'p'opc, 'a'nd or 'o'r
 };
 
 inline bool one_of(std::string_view m, std::initializer_list<std::string_view> l) {
@@ -108,10 +110,15 @@ class Decoder {
   void cvt();
   void sfu();
 
+  // carry arithmetic: add.cc, addc, sub.cc, subc, mad.cc, madc (ptx_decode_carry.cpp)
+  bool is_carry_op() const;
+  void carry();
+
   // branches, returns, barriers, calls (ptx_decode_control.cpp)
   void bra();
   void ret();
   void bar();
+  void bar_red();
   void membar();
 
   // warp-level and bit-manipulation instructions (ptx_decode_warp.cpp)

@@ -31,6 +31,7 @@ void ModuleParser::find_functions() {
     if (peek().kind == Tok::LBrace) d.body_pos = pos_;
     auto it = funcs_.find(d.name);
     if (it == funcs_.end()) {
+      func_ids_.emplace(d.name, static_cast<uint32_t>(func_ids_.size()));
       funcs_.emplace(d.name, std::move(d));
     } else {
       if (d.body_pos && it->second.body_pos)
@@ -40,6 +41,80 @@ void ModuleParser::find_functions() {
     i = pos_ - 1;
   }
   pos_ = saved;
+}
+
+// The functions whose address the module takes: every mention of a function's name other
+// than in its own header and as the callee of a direct call (mov.u64 %rd, f; initialisers).
+// Kernels with indirect calls link exactly these.
+void ModuleParser::find_address_taken() {
+  std::vector<bool> taken(func_ids_.size(), false);
+  bool in_call = false, callee_seen = false, in_header = false;
+  int parens = 0;
+  for (size_t i = 0; i < toks_.size() && toks_[i].kind != Tok::End; ++i) {
+    const Token& t = toks_[i];
+    if (t.kind == Tok::Semi || t.kind == Tok::LBrace || t.kind == Tok::RBrace) {
+      in_call = callee_seen = in_header = false;
+      parens = 0;
+      continue;
+    }
+    if (t.kind == Tok::LParen) ++parens;
+    if (t.kind == Tok::RParen) --parens;
+    if (t.kind == Tok::Directive && t.text == ".func") in_header = true;
+    if (t.kind != Tok::Ident) continue;
+    if (t.text == "call" || t.text.rfind("call.", 0) == 0) {
+      in_call = true;
+      continue;
+    }
+    auto id = func_ids_.find(std::string(t.text));
+    if (id == func_ids_.end()) continue;
+    if (in_header && parens == 0) {
+      in_header = false;  // the function's own name
+      continue;
+    }
+    if (in_call && !callee_seen && parens == 0) {
+      callee_seen = true;  // a direct call's callee
+      continue;
+    }
+    taken[id->second] = true;
+  }
+  std::vector<std::string> names(func_ids_.size());
+  for (const auto& [name, index] : func_ids_) names[index] = name;
+  for (size_t i = 0; i < names.size(); ++i)
+    if (taken[i]) address_taken_.push_back(names[i]);
+}
+
+// label: .callprototype [(.param ...)] _ [(.param ...)] [.noreturn];  The signature of the
+// indirect calls that name the label.
+void ModuleParser::parse_prototype(const Token& label) {
+  cur_line_ = label.line;
+  next();
+  next();
+  const Token& d = next();
+  if (d.text == ".calltargets") unsupported_at(d, "indirect calls with a .calltargets list");
+  FuncDecl p;
+  p.at = label;
+  p.name = std::string(label.text);
+  auto param_list = [&](std::vector<ParamDecl>& out) {
+    if (accept(Tok::RParen)) return;
+    do {
+      const Token& t = peek();
+      if (!accept_dir(".param")) fail_at(t, fmt::format("parse error: expected .param, got {}", describe(t)));
+      out.push_back(parse_param_decl(t));
+    } while (accept(Tok::Comma));
+    expect(Tok::RParen, "')'");
+  };
+  if (accept(Tok::LParen)) param_list(p.rets);
+  const Token& blank = expect(Tok::Ident, "'_'");
+  if (blank.text != "_") fail_at(blank, fmt::format("parse error: expected '_' in a .callprototype, got '{}'", blank.text));
+  if (accept(Tok::LParen)) param_list(p.args);
+  while (peek().kind == Tok::Directive) {
+    const Token& m = next();
+    if (m.text != ".noreturn") unsupported_at(m, fmt::format("prototype attribute {}", m.text));
+  }
+  expect(Tok::Semi, "';'");
+  if (prototypes_.count(p.name) || labels_.count(p.name))
+    fail_at(label, fmt::format("parse error: duplicate label '{}'", p.name));
+  prototypes_.emplace(p.name, std::move(p));
 }
 
 // After ".func": [(results)] name [(parameters)] [.noreturn]. Leaves the body or ';'.
@@ -141,17 +216,48 @@ void ModuleParser::parse_call(Instr& in, const Token& op_tok) {
     expect(Tok::Comma, "','");
   }
   const Token& callee = expect(Tok::Ident, "a function name");
-  if (callee.text[0] == '%' || find_reg(callee.text)) unsupported("indirect calls through a function pointer");
+  const bool indirect = callee.text[0] == '%' || find_reg(callee.text);
+  const Token* proto = nullptr;
   if (accept(Tok::Comma)) {
-    expect(Tok::LParen, "'('");
-    names(args);
-    if (accept(Tok::Comma)) unsupported("calls with a prototype or a target list (indirect calls)");
+    const bool has_args = !indirect || peek().kind == Tok::LParen;
+    if (has_args) {
+      expect(Tok::LParen, "'('");
+      names(args);
+    }
+    if (indirect) {
+      if (!has_args || accept(Tok::Comma)) proto = &expect(Tok::Ident, "a .callprototype label");
+    } else if (accept(Tok::Comma)) {
+      unsupported("a direct call with a prototype or a target list");
+    }
   }
-  auto it = funcs_.find(std::string(callee.text));
-  if (it == funcs_.end()) fail_at(callee, fmt::format("parse error: call of undeclared function '{}'", callee.text));
-  const FuncDecl& f = it->second;
+  if (indirect && !proto)
+    unsupported("an indirect call without a .callprototype (a .calltargets list or none)");
   CallSite cs;
-  if (!f.body_pos) {
+  if (indirect) {
+    auto p = prototypes_.find(std::string(proto->text));
+    if (p == prototypes_.end())
+      fail_at(*proto, fmt::format("parse error: '{}' is not a .callprototype label of this body", proto->text));
+    RawOp r;
+    r.k = RawOp::K::Reg;
+    r.name = callee.text;
+    r.tok = callee;
+    in.b.kind = Operand::Kind::Reg;
+    in.b.reg = data_reg(r);
+    if (dtype_bytes(k_->regs[in.b.reg].type) != 8)
+      fail_at(callee, fmt::format("parse error: '{}' holds a function's address: a 64-bit register is needed",
+                                  callee.text));
+    cs.indirect = true;
+  }
+  const FuncDecl* fd = nullptr;
+  if (indirect) {
+    fd = &prototypes_.at(std::string(proto->text));
+  } else {
+    auto it = funcs_.find(std::string(callee.text));
+    if (it == funcs_.end()) fail_at(callee, fmt::format("parse error: call of undeclared function '{}'", callee.text));
+    fd = &it->second;
+  }
+  const FuncDecl& f = *fd;
+  if (!indirect && !f.body_pos) {
     if (!f.is_extern || !is_builtin(f.name))
       unsupported(f.is_extern ? fmt::format("call of external function '{}' (separate compilation)", f.name)
                               : fmt::format("device function '{}' is declared but not defined", f.name));
@@ -181,7 +287,7 @@ void ModuleParser::parse_call(Instr& in, const Token& op_tok) {
   in.klass = InstrClass::Branch;
   in.a.target = static_cast<int32_t>(k_->calls.size());
   k_->calls.push_back(std::move(cs));
-  call_names_.push_back(f.name);
+  call_names_.push_back(indirect ? std::string() : f.name);
 }
 
 // ld.param/st.param of a call sequence's or the function's own .params: offsets in the
@@ -199,17 +305,34 @@ void ModuleParser::apply_param_refs(Instr& in) {
 
 // Appends the body of every function the kernel calls (and they call) after its code.
 void ModuleParser::link_functions() {
-  for (size_t i = 0; i < k_->calls.size(); ++i) {  // grows as bodies are linked
-    if (k_->calls[i].builtin != Builtin::None) continue;
-    auto idx = func_index_.find(call_names_[i]);
+  auto link = [&](const std::string& name) {
+    auto idx = func_index_.find(name);
     if (idx == func_index_.end()) {
-      const FuncDecl& d = funcs_.at(call_names_[i]);
+      const FuncDecl& d = funcs_.at(name);
       idx = func_index_.emplace(d.name, static_cast<int32_t>(k_->functions.size())).first;
       k_->functions.emplace_back();
       link_function(d, k_->functions.size() - 1);
     }
-    k_->calls[i].callee = idx->second;
+    return idx->second;
+  };
+  bool indirect = false;
+  for (size_t i = 0; i < k_->calls.size(); ++i) {  // grows as bodies are linked
+    if (k_->calls[i].builtin != Builtin::None) continue;
+    if (k_->calls[i].indirect) {
+      // Any function whose address the module takes may be called: link them all.
+      if (!indirect)
+        for (const std::string& name : address_taken_)
+          if (funcs_.at(name).body_pos) link(name);
+      indirect = true;
+      continue;
+    }
+    const int32_t callee = link(call_names_[i]);
+    k_->calls[i].callee = callee;
   }
+  if (indirect)
+    for (const std::string& name : address_taken_)
+      if (auto idx = func_index_.find(name); idx != func_index_.end())
+        k_->function_addresses.push_back({function_address(name), idx->second});
 }
 
 void ModuleParser::link_function(const FuncDecl& d, size_t index) {
@@ -223,6 +346,7 @@ void ModuleParser::link_function(const FuncDecl& d, size_t index) {
   auto saved_vars = std::move(kernel_vars_);
   auto saved_var_order = std::move(kernel_var_order_);
   auto saved_params = std::move(params_);
+  auto saved_prototypes = std::move(prototypes_);
   const uint16_t saved_loc_file = loc_file_, saved_loc_col = loc_col_;
   const uint32_t saved_loc_line = loc_line_;
   scopes_.assign(1, {});
@@ -232,6 +356,7 @@ void ModuleParser::link_function(const FuncDecl& d, size_t index) {
   kernel_vars_.clear();
   kernel_var_order_.clear();
   params_.clear();
+  prototypes_.clear();
   fparams_.clear();
 
   Function f;
@@ -298,6 +423,7 @@ void ModuleParser::link_function(const FuncDecl& d, size_t index) {
   kernel_vars_ = std::move(saved_vars);
   kernel_var_order_ = std::move(saved_var_order);
   params_ = std::move(saved_params);
+  prototypes_ = std::move(saved_prototypes);
   fparams_.clear();
   loc_file_ = saved_loc_file;
   loc_col_ = saved_loc_col;

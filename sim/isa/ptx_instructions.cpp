@@ -25,6 +25,10 @@ void ModuleParser::parse_body() {
       continue;
     }
     if (t.kind == Tok::Ident && peek(1).kind == Tok::Colon) {
+      if (peek(2).kind == Tok::Directive && (peek(2).text == ".callprototype" || peek(2).text == ".calltargets")) {
+        parse_prototype(t);  // ptx_functions.cpp
+        continue;
+      }
       next();
       next();
       std::string label(t.text);

@@ -23,6 +23,7 @@ void ModuleParser::parse_entry() {
   param_refs_.clear();
   call_names_.clear();
   func_index_.clear();
+  prototypes_.clear();
   kernel_vars_.clear();
   kernel_var_order_.clear();
   params_.clear();
@@ -143,6 +144,14 @@ int64_t ModuleParser::symbol_value(const SymbolFixup& f) {
     if (f.space != Space::Param && !f.as_const)
       unsupported_at(f.at, fmt::format("access to kernel parameter '{}' outside the .param space", f.name));
     return k_->params[pv->second].offset;
+  }
+  if (func_ids_.count(f.name)) {
+    if (!f.as_const)
+      fail_at(f.at, fmt::format("parse error: '{}' is a device function; only its address can be taken (mov.u64)",
+                                f.name));
+    if (dtype_bytes(k_->code[f.pc].type) != 8)
+      unsupported_at(f.at, fmt::format("the address of function '{}' in a register narrower than 64 bits", f.name));
+    return static_cast<int64_t>(function_address(f.name));
   }
   if (module_vars_.count(f.name) == 0 && kernel_vars_.count(f.name) == 0)
     fail_at(f.at, fmt::format("parse error: undeclared symbol '{}'", f.name));

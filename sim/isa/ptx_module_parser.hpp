@@ -85,6 +85,7 @@ class ModuleParser final : public DecodeContext {
 
   std::unique_ptr<Module> run() {
     find_functions();
+    find_address_taken();
     while (peek().kind != Tok::End) module_statement();
     if (mod_->version.empty()) fail_at(toks_.front(), "missing .version directive");
     if (mod_->target.empty()) fail_at(toks_.front(), "missing .target directive");
@@ -121,7 +122,7 @@ class ModuleParser final : public DecodeContext {
   bool is_symbol(std::string_view name) const override {
     std::string n(name);
     return kernel_vars_.count(n) || module_vars_.count(n) || params_.count(n) || global_index_.count(n) ||
-           find_call_param(name);
+           find_call_param(name) || func_ids_.count(n);
   }
   bool is_call_param(std::string_view name) const override { return find_call_param(name) != nullptr; }
   uint16_t const_slot(uint64_t bits) override {
@@ -140,6 +141,17 @@ class ModuleParser final : public DecodeContext {
       k_->regs.push_back({"_", DType::B64});
     }
     return static_cast<uint16_t>(sink_slot_);
+  }
+  uint16_t carry_reg() override {
+    auto& outer = scopes_.front();  // one flag per kernel or function, whatever the scope
+    auto it = outer.find("%__cc");
+    if (it != outer.end()) return it->second.index;
+    if (k_->regs.size() >= 0xFFF0) unsupported("too many registers");
+    RegRef r;
+    r.index = static_cast<uint16_t>(k_->regs.size());
+    k_->regs.push_back({"%__cc", DType::U32});
+    outer.emplace("%__cc", r);
+    return r.index;
   }
   void symbol_ref(int which, std::string_view sym, int64_t addend, bool as_const, Space space,
                   const Token& at) override {
@@ -250,6 +262,11 @@ class ModuleParser final : public DecodeContext {
   CallParam place_call_param(const ParamDecl& p);
   const CallParam* find_call_param(std::string_view name) const;
   void parse_call(Instr& in, const Token& op_tok);
+  void parse_prototype(const Token& label);
+  void find_address_taken();
+  uint64_t function_address(const std::string& name) const {
+    return kFunctionAddressBase + 16 * uint64_t(func_ids_.at(name));
+  }
   void apply_param_refs(Instr& in);
   void link_functions();
   void link_function(const FuncDecl& d, size_t index);
@@ -298,6 +315,9 @@ class ModuleParser final : public DecodeContext {
   std::vector<SymbolFixup> param_refs_;                           // the current instruction's call-parameter refs
   std::vector<std::string> call_names_;                           // per Kernel::calls entry: the callee
   std::unordered_map<std::string, int32_t> func_index_;           // linked functions of the kernel
+  std::unordered_map<std::string, uint32_t> func_ids_;            // every .func name: its index (its address)
+  std::vector<std::string> address_taken_;                        // functions whose address the module takes, by index
+  std::unordered_map<std::string, FuncDecl> prototypes_;          // .callprototype labels of the body being parsed
   uint16_t loc_file_ = 0, loc_col_ = 0;
   uint32_t loc_line_ = 0;
 };

@@ -2,7 +2,8 @@
 //   [.visible] .global|.const [.align N] .type name[dims]* [= init] ;
 // where init is a scalar or a (nested) brace list of integers, 0f/0d floats, decimal
 // floats, or addresses of earlier module variables written `name`, `generic(name)`, with an
-// optional `+offset` (nvcc's pointer tables). A list shorter than the array leaves the rest
+// optional `+offset` (nvcc's pointer tables), or of the module's device functions (function
+// pointers, virtual tables). A list shorter than the array leaves the rest
 // zero, as nvcc's trailing-zero elision expects.
 #include "sim/isa/ptx_module_vars.hpp"
 
@@ -164,7 +165,7 @@ class VarParser {
       std::optional<uint64_t> base = s_.address_of(sym->text);
       if (!base)
         s_.unsupported(*sym, fmt::format("initialiser takes the address of '{}', which is not an earlier "
-                                         ".global/.const variable of this module",
+                                         ".global/.const variable or a function of this module",
                                          sym->text));
       int64_t off = 0;
       while (peek().kind == Tok::Plus || peek().kind == Tok::Minus) {

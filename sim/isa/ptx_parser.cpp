@@ -130,7 +130,10 @@ void ModuleParser::module_global(const Token& d) {
     }
     std::optional<uint64_t> address_of(std::string_view name) const override {
       auto it = p_.global_index_.find(std::string(name));
-      if (it == p_.global_index_.end()) return std::nullopt;
+      if (it == p_.global_index_.end()) {
+        if (p_.func_ids_.count(std::string(name))) return p_.function_address(std::string(name));
+        return std::nullopt;
+      }
       return p_.mod_->global_addresses[it->second];
     }
     ModuleParser& p_;

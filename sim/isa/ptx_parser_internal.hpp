@@ -45,6 +45,9 @@ class DecodeContext {
   virtual uint16_t const_slot(uint64_t bits) = 0;
   // A scratch register that absorbs writes to the sink operand "_".
   virtual uint16_t sink_reg() = 0;
+  // The hidden per-thread carry-flag register (CC.CF) of the kernel or device function
+  // being parsed, declared at its first use.
+  virtual uint16_t carry_reg() = 0;
   // Operand which (0..5 = d0 d1 a b c e) of the current instruction refers to a symbol;
   // the value is patched in when the kernel's memory layout is known.
   virtual void symbol_ref(int which, std::string_view sym, int64_t addend, bool as_const, Space space,

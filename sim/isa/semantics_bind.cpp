@@ -9,7 +9,7 @@ bool engine_executed(Op op) {
     case Op::Ld: case Op::St: case Op::Atom: case Op::Red: case Op::Bra: case Op::Ret: case Op::Exit:
     case Op::Bar: case Op::BarWarp: case Op::Membar: case Op::Trap: case Op::Nop: case Op::ReadClock:
     case Op::ReadGlobalTimer: case Op::Call: case Op::FuncRet: case Op::Tex: case Op::Tld4: case Op::Suld:
-    case Op::Sust:
+    case Op::Sust: case Op::BarRed:
       return true;
     default:
       return false;
@@ -25,6 +25,7 @@ void bind_semantics(Instr& in, const std::function<void(const std::string&)>& un
   if (!fn) fn = detail::float_semantics(in);
   if (!fn) fn = detail::warp_semantics(in);
   if (!fn) fn = detail::half_semantics(in);
+  if (!fn) fn = detail::carry_semantics(in);
   if (!fn) {
     std::string types(dtype_name(in.type));
     if (in.stype != DType::None) types += fmt::format(".{}", dtype_name(in.stype));

@@ -13,6 +13,8 @@ ExecFn move_select_semantics(const Instr& in);
 ExecFn float_semantics(const Instr& in);
 ExecFn warp_semantics(const Instr& in);
 ExecFn half_semantics(const Instr& in);
+// add.cc, addc, sub.cc, subc, mad.cc, madc (semantics_carry.cpp).
+ExecFn carry_semantics(const Instr& in);
 
 // Typed dispatch over the integer types of PTX (b-types behave as unsigned).
 template <template <class> class K>

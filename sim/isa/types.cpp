@@ -129,6 +129,10 @@ std::string_view op_name(Op op) {
     case Op::Suld: return "suld";
     case Op::Sust: return "sust";
     case Op::VAbsDiff4Add: return "vabsdiff4.add";
+    case Op::BarRed: return "bar.red";
+    case Op::AddCarry: return "addc";
+    case Op::SubCarry: return "subc";
+    case Op::MadCarry: return "madc";
   }
   return "?";
 }

@@ -59,6 +59,8 @@ enum class Op : uint8_t {
   Suld,  // suld.b: surface load (Instr::tex_mode: out-of-range mode)
   Sust,  // sust.b: surface store
   VAbsDiff4Add,  // vabsdiff4.add: sum of the four byte-wise absolute differences, plus c
+  AddCarry, SubCarry, MadCarry,  // add/sub/mad.lo|hi with the carry flag: in (addc, subc, madc: Instr::e) and/or out (.cc: Instr::d[1])
+  BarRed,     // bar.red: barrier 0 with a block-wide popc/and/or of a predicate (Instr::boolop; None = popc)
 };
 // Instructions that go through the SM's load/store path (the memory system in timing mode).
 constexpr bool is_memory_op(Op op) {

@@ -42,6 +42,10 @@ class SimtStack {
   // A call: the callee's threads run from `pc` on an entry of their own, which never
   // reconverges by pc; the callee's return pops it (pop_call) and the caller's entry below,
   // already at the return address, resumes.
+  // An indirect call whose threads call different functions: one path per target, each
+  // re-executing the call at `pc` and reconverging at `rpc` (the return address).
+  void push_path(int32_t pc, int32_t rpc, uint32_t mask) { entries_.push_back({pc, rpc, mask}); }
+
   static constexpr int32_t kCallFrame = -2;
   void push_call(int32_t pc, uint32_t mask) { entries_.push_back({pc, kCallFrame, mask}); }
   void pop_call() {

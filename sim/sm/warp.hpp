@@ -15,6 +15,7 @@ struct BlockState;
 struct CallFrame {
   uint32_t call_pc = 0;
   uint32_t callsite = 0;     // Kernel::calls index
+  int32_t callee = 0;        // Kernel::functions index (the call site's, or an indirect call's target)
   uint32_t mask = 0;         // threads that made the call
   uint32_t sp = 0;           // the frame's local-memory offset (its .local variables first)
   uint32_t sp_end = 0;       // the next frame's
@@ -51,6 +52,7 @@ struct BlockState {
   uint32_t shared_bytes = 0;   // static + dynamic
   uint32_t live_threads = 0;   // not exited
   uint32_t arrived = 0;        // threads waiting at the barrier
+  uint32_t red_true = 0;       // of them, threads whose bar.red predicate held
   uint32_t warps_done = 0;
   bool finished() const { return warps_done == warps.size(); }
 };

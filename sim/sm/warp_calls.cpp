@@ -32,7 +32,9 @@ void WarpExecutor::call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mas
   const isa::CallSite& cs = k.calls[static_cast<size_t>(in.a.target)];
   if (cs.builtin == isa::Builtin::Vprintf) return builtin_printf(w, cs, pc, mask);
   if (cs.builtin == isa::Builtin::AssertFail) builtin_assert(w, cs, pc, mask);
-  const isa::Function& f = k.functions[static_cast<size_t>(cs.callee)];
+  const int32_t callee = cs.indirect ? indirect_target(w, in, pc, mask) : cs.callee;
+  if (callee < 0) return;  // split into one path per target; each re-executes the call
+  const isa::Function& f = k.functions[static_cast<size_t>(callee)];
   const uint32_t sp = w.frames.empty() ? ctx_.stack_base : w.frames.back().sp_end;
   const uint64_t end = uint64_t(sp) + f.frame_bytes;
   if (end > ctx_.local_stride)
@@ -58,8 +60,53 @@ void WarpExecutor::call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mas
       std::memcpy(params + f.arg_offsets[i], params + cs.arg_offsets[i], cs.arg_sizes[i]);
     w.regs[size_t(f.frame_slot) * isa::kWarpLanes + l] = sp;
   });
-  w.frames.push_back({pc, static_cast<uint32_t>(in.a.target), mask, sp, static_cast<uint32_t>(end), w.stack.depth()});
+  w.frames.push_back(
+      {pc, static_cast<uint32_t>(in.a.target), callee, mask, sp, static_cast<uint32_t>(end), w.stack.depth()});
   w.stack.push_call(f.entry, mask);
+}
+
+int32_t WarpExecutor::indirect_target(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask) {
+  const isa::Kernel& k = *ctx_.kernel;
+  const isa::CallSite& cs = k.calls[static_cast<size_t>(in.a.target)];
+  const uint64_t* addr = w.regs + size_t(in.b.reg) * isa::kWarpLanes;
+  auto resolve = [&](int l) -> int32_t {
+    for (const isa::FunctionAddress& fa : k.function_addresses)
+      if (fa.address == addr[l]) {
+        const isa::Function& f = k.functions[static_cast<size_t>(fa.function)];
+        if (f.arg_sizes != cs.arg_sizes || f.ret_sizes != cs.ret_sizes)
+          fault(w, l, pc,
+                fmt::format("indirect call of '{}' (address {:#x}) through a prototype with other parameters: it "
+                            "takes {} argument(s) and {} result(s) of other sizes than the call passes",
+                            f.name, addr[l], f.arg_sizes.size(), f.ret_sizes.size()));
+        return fa.function;
+      }
+    fault(w, l, pc,
+          fmt::format("indirect call of address {:#x}, which is not the address of a device function of this module",
+                      addr[l]));
+  };
+  const int first = std::countr_zero(mask);
+  const int32_t target = resolve(first);
+  uint32_t rest = 0;
+  exec::for_lanes(mask, [&](int l) {
+    if (addr[l] != addr[first]) rest |= 1u << l;
+    resolve(l);  // every calling thread's target is checked before any runs
+  });
+  if (!rest) return target;
+  // Different targets: one path per target, the lowest lane's first (pushed last), each
+  // reconverging at the return address, where the caller's entry already waits.
+  std::vector<uint32_t> groups;
+  for (uint32_t left = mask; left;) {
+    const uint64_t a = addr[std::countr_zero(left)];
+    uint32_t g = 0;
+    exec::for_lanes(left, [&](int l) {
+      if (addr[l] == a) g |= 1u << l;
+    });
+    groups.push_back(g);
+    left &= ~g;
+  }
+  for (size_t i = groups.size(); i-- > 0;)
+    w.stack.push_path(static_cast<int32_t>(pc), static_cast<int32_t>(pc + 1), groups[i]);
+  return -1;
 }
 
 void WarpExecutor::func_return(Warp& w, uint32_t pc) {
@@ -70,7 +117,7 @@ void WarpExecutor::func_return(Warp& w, uint32_t pc) {
           KernelFault::Kind::Trap);
   const CallFrame fr = w.frames.back();
   const isa::CallSite& cs = k.calls[fr.callsite];
-  const isa::Function& f = k.functions[static_cast<size_t>(cs.callee)];
+  const isa::Function& f = k.functions[static_cast<size_t>(fr.callee)];
   const uint32_t mask = w.stack.top().mask;
   const uint32_t save_at = fr.sp + align16(f.depot_bytes);
   std::vector<uint8_t> results;

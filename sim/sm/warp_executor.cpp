@@ -38,6 +38,7 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
   b.local.assign(size_t(nw) * isa::kWarpLanes * ctx_.local_stride, 0);
   b.live_threads = ctx_.threads_per_block;
   b.arrived = 0;
+  b.red_true = 0;
   b.warps_done = 0;
   const uint32_t ws = ctx_.warp_size;
   for (uint32_t wi = 0; wi < nw; ++wi) {
@@ -141,6 +142,10 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
       if (exec) exit_threads(w, exec, r);
       break;
     case Op::Bar:
+      arrive_at_barrier(w, pc, active, r);
+      break;
+    case Op::BarRed:
+      w.block->red_true += std::popcount(active & red_predicate(w, in));
       arrive_at_barrier(w, pc, active, r);
       break;
     case Op::Ld:
@@ -255,14 +260,34 @@ void WarpExecutor::arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, Step
   report_deadlock(b);
 }
 
+uint32_t WarpExecutor::red_predicate(const Warp& w, const Instr& in) const {
+  if (in.b.kind == isa::Operand::Kind::Const) return static_cast<uint32_t>(ctx_.kernel->consts[in.b.reg]);
+  const uint32_t p = w.preds[in.b.reg];
+  return in.b.neg ? ~p : p;
+}
+
 bool WarpExecutor::release_barrier_if_complete(BlockState& b) {
   if (b.arrived == 0 || b.arrived < b.live_threads) return false;
   for (Warp& w : b.warps) {
     if (!w.at_barrier) continue;
+    const Instr& in = ctx_.kernel->code[w.barrier_pc];
+    if (in.op == Op::BarRed) {
+      // The reduction over every thread that reached the barrier, to each of this warp's.
+      const uint32_t at = w.stack.top().mask;
+      if (in.boolop == isa::BoolOp::None) {
+        uint64_t* d = w.regs + size_t(in.d[0].reg) * isa::kWarpLanes;
+        exec::for_lanes(at, [&](int l) { d[l] = b.red_true; });
+      } else {
+        const bool v = in.boolop == isa::BoolOp::And ? b.red_true == b.arrived : b.red_true != 0;
+        uint32_t& p = w.preds[in.d[0].reg];
+        p = v ? (p | at) : (p & ~at);
+      }
+    }
     w.at_barrier = false;
     w.stack.top().pc = static_cast<int32_t>(w.barrier_pc + 1);
   }
   b.arrived = 0;
+  b.red_true = 0;
   return true;
 }
 

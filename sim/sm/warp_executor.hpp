@@ -90,9 +90,14 @@ class WarpExecutor {
   void exit_threads(Warp& w, uint32_t exiting, StepResult& r);
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
   bool release_barrier_if_complete(BlockState& b);
+  uint32_t red_predicate(const Warp& w, const isa::Instr& in) const;  // bar.red's predicate per lane
 
   // Device functions and the vprintf/__assertfail builtins (warp_calls.cpp).
   void call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask);
+  // An indirect call: the target function of every calling thread (a fault for an address
+  // that is not a device function or whose parameters differ from the prototype's); -1
+  // when the threads call different functions (then split into one path per target).
+  int32_t indirect_target(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask);
   void func_return(Warp& w, uint32_t pc);
   void builtin_printf(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   [[noreturn]] void builtin_assert(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);

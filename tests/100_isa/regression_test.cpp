@@ -24,7 +24,7 @@ TEST_CASE("instructions outside the subset are unsupported even when their opera
         "t.ptx:10: unsupported PTX: tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [tex0, {%f0, %f1}];  (tex through 'tex0' "
         "(texture/surface references were removed in CUDA 12; use texture and surface objects))");
   CHECK(ptx_error(kernel_line("call (%r1), %rd1, (%r2), proto_0;")) ==
-        "t.ptx:10: unsupported PTX: call (%r1), %rd1, (%r2), proto_0;  (indirect calls through a function pointer)");
+        "t.ptx:10:26: parse error: 'proto_0' is not a .callprototype label of this body");
   CHECK(ptx_error(kernel_line("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r0, %r1, %r2, %r3}, [%rd1];")) ==
         "t.ptx:10: unsupported PTX: ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%r0, %r1, %r2, %r3}, [%rd1];  "
         "(instruction 'ldmatrix')");

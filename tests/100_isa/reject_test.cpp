@@ -54,9 +54,8 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
     const char* why;
   };
   const Case cases[] = {
-      {"add.cc.u32 %r1, %r2, %r3;", "carry"},
-      {"addc.u32 %r1, %r2, %r3;", "addc"},
-      {"mad.lo.cc.u32 %r1, %r2, %r3, %r1;", "carry"},
+      {"mul.lo.cc.u32 %r1, %r2, %r3;", "carry"},
+      {"mul24.lo.cc.u32 %r1, %r2, %r3;", "carry"},
       {"sad.u32 %r1, %r2, %r3, %r1;", "sad"},
       {"prmt.b32.f4e %r1, %r2, %r3, %r1;", "prmt"},
       {"dp4a.u32.u32 %r1, %r2, %r3, %r1;", "dp4a"},
@@ -74,7 +73,8 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"bar.arrive 0;", ""},
       {"bar.sync 1;", "named barriers"},
       {"bar.sync 0, 64;", "thread count"},
-      {"bar.red.popc.u32 %r1, 0, %p1;", ""},
+      {"bar.red.popc.u32 %r1, 1, %p1;", "named barriers"},
+      {"bar.red.popc.u32 %r1, 0, %p1, 64;", "thread count"},
       {"setp.eq.pred %p1, %p0, %p1;", "predicates"},
       {"add.u32 %r1, %clock, 1;", "%clock"},
       {"fence.proxy.async;", ""},
@@ -85,7 +85,7 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"cvt.rn.u32.s32 %r1, %r2;", "cvt"},
       {"ld.global.u32 %r1, [p];", "parameter"},
       {"tex.2d.v4.f32.f32 {%f0, %f1, %f2, %f3}, [tex0, {%f0, %f1}];", "tex"},
-      {"call.uni %rd1, (%r1);", "indirect calls"},
+      {"call.uni %rd1, (%r1);", "indirect call without a .callprototype"},
       {"call.ftz f, (%r1);", "modifier .ftz on call"},
       {"wmma.load.a.sync.aligned.row.m16n16k16.f16 {%r0, %r1}, [%rd1], %r2;", ""},
       {"atom.global.add.u16 %r1, [%rd1], %r2;", "atom"},
@@ -140,8 +140,8 @@ TEST_CASE("unsupported module-level constructs", "[isa][reject]") {
 TEST_CASE("the unsupported line is the instruction's own line in a multi-line statement", "[isa][reject]") {
   // The opcode's line is reported, with that line's text.
   std::string text = kernel_with("mov.u32 %r1, 1;") ;
-  text.replace(text.find("ret;"), 4, "add.cc.u32\n %r1,\n %r2, %r3;\nret;");
-  check_unsupported(text, 11, "add.cc.u32", "carry");
+  text.replace(text.find("ret;"), 4, "mul.lo.cc.u32\n %r1,\n %r2, %r3;\nret;");
+  check_unsupported(text, 11, "mul.lo.cc.u32", "carry");
 }
 
 TEST_CASE("malformed input: file:line:col: parse error at the offending token", "[isa][reject]") {

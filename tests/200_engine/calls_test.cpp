@@ -318,7 +318,8 @@ TEST_CASE("calls: what the loader refuses", "[isa][calls]") {
         "t.ptx:8: unsupported PTX: call.uni ext, (param0);  (call of external function 'ext' (separate "
         "compilation))");
   CHECK(ptx_error(head + ".entry k()\n{\n.reg .b64 %rd<2>;\n.param .b32 param0;\ncall.uni %rd1, (param0);\nret;\n}\n") ==
-        "t.ptx:8: unsupported PTX: call.uni %rd1, (param0);  (indirect calls through a function pointer)");
+        "t.ptx:8: unsupported PTX: call.uni %rd1, (param0);  (an indirect call without a .callprototype (a "
+        ".calltargets list or none))");
   CHECK(ptx_error(head + ".func f(.param .b32 a)\n{\nret;\n}\n.entry k()\n{\n.param .b64 param0;\n"
                          "call.uni f, (param0);\nret;\n}\n") ==
         "t.ptx:11:14: parse error: argument 0 of 'f' is 4 bytes; 'param0' has 8");

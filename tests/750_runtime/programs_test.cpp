@@ -212,3 +212,19 @@ TEST_CASE("programs: texture faults and refusals name the object and the thread"
                         Catch::Contains("in kernel '_Z5readyyPf'"));
   CHECK_THAT(r.err, Catch::Contains("sust out of range: x = 64 bytes, y = 0 on a surface of 16x2x1 texels of 4 bytes"));
 }
+
+TEST_CASE("programs: bar.red, carry arithmetic, function pointers and virtual calls compiled by nvcc") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("ptx_extras");
+  for (const char* mode : {"--functional --no-summary", "--no-summary"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out ==
+          "syncthreads_count/and/or: 0 wrong\n"
+          "carry arithmetic: 0 wrong\n"
+          "sin of large arguments: 0 wrong\n"
+          "function pointers and virtual calls: 0 wrong (cudaSuccess)\n"
+          "PASS\n");
+  }
+}
