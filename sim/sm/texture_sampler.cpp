@@ -36,6 +36,18 @@ float round_to_half(float v) {
   return std::copysign(std::nearbyint(a / ulp) * ulp, v);
 }
 
+// The float nearest to d, ties away from zero: how the H100's filter rounds its exact sum
+// (tools/runtime/texture_ground_truth.sh, texture_probe.cu: 512 of 512 filtered values).
+float round_half_away(double d) {
+  float f = float(d);  // nearest, ties to even
+  const double err = d - double(f);
+  if (err != 0 && std::isfinite(f)) {
+    const float g = std::nextafter(f, err > 0 ? INFINITY : -INFINITY);
+    if (std::fabs(double(g) - d) == std::fabs(err) && std::fabs(g) > std::fabs(f)) f = g;
+  }
+  return f;
+}
+
 float as_float(uint64_t bits) { return std::bit_cast<float>(uint32_t(bits)); }
 int64_t as_s32(uint64_t bits) { return int32_t(uint32_t(bits)); }
 
@@ -333,8 +345,11 @@ std::string TextureSampler::fetch(const TextureObject& t, const isa::Instr& in, 
       out.v[c] = std::bit_cast<uint32_t>(float(std::max(-1.0, acc / top)));
       continue;
     }
-    float acc = 0;
-    for (uint32_t k = 0; k < corners; ++k) acc += weight[k] * corner[k].f[c];
+    // The weighted sum is exact (8-bit weights times 24-bit values fit a double's 53 bits for
+    // texels within 2^20 of each other) and rounded once.
+    double sum = 0;
+    for (uint32_t k = 0; k < corners; ++k) sum += double(weight[k]) * double(corner[k].f[c]);
+    float acc = round_half_away(sum);
     if (f.kind == ChannelKind::Float && f.bits == 16) acc = round_to_half(acc);  // a half texture filters in half
     out.v[c] = std::bit_cast<uint32_t>(acc);
   }

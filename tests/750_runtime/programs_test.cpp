@@ -197,6 +197,19 @@ TEST_CASE("programs: textures and surfaces print what an H100 prints") {
   }
 }
 
+TEST_CASE("programs: filtered float texels round like the H100's filter, to the last bit") {
+  REQUIRE_NVCC();
+  // 512 linear fetches of texels whose weighted sums are not representable: the exact sum
+  // rounded half away from zero (texture_probe.expected: the H100's output, printed with %a).
+  const std::string app = rttest::build_program("texture_probe");
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/texture_probe.expected"));
+  }
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");
