@@ -66,6 +66,8 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
     for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1]; ++i)
       sms_.push_back(std::make_unique<sm::SmCore>(i, wiring[t]));
   wakes_.assign(n, sm::kNever);
+  alone_from_.assign(n, sm::kNever);
+  holds_.assign(n, 0);
   issued_.assign(n, 0);
   faults_.resize(n);
   total_insts_ = base_.stats->exec.inst_executed;
@@ -82,6 +84,8 @@ uint64_t SmPhase::tick_serial(uint64_t now, LimitGuard& limits) {
       sm::SmCore& s = *sms_[i];
       if (const uint32_t k = s.tick(now)) limits.on_instructions(total_insts_ += k);
       wakes_[i] = s.wake;
+      alone_from_[i] = s.alone_from;
+      holds_[i] = !s.held_submits().empty();
     }
     next = std::min(next, wakes_[i]);
   }
@@ -104,21 +108,28 @@ void SmPhase::run_share(void* self, uint32_t share) {
       return;  // the launch stops at the first fault; later SMs do not matter
     }
     p.wakes_[i] = s.wake;
+    p.alone_from_[i] = s.alone_from;
+    p.holds_[i] = !s.held_submits().empty();
   }
 }
 
 uint64_t SmPhase::tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& limits) {
   const size_t n = sms_.size();
   if (team_.shares() == 1) return tick_serial(now, limits);
-  uint32_t due = 0;
+  // Parallel only if SMs of at least two shares are due (else the barrier buys nothing).
+  uint32_t busy_shares = 0;
   bool alone = false;
-  for (size_t i = 0; i < n && !alone; ++i)
-    if (wakes_[i] <= now) {
-      ++due;
-      alone = sms_[i]->may_issue_alone(now);
-    }
+  for (uint32_t t = 0; t < team_.shares() && !alone; ++t) {
+    bool due = false;
+    for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1] && !alone; ++i)
+      if (wakes_[i] <= now) {
+        due = true;
+        alone = alone_from_[i] <= now;
+      }
+    busy_shares += due;
+  }
   uint64_t next = sm::kNever;
-  if (alone || due < 2 || now < serial_until_) {
+  if (alone || busy_shares < 2 || now < serial_until_) {
     next = tick_serial(now, limits);
   } else {
     ++parallel_cycles_;
@@ -131,10 +142,11 @@ uint64_t SmPhase::tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& 
       next = std::min(next, wakes_[i]);
     }
   }
-  for (size_t i = 0; i < n; ++i) {
-    sm::SubmitBuffer& held = sms_[i]->held_submits();
-    if (!held.empty()) held.apply(memory, static_cast<uint32_t>(i));
-  }
+  for (size_t i = 0; i < n; ++i)
+    if (holds_[i]) {
+      sms_[i]->held_submits().apply(memory, static_cast<uint32_t>(i));
+      holds_[i] = 0;
+    }
   return next;
 }
 

@@ -8,7 +8,7 @@
 //   in SM order, as a serial run makes them (an SM's admission check counts its own
 //   held submissions; no other SM's queue changes during the phase);
 // - a cycle ticks in parallel only if no due SM may issue an instruction that writes global
-//   memory or prints (SmCore::may_issue_alone): the SMs of a parallel phase only read
+//   memory or prints (SmCore::alone_from): the SMs of a parallel phase only read
 //   shared state, so their order cannot matter. Other cycles tick serially in SM order;
 // - instruction-limit checks and faults are replayed in SM order after the phase: the
 //   first fault (lowest SM) is thrown, after the limit checks of the SMs before it.
@@ -38,7 +38,14 @@ class SmPhase {
   sm::SmCore& sm(size_t i) { return *sms_[i]; }
   const std::vector<std::unique_ptr<sm::SmCore>>& sms() const { return sms_; }
   // When each SM next wants a visit (a copy of SmCore::wake, contiguous for the scan).
-  std::vector<uint64_t>& wakes() { return wakes_; }
+  const std::vector<uint64_t>& wakes() const { return wakes_; }
+  // Copies SM i's wake times after an event outside tick_due() changed it (a memory
+  // response, a new block); returns its wake.
+  uint64_t note_event(size_t i) {
+    wakes_[i] = sms_[i]->wake;
+    alone_from_[i] = sms_[i]->alone_from;
+    return wakes_[i];
+  }
   uint32_t threads() const { return team_.shares(); }
 
   // Ticks every SM due at `now`, applies held submissions to `memory` and reports issued
@@ -70,7 +77,11 @@ class SmPhase {
   std::vector<uint8_t> issue_alone_;  // per pc
   std::vector<std::unique_ptr<Share>> shares_;  // shares_[0] unused (the base objects)
   std::vector<std::unique_ptr<sm::SmCore>> sms_;
+  // Per SM, contiguous so the caller's scans touch few of the workers' cache lines: copies
+  // of SmCore::wake and alone_from, and whether it holds submissions.
   std::vector<uint64_t> wakes_;
+  std::vector<uint64_t> alone_from_;
+  std::vector<uint8_t> holds_;
   std::vector<uint32_t> first_sm_;  // share t ticks SMs [first_sm_[t], first_sm_[t + 1])
   // Results of a parallel phase, per SM: instructions issued, the fault thrown (if any).
   std::vector<uint32_t> issued_;

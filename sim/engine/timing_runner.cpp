@@ -70,7 +70,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   const bool sampling = nblocks < grid_blocks;
   uint64_t next_block = 0;
   uint64_t now = 0;
-  std::vector<uint64_t>& wakes = phase.wakes();
+
   // Block dispatch and memory responses lower an SM's wake; `soonest` collects the lowest.
   uint64_t soonest = sm::kNever;
   // Initial distribution: one block per SM per pass, in SM order, until every SM is full.
@@ -83,8 +83,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
         sm::SmCore& s = *sms[i];
         if (!s.has_free_block_slot()) continue;
         s.assign_block(static_cast<uint32_t>(next_block++), t);
-        wakes[i] = s.wake;
-        soonest = std::min(soonest, wakes[i]);
+        soonest = std::min(soonest, phase.note_event(i));
         placed = true;
       }
     }
@@ -99,8 +98,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     auto& rs = memory.responses();
     for (const auto& r : rs) {
       sms[r.sm]->memory_response(r.token, t);
-      wakes[r.sm] = sms[r.sm]->wake;
-      soonest = std::min(soonest, wakes[r.sm]);
+      soonest = std::min(soonest, phase.note_event(r.sm));
     }
     rs.clear();
   };

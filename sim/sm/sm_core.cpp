@@ -190,6 +190,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     ++resident_warps_;
   }
   ++resident_blocks_;
+  update_alone_from();
 }
 
 void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
@@ -450,16 +451,17 @@ uint32_t SmCore::tick(uint64_t now) {
     ++issued;
   }
   wake = next_wake(now);
+  update_alone_from();
   return issued;
 }
 
-bool SmCore::may_issue_alone(uint64_t now) const {
-  for (const Sched& sc : scheds_) {
-    if (sc.next_try > now) continue;
+void SmCore::update_alone_from() {
+  if (!shared_.issue_alone) return;
+  uint64_t best = kNever;
+  for (const Sched& sc : scheds_)
     for (uint64_t m = sc.tr.alone_next; m; m &= m - 1)
-      if (warps_[static_cast<size_t>(std::countr_zero(m))].ready_at <= now) return true;
-  }
-  return false;
+      best = std::min(best, warps_[static_cast<size_t>(std::countr_zero(m))].ready_at);
+  alone_from = best;
 }
 
 uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
@@ -504,6 +506,7 @@ void SmCore::memory_response(uint64_t token, uint64_t now) {
   }
   update_ready(wt, now);
   wake_scheduler(wt.sched, std::max(wt.ready_at, now + 1));
+  update_alone_from();
 }
 
 std::string SmCore::describe(uint64_t now) const {

@@ -67,10 +67,11 @@ class SmCore {
   // Issues at most one instruction per scheduler; returns how many issued. Sets `wake` to
   // the earliest cycle at which tick() may issue again.
   uint32_t tick(uint64_t now);
-  // Whether tick(now) might issue an instruction marked in SmShared::issue_alone (which
-  // must be set): some warp of a due scheduler whose next instruction is one has its
-  // operands ready. Conservative; exact enough that such ticks are rare.
-  bool may_issue_alone(uint64_t now) const;
+  // With SmShared::issue_alone set: the earliest cycle at which a warp whose next
+  // instruction is marked there has its operands ready (kNever: none), so tick(now) can
+  // issue such an instruction only if alone_from <= now. Kept like `wake` (by tick(),
+  // memory_response() and assign_block()); conservative.
+  uint64_t alone_from = kNever;
   // Submissions held back while SmShared::defer_submits is set.
   SubmitBuffer& held_submits() { return held_; }
   // Hints the CPU to fetch the state tick() reads first (the runner calls it one SM ahead).
@@ -202,6 +203,7 @@ class SmCore {
   std::vector<PendingLoad> loads_;
   std::vector<uint32_t> free_loads_;
   uint64_t scheduler_earliest(uint32_t s, uint64_t now);
+  void update_alone_from();
   uint64_t next_wake(uint64_t now) const;
   void wake_scheduler(uint32_t s, uint64_t t) {
     if (t < scheds_[s].next_try) scheds_[s].next_try = t;
