@@ -222,7 +222,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
         timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
       const uint64_t per_wave = uint64_t(spec.sm.count) * std::max<uint32_t>(1, stats.occupancy.blocks_per_sm);
       const uint64_t timed = blocks_to_time(grid.count(), per_wave, options.sample_waves);
-      run_timing(spec, executor, counter, stats, limits, timeline.get(), timed);
+      run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, options.threads,
+                 options.threads_adaptive);
       if (timed < grid.count()) {
         const TimedWork at_end = timed_work(stats);
         run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);

@@ -67,6 +67,12 @@ struct LaunchOptions {
   // Per-thread stack for device-function calls (CUDA's cudaLimitStackSize, 1 KiB by default):
   // a call that would go past it stops the launch with a stack-overflow fault.
   uint32_t stack_bytes = 1024;
+  // Host threads that tick the SMs of a timed launch (engine/sm_phase.hpp). Statistics and
+  // results are the same for any count; a timeline or warp traces run with one.
+  uint32_t threads = 1;
+  // false: every cycle that may tick in parallel does, even while the host is too busy for
+  // it to pay (SmPhase::set_adaptive; tests that must exercise the parallel path).
+  bool threads_adaptive = true;
   // Receives each device printf's text (one call per printf and thread) when the launch
   // ends, ordered by block (linear index), warp, the warp's printf calls, then lane, in
   // both modes. Empty: written to stdout and flushed. Output of a faulting launch is

@@ -4,6 +4,7 @@
 
 #include "sim/foundation/error.hpp"
 #include "sim/memory/memory_counter.hpp"
+#include "sim/engine/sm_phase.hpp"
 #include "sim/engine/timeline.hpp"
 #include "sim/memory/memory_system.hpp"
 #include "sim/sm/issue_model.hpp"
@@ -35,7 +36,7 @@ namespace {
 }  // namespace
 
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
-                LimitGuard& limits, Timeline* timeline, uint64_t timed_blocks) {
+                LimitGuard& limits, Timeline* timeline, uint64_t timed_blocks, uint32_t threads, bool adaptive) {
   const sm::LaunchContext& ctx = executor.context();
   const isa::Kernel& kernel = *ctx.kernel;
   sm::KernelDeps deps(ctx.source_kernel ? *ctx.source_kernel : kernel);  // virtual registers
@@ -57,8 +58,11 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   if (timeline) memory.set_dram_command_sink(timeline);
   shared.blocks_per_sm = stats.occupancy.blocks_per_sm;
 
-  std::vector<std::unique_ptr<sm::SmCore>> sms;
-  for (uint32_t i = 0; i < spec.sm.count; ++i) sms.push_back(std::make_unique<sm::SmCore>(i, shared));
+  // Recording a timeline or traces is serial (one recorder, records in issue order).
+  if (timeline || !stats.traces.empty()) threads = 1;
+  SmPhase phase(shared, threads);
+  phase.set_adaptive(adaptive);
+  const std::vector<std::unique_ptr<sm::SmCore>>& sms = phase.sms();
 
   const uint64_t grid_blocks = ctx.grid.count();
   const uint64_t nblocks = timed_blocks ? std::min(timed_blocks, grid_blocks) : grid_blocks;
@@ -66,9 +70,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   const bool sampling = nblocks < grid_blocks;
   uint64_t next_block = 0;
   uint64_t now = 0;
-  // When each SM next wants a visit (a copy of SmCore::wake, kept contiguous for the scan
-  // every cycle).
-  std::vector<uint64_t> wakes(sms.size(), sm::kNever);
+
   // Block dispatch and memory responses lower an SM's wake; `soonest` collects the lowest.
   uint64_t soonest = sm::kNever;
   // Initial distribution: one block per SM per pass, in SM order, until every SM is full.
@@ -81,8 +83,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
         sm::SmCore& s = *sms[i];
         if (!s.has_free_block_slot()) continue;
         s.assign_block(static_cast<uint32_t>(next_block++), t);
-        wakes[i] = s.wake;
-        soonest = std::min(soonest, wakes[i]);
+        soonest = std::min(soonest, phase.note_event(i));
         placed = true;
       }
     }
@@ -97,47 +98,43 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     auto& rs = memory.responses();
     for (const auto& r : rs) {
       sms[r.sm]->memory_response(r.token, t);
-      wakes[r.sm] = sms[r.sm]->wake;
-      soonest = std::min(soonest, wakes[r.sm]);
+      soonest = std::min(soonest, phase.note_event(r.sm));
     }
     rs.clear();
   };
 
-  while (true) {
-    deliver(now);
-    uint64_t next = sm::kNever;  // earliest SM wake, kept up to date below
-    for (size_t i = 0; i < sms.size(); ++i) {
-      if (i + 1 < sms.size() && wakes[i + 1] <= now) sms[i + 1]->prefetch();
-      if (wakes[i] <= now) {
-        sm::SmCore& s = *sms[i];
-        if (s.tick(now)) limits.on_instructions(stats.exec.inst_executed);
-        wakes[i] = s.wake;
+  try {
+    while (true) {
+      deliver(now);
+      uint64_t next = phase.tick_due(now, memory, limits);  // earliest SM wake
+      // Submissions from the SMs give the memory system work from the next cycle on.
+      if (memory.take_submitted()) mem_next = std::min(mem_next, now + 1);
+      if (mem_next <= now) {
+        memory.tick(now);
+        mem_next = memory.next_event(now);
       }
-      next = std::min(next, wakes[i]);
-    }
-    // Submissions from the SMs give the memory system work from the next cycle on.
-    if (memory.take_submitted()) mem_next = std::min(mem_next, now + 1);
-    if (mem_next <= now) {
-      memory.tick(now);
-      mem_next = memory.next_event(now);
-    }
-    deliver(now);
-    if (counters.blocks_finished != finished_seen) {  // block slots were freed
-      finished_seen = counters.blocks_finished;
-      if (sampling && !sample.lo_blocks && 2 * finished_seen >= nblocks) sample.lo_blocks = finished_seen, sample.lo_cycle = now;
-      if (sampling && !sample.hi_blocks && 8 * finished_seen >= 7 * nblocks) sample.hi_blocks = finished_seen, sample.hi_cycle = now;
-      dispatch(now + 1);
-    }
-    if (finished_seen == nblocks && memory.idle()) break;
+      deliver(now);
+      if (const uint64_t finished = phase.blocks_finished(); finished != finished_seen) {  // block slots were freed
+        finished_seen = finished;
+        if (sampling && !sample.lo_blocks && 2 * finished_seen >= nblocks) sample.lo_blocks = finished_seen, sample.lo_cycle = now;
+        if (sampling && !sample.hi_blocks && 8 * finished_seen >= 7 * nblocks) sample.hi_blocks = finished_seen, sample.hi_cycle = now;
+        dispatch(now + 1);
+      }
+      if (finished_seen == nblocks && memory.idle()) break;
 
-    next = std::min({next, soonest, mem_next});
-    soonest = sm::kNever;
-    if (next == sm::kNever) stalled(sms, memory, now, kernel.name);
-    now = std::max(now + 1, next);
-    limits.on_cycle(now);
+      next = std::min({next, soonest, mem_next});
+      soonest = sm::kNever;
+      if (next == sm::kNever) stalled(sms, memory, now, kernel.name);
+      now = std::max(now + 1, next);
+      limits.on_cycle(now);
+    }
+  } catch (...) {
+    phase.merge_printf();  // a faulting launch still prints what it printed
+    throw;
   }
 
   for (auto& s : sms) s->account_until(now);
+  phase.merge();
   memory.fill_stats(stats, now);
   TimingStats& t = stats.timing;
   t.valid = true;

@@ -16,8 +16,11 @@ class Timeline;
 
 // `timeline` (optional) receives SM and DRAM events. `timed_blocks` (0: the whole grid)
 // times only the grid's first blocks, for sampling (engine/sampling.hpp); it then records
-// in stats.timing.sample its steady-state window (engine/sampling.hpp).
+// in stats.timing.sample its steady-state window (engine/sampling.hpp). `threads` > 1
+// ticks the SMs in parallel (engine/sm_phase.hpp: the same statistics for any count); a
+// timeline or warp traces make it 1; `adaptive`: SmPhase::set_adaptive.
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
-                LimitGuard& limits, Timeline* timeline = nullptr, uint64_t timed_blocks = 0);
+                LimitGuard& limits, Timeline* timeline = nullptr, uint64_t timed_blocks = 0, uint32_t threads = 1,
+                bool adaptive = true);
 
 }  // namespace warpsim

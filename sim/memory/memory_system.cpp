@@ -555,19 +555,22 @@ struct MemorySystem::Impl {
 MemorySystem::MemorySystem(const DeviceSpec& spec) : impl_(std::make_unique<Impl>(spec, responses_)) {}
 MemorySystem::~MemorySystem() = default;
 
-bool MemorySystem::can_accept(uint32_t sm) const { return impl_->sms[sm].lsu.size() < kLsuAcceptBelow; }
+bool MemorySystem::can_accept(uint32_t sm, size_t queued) const {
+  return impl_->sms[sm].lsu.size() + queued < kLsuAcceptBelow;
+}
 
-void MemorySystem::submit(uint32_t sm, const std::vector<Transaction>& txns, AccessKind kind, bool local, bool use_l1,
-                          uint64_t token, uint64_t now, uint32_t bytes_per_lane) {
+void MemorySystem::submit(uint32_t sm, const Transaction* txns, size_t ntxns, AccessKind kind, bool local,
+                          bool use_l1, uint64_t token, uint64_t now, uint32_t bytes_per_lane) {
   Impl& m = *impl_;
   submitted_ = true;
   const bool wants = token != 0 && kind != AccessKind::Store;
   uint32_t group = kNoGroup;
-  if (wants && !txns.empty()) {
+  if (wants && ntxns) {
     group = m.new_group();
-    m.groups[group] = {token, sm, uint32_t(txns.size()), now, kind == AccessKind::Load};
+    m.groups[group] = {token, sm, uint32_t(ntxns), now, kind == AccessKind::Load};
   }
-  for (const auto& t : txns) {
+  for (size_t i = 0; i < ntxns; ++i) {
+    const Transaction& t = txns[i];
     uint32_t id = m.new_txn();
     const uint32_t written = std::min<uint32_t>(t.size, uint32_t(std::popcount(t.lanes)) * bytes_per_lane);
     m.txns[id] = {t.addr, t.size, written ? written : t.size, sm, group, kind, local, use_l1};
@@ -575,7 +578,7 @@ void MemorySystem::submit(uint32_t sm, const std::vector<Transaction>& txns, Acc
     m.lsu_busy.insert(sm);
     ++m.lsu_pending;
   }
-  if (wants && txns.empty()) responses_.push_back({sm, token, now});
+  if (wants && !ntxns) responses_.push_back({sm, token, now});
   if (m.sms[sm].lsu.size() > kLsuCapacity)
     throw Error(fmt::format("internal: SM {} load/store queue overflow ({} transactions)", sm, m.sms[sm].lsu.size()));
 }

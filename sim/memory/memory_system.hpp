@@ -37,13 +37,19 @@ class MemorySystem {
   MemorySystem(const DeviceSpec& spec);
   ~MemorySystem();
 
-  // Whether SM `sm`'s load/store queue can take another warp instruction now.
-  bool can_accept(uint32_t sm) const;
+  // Whether SM `sm`'s load/store queue can take another warp instruction now, with
+  // `queued` more transactions than it holds (an SM's submissions held back during a
+  // parallel SM phase, engine/sm_phase.hpp).
+  bool can_accept(uint32_t sm, size_t queued = 0) const;
   // The transactions of one warp instruction. `use_l1`: loads that the L1 caches, and all
   // stores on a device with an L1 (write-through / write-back per its policy).
   // token == 0: no response wanted. A store's packet carries the bytes its lanes write
   // (bytes_per_lane each), not the whole segment.
   void submit(uint32_t sm, const std::vector<Transaction>& txns, AccessKind kind, bool local, bool use_l1,
+              uint64_t token, uint64_t now, uint32_t bytes_per_lane) {
+    submit(sm, txns.data(), txns.size(), kind, local, use_l1, token, now, bytes_per_lane);
+  }
+  void submit(uint32_t sm, const Transaction* txns, size_t ntxns, AccessKind kind, bool local, bool use_l1,
               uint64_t token, uint64_t now, uint32_t bytes_per_lane);
 
   bool tick(uint64_t now);

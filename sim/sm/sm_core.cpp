@@ -190,6 +190,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     ++resident_warps_;
   }
   ++resident_blocks_;
+  update_alone_from();
 }
 
 void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
@@ -222,6 +223,10 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   const size_t slot = static_cast<size_t>(&wt - warps_.data());
   uint64_t& gn = scheds_[wt.sched].tr.global_next;
   gn = next_global ? gn | slot_bit(slot) : gn & ~slot_bit(slot);
+  if (shared_.issue_alone) {
+    uint64_t& an = scheds_[wt.sched].tr.alone_next;
+    an = shared_.issue_alone[pc] ? an | slot_bit(slot) : an & ~slot_bit(slot);
+  }
   (void)now;
 }
 
@@ -346,7 +351,10 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
         const bool use_l1 = a.kind == mem::AccessKind::Store ? shared_.spec->has_l1
                                                              : mem::l1_caches_load(*shared_.spec, a);
         const bool wants = a.kind == mem::AccessKind::Load || (a.kind == mem::AccessKind::Atomic && in.op == Op::Atom);
-        shared_.memory->submit(id_, txns, a.kind, local, use_l1, wants ? token : 0, now, a.bytes_per_lane());
+        if (shared_.defer_submits)
+          held_.add(txns, a.kind, local, use_l1, wants ? token : 0, now, a.bytes_per_lane());
+        else
+          shared_.memory->submit(id_, txns, a.kind, local, use_l1, wants ? token : 0, now, a.bytes_per_lane());
       }
     }
   } else if (mem_op && in.klass != isa::InstrClass::LdParam && in.klass != isa::InstrClass::LdConst) {
@@ -405,6 +413,7 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
   set_ready(wt, kNever);
   for (auto& m : scheds_[wt.sched].tr.by_unit) m &= ~slot_bit(slot);
   scheds_[wt.sched].tr.global_next &= ~slot_bit(slot);
+  scheds_[wt.sched].tr.alone_next &= ~slot_bit(slot);
   scheds_[wt.sched].policy->remove(slot);
   --resident_warps_;
   BlockSlot& b = blocks_[wt.block_slot];
@@ -415,15 +424,16 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
   }
 }
 
-bool SmCore::tick(uint64_t now) {
-  bool progress = false;
+uint32_t SmCore::tick(uint64_t now) {
+  uint32_t issued = 0;
   for (uint32_t s = 0; s < scheds_.size(); ++s) {
     if (scheds_[s].next_try > now) continue;
     refresh(s, now);
     uint64_t can = eligible(s, now);
     // Under memory back-pressure every warp waiting to issue a global access is held back
     // (the wait is charged to the pipe).
-    if (const uint64_t held = can & scheds_[s].tr.global_next; held && !shared_.memory->can_accept(id_)) {
+    if (const uint64_t held = can & scheds_[s].tr.global_next;
+        held && !shared_.memory->can_accept(id_, held_.queued())) {
       for (uint64_t m = held; m; m &= m - 1) {
         WarpTiming& wt = warps_[static_cast<size_t>(std::countr_zero(m))];
         wt.pipe_seen_until = std::max(wt.pipe_seen_until, now + 1);
@@ -438,10 +448,20 @@ bool SmCore::tick(uint64_t now) {
     issue(static_cast<uint32_t>(slot), now);
     scheds_[s].policy->issued(static_cast<uint32_t>(slot));
     scheds_[s].next_try = now + 1;
-    progress = true;
+    ++issued;
   }
   wake = next_wake(now);
-  return progress;
+  update_alone_from();
+  return issued;
+}
+
+void SmCore::update_alone_from() {
+  if (!shared_.issue_alone) return;
+  uint64_t best = kNever;
+  for (const Sched& sc : scheds_)
+    for (uint64_t m = sc.tr.alone_next; m; m &= m - 1)
+      best = std::min(best, warps_[static_cast<size_t>(std::countr_zero(m))].ready_at);
+  alone_from = best;
 }
 
 uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
@@ -486,6 +506,7 @@ void SmCore::memory_response(uint64_t token, uint64_t now) {
   }
   update_ready(wt, now);
   wake_scheduler(wt.sched, std::max(wt.ready_at, now + 1));
+  update_alone_from();
 }
 
 std::string SmCore::describe(uint64_t now) const {

@@ -16,6 +16,7 @@
 #include "sim/memory/memory_system.hpp"
 #include "sim/sm/issue_model.hpp"
 #include "sim/sm/kernel_deps.hpp"
+#include "sim/sm/submit_buffer.hpp"
 #include "sim/sm/warp_executor.hpp"
 #include "sim/sm/warp_scheduler.hpp"
 #include "sim/sm/warp_slice_sink.hpp"
@@ -46,6 +47,12 @@ struct SmShared {
   TimingCounters* counters = nullptr;
   WarpSliceSink* timeline = nullptr;  // optional
   uint32_t blocks_per_sm = 1;
+  // Parallel timing (engine/sm_phase.hpp). issue_alone: per pc, 1 if the instruction must
+  // not issue while other SMs tick concurrently (it writes global memory or prints); null:
+  // not tracked. defer_submits: memory submissions are held in the SM's SubmitBuffer until
+  // the runner applies them.
+  const uint8_t* issue_alone = nullptr;
+  bool defer_submits = false;
 };
 
 class SmCore {
@@ -57,9 +64,16 @@ class SmCore {
   bool empty() const { return resident_blocks_ == 0; }
   void assign_block(uint32_t linear_block, uint64_t now);
 
-  // Issues at most one instruction per scheduler; returns whether anything issued. Sets
-  // `wake` to the earliest cycle at which tick() may issue again.
-  bool tick(uint64_t now);
+  // Issues at most one instruction per scheduler; returns how many issued. Sets `wake` to
+  // the earliest cycle at which tick() may issue again.
+  uint32_t tick(uint64_t now);
+  // With SmShared::issue_alone set: the earliest cycle at which a warp whose next
+  // instruction is marked there has its operands ready (kNever: none), so tick(now) can
+  // issue such an instruction only if alone_from <= now. Kept like `wake` (by tick(),
+  // memory_response() and assign_block()); conservative.
+  uint64_t alone_from = kNever;
+  // Submissions held back while SmShared::defer_submits is set.
+  SubmitBuffer& held_submits() { return held_; }
   // Hints the CPU to fetch the state tick() reads first (the runner calls it one SM ahead).
   void prefetch() const {
     __builtin_prefetch(&wake);
@@ -162,6 +176,9 @@ class SmCore {
     };
     std::vector<Entry> far;
     std::array<uint64_t, kWheel> wheel{};
+    // Warps whose next instruction is marked in SmShared::issue_alone (when tracked; kept
+    // last, off the cache lines a serial run touches).
+    uint64_t alone_next = 0;
   };
   // One scheduler's state, kept together: its policy, readiness tracker, ALU pipe and the
   // earliest cycle a select() can succeed, known from its last failed select; that is
@@ -186,11 +203,13 @@ class SmCore {
   std::vector<PendingLoad> loads_;
   std::vector<uint32_t> free_loads_;
   uint64_t scheduler_earliest(uint32_t s, uint64_t now);
+  void update_alone_from();
   uint64_t next_wake(uint64_t now) const;
   void wake_scheduler(uint32_t s, uint64_t t) {
     if (t < scheds_[s].next_try) scheds_[s].next_try = t;
     if (t < wake) wake = t;
   }
+  SubmitBuffer held_;
   uint64_t sfu_free_ = 0, dp_free_ = 0, lsu_free_ = 0;
   uint32_t resident_blocks_ = 0;
   uint32_t resident_warps_ = 0;

@@ -227,6 +227,11 @@ void WarpExecutor::builtin_assert(Warp& w, const isa::CallSite& cs, uint32_t pc,
         KernelFault::Kind::Assert);
 }
 
+void WarpExecutor::move_printf_to(WarpExecutor& into) {
+  for (PrintfRecord& r : printf_) into.printf_.push_back(std::move(r));
+  printf_.clear();
+}
+
 std::vector<std::string> WarpExecutor::take_printf_output() {
   std::stable_sort(printf_.begin(), printf_.end(), [](const PrintfRecord& a, const PrintfRecord& b) {
     if (a.block != b.block) return a.block < b.block;

@@ -77,6 +77,9 @@ class WarpExecutor {
   // The launch's device printf output so far, one string per printf call, ordered by block,
   // warp, the warp's printf calls, then lane (deterministic in both modes); clears it.
   std::vector<std::string> take_printf_output();
+  // Moves this executor's printf records into `into` (parallel timing runs give each worker
+  // thread an executor; take_printf_output() orders the records whatever their origin).
+  void move_printf_to(WarpExecutor& into);
 
  private:
   void memory_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);

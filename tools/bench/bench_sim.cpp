@@ -1,7 +1,12 @@
 // Simulation speed: simulated warp instructions per host second for the textbook kernels
 // named in the issues (tiled matmul 512x512, reductions), in functional and timing mode,
-// and the timing/functional ratio measured in the same run. Prints figures; asserts nothing.
-//   build/tools/bench/bench_sim [--config c2070|fx5800|PATH] [--repeat N]
+// and the timing/functional ratio measured in the same run; then parallel timing (--threads)
+// on the tiled matmul: rounds of one serial and one parallel run, interleaved (the order
+// alternates), with each round's speed-up and their median and range. Prints figures;
+// asserts nothing but that every result is correct and the parallel runs' cycles and
+// instructions equal the serial ones.
+//   build/tools/bench_sim [--config c2070|fx5800|PATH] [--repeat N] [--threads T] [--rounds R]
+//                         [--threads-only]
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,11 +28,13 @@ struct Case {
   const char* spec;
 };
 
-double run_once(const DeviceSpec& dev_spec, const LaunchSpec& spec, SimMode mode, uint64_t& insts, uint64_t& cycles) {
+double run_once(const DeviceSpec& dev_spec, const LaunchSpec& spec, SimMode mode, uint64_t& insts, uint64_t& cycles,
+                uint32_t threads = 1) {
   Device dev(dev_spec);
   PreparedLaunch p = prepare(dev, spec);
   LaunchOptions o;
   o.mode = mode;
+  o.threads = threads;
   auto t0 = std::chrono::steady_clock::now();
   LaunchStats s = launch(dev, p, o);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -37,19 +44,58 @@ double run_once(const DeviceSpec& dev_spec, const LaunchSpec& spec, SimMode mode
   return secs;
 }
 
+// Rounds of a serial and a parallel timing run of `spec` (the order alternates between
+// rounds, so a drift in the machine's speed affects both alike).
+void parallel_rounds(const DeviceSpec& dev, const LaunchSpec& spec, const char* name, uint32_t threads, int rounds) {
+  fmt::print("\nparallel timing, {}: 1 vs {} threads, {} interleaved rounds\n", name, threads, rounds);
+  fmt::print("{:>5} {:>10} {:>10} {:>9}\n", "round", "1 thr s", fmt::format("{} thr s", threads), "speed-up");
+  std::vector<double> ups;
+  uint64_t insts = 0;
+  for (int r = 0; r < rounds; ++r) {
+    uint64_t i1 = 0, c1 = 0, i2 = 0, c2 = 0;
+    double t1, t2;
+    if (r % 2 == 0) {
+      t1 = run_once(dev, spec, SimMode::Timing, i1, c1, 1);
+      t2 = run_once(dev, spec, SimMode::Timing, i2, c2, threads);
+    } else {
+      t2 = run_once(dev, spec, SimMode::Timing, i2, c2, threads);
+      t1 = run_once(dev, spec, SimMode::Timing, i1, c1, 1);
+    }
+    if (i1 != i2 || c1 != c2)
+      throw Error(fmt::format("{}: {} threads gave {} instructions and {} cycles, 1 thread {} and {}", spec.path,
+                              threads, i2, c2, i1, c1));
+    insts = i1;
+    ups.push_back(t1 / t2);
+    fmt::print("{:>5} {:>10.3f} {:>10.3f} {:>8.2f}x\n", r + 1, t1, t2, t1 / t2);
+  }
+  std::sort(ups.begin(), ups.end());
+  const size_t n = ups.size();
+  const double median = n % 2 ? ups[n / 2] : (ups[n / 2 - 1] + ups[n / 2]) / 2;
+  fmt::print("speed-up with {} threads ({} warp insts): median {:.2f}x, range {:.2f}x-{:.2f}x over {} rounds\n",
+             threads, insts, median, ups.front(), ups.back(), n);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string config = "c2070";
   int repeat = 3;
+  int threads = 2, rounds = 0;
+  bool threads_only = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--config") && i + 1 < argc) config = argv[++i];
     else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--threads-only")) threads_only = true;
     else {
-      fmt::print(stderr, "usage: bench_sim [--config c2070|fx5800|PATH] [--repeat N]\n");
+      fmt::print(stderr,
+                 "usage: bench_sim [--config c2070|fx5800|PATH] [--repeat N] [--threads T] [--rounds R] "
+                 "[--threads-only]\n");
       return 2;
     }
   }
+  if (!rounds) rounds = repeat;
   const std::string root = WARPSIM_SOURCE_DIR;
   std::string config_path = config.find('/') == std::string::npos && config.find(".json") == std::string::npos
                                 ? root + "/configs/" + config + ".json"
@@ -66,6 +112,7 @@ int main(int argc, char** argv) {
     fmt::print("{:<46} {:>13} {:>12} {:>12} {:>12} {:>12} {:>9}\n", "kernel", "warp insts", "func s",
                "func Minst/s", "timing s", "tim Minst/s", "tim/func");
     for (const auto& c : cases) {
+      if (threads_only) break;
       LaunchSpec spec = load_launch_spec(root + "/" + c.spec);
       double best_f = 1e30, best_t = 1e30;
       uint64_t insts = 0, cycles = 0;
@@ -76,6 +123,7 @@ int main(int argc, char** argv) {
       fmt::print("{:<46} {:>13} {:>12.3f} {:>12.2f} {:>12.3f} {:>12.2f} {:>9.2f}\n", c.name, insts, best_f,
                  insts / best_f / 1e6, best_t, insts / best_t / 1e6, best_t / best_f);
     }
+    parallel_rounds(dev, load_launch_spec(root + "/" + cases[0].spec), cases[0].name, uint32_t(threads), rounds);
   } catch (const Error& e) {
     fmt::print(stderr, "bench_sim: {}\n", e.what());
     return 1;

@@ -28,6 +28,7 @@ struct RunOptions {
   std::vector<std::string> vars;
   bool functional = false;
   uint32_t sample_waves = 0;
+  uint32_t threads = 1;
   std::string json_out;
   bool by_line = false;
   std::vector<std::string> trace_warps;
@@ -51,6 +52,7 @@ int run(const RunOptions& o) {
   if (o.sample_waves && o.functional)
     throw ConfigError("--sample times a share of the blocks: it needs timing mode (drop --functional)");
   lo.sample_waves = o.sample_waves;
+  lo.threads = o.threads;
   lo.limits.max_warp_instructions = o.max_instructions;
   lo.limits.max_cycles = o.max_cycles;
   lo.limits.max_host_seconds = o.max_seconds;
@@ -110,6 +112,11 @@ void register_run_command(CLI::App& app) {
                   "time only the first WAVES waves of blocks, run the rest functionally and extrapolate the time "
                   "(counts stay exact; docs/performance.md gives the error)")
       ->check(CLI::Range(1, 1000));
+  cmd->add_option("--threads", o->threads,
+                  "host threads that tick the SMs in timing mode; the statistics are the same for any count "
+                  "(a timeline or --trace-warp runs with one)")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");
   cmd->add_flag("--by-line", o->by_line, "per source line statistics and divergence by branch instance");
   cmd->add_option("--trace-warp", o->trace_warps,

@@ -1,0 +1,198 @@
+#include "sim/engine/sm_phase.hpp"
+
+#include <algorithm>
+
+#include "sim/foundation/launch_stats_merge.hpp"
+
+namespace warpsim {
+
+namespace {
+
+// Instructions that must not issue while other SMs tick: global (or generic) stores and
+// atomics change what another SM's load would read, and printf records must not depend on
+// how far other SMs got when a fault stops the launch.
+std::vector<uint8_t> mark_issue_alone(const isa::Kernel& k) {
+  std::vector<uint8_t> alone(k.code.size(), 0);
+  for (size_t pc = 0; pc < k.code.size(); ++pc) {
+    const isa::Instr& in = k.code[pc];
+    const bool writes = in.op == isa::Op::St || in.op == isa::Op::Atom || in.op == isa::Op::Red;
+    const bool global = in.space == isa::Space::Global || in.space == isa::Space::Generic;
+    const bool prints = in.op == isa::Op::Call && in.a.target >= 0 &&
+                        k.calls[static_cast<size_t>(in.a.target)].builtin == isa::Builtin::Vprintf;
+    alone[pc] = (writes && global) || prints;
+  }
+  return alone;
+}
+
+}  // namespace
+
+struct SmPhase::Share {
+  LaunchStats stats;
+  sm::TimingCounters counters;
+  std::unique_ptr<sm::WarpExecutor> executor;
+  std::unique_ptr<MemoryCounter> counter;
+};
+
+SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
+    : base_(base),
+      team_(std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(1, base.spec->sm.count))) {
+  const uint32_t n = base_.spec->sm.count;
+  const uint32_t nt = team_.shares();
+  const sm::LaunchContext& ctx = *base_.ctx;
+  std::vector<sm::SmShared> wiring(nt, base_);
+  if (nt > 1) {
+    issue_alone_ = mark_issue_alone(*ctx.kernel);
+    shares_.resize(nt);
+    for (uint32_t t = 0; t < nt; ++t) {
+      wiring[t].issue_alone = issue_alone_.data();
+      wiring[t].defer_submits = true;
+      if (t == 0) continue;
+      auto s = std::make_unique<Share>();
+      s->executor = std::make_unique<sm::WarpExecutor>(ctx, s->stats);
+      s->counter = std::make_unique<MemoryCounter>(*base_.spec, s->stats, ctx.threads_per_block,
+                                                   ctx.grid.count() * ctx.threads_per_block,
+                                                   /*model_caches=*/false);
+      wiring[t].executor = s->executor.get();
+      wiring[t].counter = s->counter.get();
+      wiring[t].stats = &s->stats;
+      wiring[t].counters = &s->counters;
+      shares_[t] = std::move(s);
+    }
+  }
+  // Contiguous ranges: each worker's SMs (and their wake entries) share few cache lines
+  // with another worker's.
+  for (uint32_t t = 0; t <= nt; ++t) first_sm_.push_back(uint32_t(uint64_t(n) * t / nt));
+  for (uint32_t t = 0; t < nt; ++t)
+    for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1]; ++i)
+      sms_.push_back(std::make_unique<sm::SmCore>(i, wiring[t]));
+  wakes_.assign(n, sm::kNever);
+  alone_from_.assign(n, sm::kNever);
+  holds_.assign(n, 0);
+  issued_.assign(n, 0);
+  faults_.resize(n);
+  total_insts_ = base_.stats->exec.inst_executed;
+}
+
+SmPhase::~SmPhase() = default;
+
+uint64_t SmPhase::tick_serial(uint64_t now, LimitGuard& limits) {
+  uint64_t next = sm::kNever;
+  const size_t n = sms_.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (i + 1 < n && wakes_[i + 1] <= now) sms_[i + 1]->prefetch();
+    if (wakes_[i] <= now) {
+      sm::SmCore& s = *sms_[i];
+      if (const uint32_t k = s.tick(now)) limits.on_instructions(total_insts_ += k);
+      wakes_[i] = s.wake;
+      alone_from_[i] = s.alone_from;
+      holds_[i] = !s.held_submits().empty();
+    }
+    next = std::min(next, wakes_[i]);
+  }
+  return next;
+}
+
+void SmPhase::run_share(void* self, uint32_t share) {
+  SmPhase& p = *static_cast<SmPhase*>(self);
+  const uint64_t now = p.now_;
+  const uint32_t end = p.first_sm_[share + 1];
+  for (uint32_t i = p.first_sm_[share]; i < end; ++i) {
+    p.issued_[i] = 0;
+    if (p.wakes_[i] > now) continue;
+    if (i + 1 < end && p.wakes_[i + 1] <= now) p.sms_[i + 1]->prefetch();
+    sm::SmCore& s = *p.sms_[i];
+    try {
+      p.issued_[i] = s.tick(now);
+    } catch (...) {
+      p.faults_[i] = std::current_exception();
+      return;  // the launch stops at the first fault; later SMs do not matter
+    }
+    p.wakes_[i] = s.wake;
+    p.alone_from_[i] = s.alone_from;
+    p.holds_[i] = !s.held_submits().empty();
+  }
+}
+
+uint64_t SmPhase::tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& limits) {
+  const size_t n = sms_.size();
+  if (team_.shares() == 1) return tick_serial(now, limits);
+  // Parallel only if SMs of at least two shares are due (else the barrier buys nothing).
+  uint32_t busy_shares = 0;
+  bool alone = false;
+  for (uint32_t t = 0; t < team_.shares() && !alone; ++t) {
+    bool due = false;
+    for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1] && !alone; ++i)
+      if (wakes_[i] <= now) {
+        due = true;
+        alone = alone_from_[i] <= now;
+      }
+    busy_shares += due;
+  }
+  uint64_t next = sm::kNever;
+  if (alone || busy_shares < 2 || now < serial_until_) {
+    next = tick_serial(now, limits);
+  } else {
+    ++parallel_cycles_;
+    now_ = now;
+    const bool prompt = team_.run(&SmPhase::run_share, this);
+    if (adaptive_) pace(prompt, now);
+    for (size_t i = 0; i < n; ++i) {
+      if (faults_[i]) std::rethrow_exception(faults_[i]);
+      if (issued_[i]) limits.on_instructions(total_insts_ += issued_[i]);
+      next = std::min(next, wakes_[i]);
+    }
+  }
+  for (size_t i = 0; i < n; ++i)
+    if (holds_[i]) {
+      sms_[i]->held_submits().apply(memory, static_cast<uint32_t>(i));
+      holds_[i] = 0;
+    }
+  return next;
+}
+
+void SmPhase::pace(bool prompt, uint64_t now) {
+  constexpr uint32_t kWindow = 64, kSlowAllowed = 8;
+  constexpr uint64_t kFirstBackoff = 1024, kMaxBackoff = uint64_t(1) << 20;
+  window_slow_ += !prompt;
+  if (++window_ < kWindow) return;
+  if (window_slow_ > kSlowAllowed) {
+    backoff_ = backoff_ ? std::min(2 * backoff_, kMaxBackoff) : kFirstBackoff;
+    serial_until_ = now + backoff_;
+  } else {
+    backoff_ = 0;
+  }
+  window_ = window_slow_ = 0;
+}
+
+uint64_t SmPhase::blocks_finished() const {
+  uint64_t b = base_.counters->blocks_finished;
+  for (size_t t = 1; t < shares_.size(); ++t) b += shares_[t]->counters.blocks_finished;
+  return b;
+}
+
+void SmPhase::merge() {
+  sm::TimingCounters& c = *base_.counters;
+  for (size_t t = 1; t < shares_.size(); ++t) {
+    Share& s = *shares_[t];
+    add_counts(*base_.stats, s.stats);
+    const sm::TimingCounters& o = s.counters;
+    c.issued += o.issued;
+    c.stall_exec += o.stall_exec;
+    c.stall_memory += o.stall_memory;
+    c.stall_sync += o.stall_sync;
+    c.stall_not_selected += o.stall_not_selected;
+    c.stall_pipe += o.stall_pipe;
+    c.active_cycles += o.active_cycles;
+    c.resident_warp_cycles += o.resident_warp_cycles;
+    c.blocks_finished += o.blocks_finished;
+    s.stats = LaunchStats();
+    s.counters = sm::TimingCounters();
+  }
+  merge_printf();
+}
+
+void SmPhase::merge_printf() {
+  for (size_t t = 1; t < shares_.size(); ++t) shares_[t]->executor->move_printf_to(*base_.executor);
+}
+
+}  // namespace warpsim

@@ -1,0 +1,99 @@
+// The SMs of one timed launch and the SM phase of each cycle: every SM whose wake time has
+// come ticks, serially or, with threads > 1, in parallel on a WorkerTeam. Statistics are
+// the same for any thread count (bit for bit), because:
+// - SM i always counts into one share (the executor, memory counter, LaunchStats and
+//   TimingCounters of the thread that owns it; share 0 is the launch's own) and shares
+//   are summed at the end (integers only: launch_stats_merge.hpp);
+// - SMs hold their memory submissions back during the phase; they are applied after it,
+//   in SM order, as a serial run makes them (an SM's admission check counts its own
+//   held submissions; no other SM's queue changes during the phase);
+// - a cycle ticks in parallel only if no due SM may issue an instruction that writes global
+//   memory or prints (SmCore::alone_from): the SMs of a parallel phase only read
+//   shared state, so their order cannot matter. Other cycles tick serially in SM order;
+// - instruction-limit checks and faults are replayed in SM order after the phase: the
+//   first fault (lowest SM) is thrown, after the limit checks of the SMs before it.
+// Timelines and warp traces are recorded by one thread only (the caller forces threads 1).
+#pragma once
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <vector>
+
+#include "sim/engine/limit_guard.hpp"
+#include "sim/engine/worker_team.hpp"
+#include "sim/memory/memory_counter.hpp"
+#include "sim/memory/memory_system.hpp"
+#include "sim/sm/sm_core.hpp"
+
+namespace warpsim {
+
+class SmPhase {
+ public:
+  // `base` is wired to the launch's executor, memory counter, stats and counters (share 0).
+  // threads >= 1 (more threads than SMs are not used).
+  SmPhase(const sm::SmShared& base, uint32_t threads);
+  ~SmPhase();
+
+  size_t size() const { return sms_.size(); }
+  sm::SmCore& sm(size_t i) { return *sms_[i]; }
+  const std::vector<std::unique_ptr<sm::SmCore>>& sms() const { return sms_; }
+  // When each SM next wants a visit (a copy of SmCore::wake, contiguous for the scan).
+  const std::vector<uint64_t>& wakes() const { return wakes_; }
+  // Copies SM i's wake times after an event outside tick_due() changed it (a memory
+  // response, a new block); returns its wake.
+  uint64_t note_event(size_t i) {
+    wakes_[i] = sms_[i]->wake;
+    alone_from_[i] = sms_[i]->alone_from;
+    return wakes_[i];
+  }
+  uint32_t threads() const { return team_.shares(); }
+
+  // Ticks every SM due at `now`, applies held submissions to `memory` and reports issued
+  // instructions to `limits` (running total), all in SM order; returns the earliest wake.
+  uint64_t tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& limits);
+
+  // Blocks finished so far, over all shares.
+  uint64_t blocks_finished() const;
+  // Adds the other shares' counts into share 0 (stats, counters, printf records). Once.
+  void merge();
+  // Only the printf records (a faulting launch still prints what it printed).
+  void merge_printf();
+
+  // Parallel SM phases run so far (for tests and measurements).
+  uint64_t parallel_cycles() const { return parallel_cycles_; }
+  // Whether cycles tick in parallel only while the workers keep up (the default): when
+  // many phases in a row found a worker asleep (the host has fewer free cores than
+  // threads), SM phases run serially for a while, twice as long each time. Speed only:
+  // statistics do not depend on which cycles ran in parallel.
+  void set_adaptive(bool on) { adaptive_ = on; }
+
+ private:
+  struct Share;
+  static void run_share(void* self, uint32_t share);
+  uint64_t tick_serial(uint64_t now, LimitGuard& limits);
+  void pace(bool prompt, uint64_t now);
+
+  sm::SmShared base_;
+  std::vector<uint8_t> issue_alone_;  // per pc
+  std::vector<std::unique_ptr<Share>> shares_;  // shares_[0] unused (the base objects)
+  std::vector<std::unique_ptr<sm::SmCore>> sms_;
+  // Per SM, contiguous so the caller's scans touch few of the workers' cache lines: copies
+  // of SmCore::wake and alone_from, and whether it holds submissions.
+  std::vector<uint64_t> wakes_;
+  std::vector<uint64_t> alone_from_;
+  std::vector<uint8_t> holds_;
+  std::vector<uint32_t> first_sm_;  // share t ticks SMs [first_sm_[t], first_sm_[t + 1])
+  // Results of a parallel phase, per SM: instructions issued, the fault thrown (if any).
+  std::vector<uint32_t> issued_;
+  std::vector<std::exception_ptr> faults_;
+  uint64_t now_ = 0;
+  uint64_t total_insts_ = 0;
+  uint64_t parallel_cycles_ = 0;
+  bool adaptive_ = true;
+  uint32_t window_ = 0, window_slow_ = 0;  // parallel phases in the current window, slow ones
+  uint64_t serial_until_ = 0;              // back-off: serial phases before this cycle
+  uint64_t backoff_ = 0;                   // the next back-off's length
+  WorkerTeam team_;
+};
+
+}  // namespace warpsim

@@ -1,0 +1,334 @@
+// Parallel timing (--threads, engine/sm_phase.hpp): the SMs of a timed launch tick on
+// several host threads, and every statistic, output and message is the same, bit for bit,
+// for any thread count, including kernels whose results depend on the order of global
+// atomics and racy stores across blocks, device printf, faults and the instruction limit.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "200_engine/ptx_fixture.hpp"
+#include "sim/launch/launch_spec.hpp"
+#include "stats_dump.hpp"
+#include "timing_fixture.hpp"
+
+using namespace warpsim;
+using ptxtest::ptr;
+
+namespace {
+
+// adaptive false: every cycle that may tick in parallel does, however busy the host is
+// (tests must exercise the parallel path; this costs wake-ups on a loaded machine).
+LaunchOptions with_threads(uint32_t threads, bool adaptive = false) {
+  LaunchOptions o;
+  o.threads = threads;
+  o.threads_adaptive = adaptive;
+  return o;
+}
+
+struct SpecRun {
+  std::string dump;
+  bool correct = false;
+  std::string check;
+  uint64_t instructions = 0;
+};
+
+SpecRun run_spec_threads(const std::string& path, const DeviceSpec& dev_spec, uint32_t threads,
+                         SimMode mode = SimMode::Timing, bool adaptive = true, uint64_t max_instructions = 0) {
+  Device dev(dev_spec);
+  PreparedLaunch p = prepare(dev, load_launch_spec(path));
+  LaunchOptions o = with_threads(threads, adaptive);
+  o.limits.max_warp_instructions = max_instructions;
+  o.mode = mode;
+  SpecRun r;
+  const LaunchStats s = launch(dev, p, o);
+  const CheckResult c = check_outputs(dev, p);
+  r.dump = test::dump_all(s);
+  r.correct = c.passed;
+  r.check = c.message;
+  r.instructions = s.exec.inst_executed;
+  return r;
+}
+
+// Every launch spec under kernels/ that the device accepts (grading assignments have their
+// own format) of up to `max_instructions` warp instructions, with that count from a
+// functional run (stopped by the instruction limit past it).
+std::vector<std::pair<std::string, uint64_t>> all_specs(const DeviceSpec& dev, uint64_t max_instructions) {
+  namespace fs = std::filesystem;
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(WARPSIM_SOURCE_DIR) / "kernels")) {
+    const std::string p = entry.path().string();
+    if (entry.path().extension() != ".json" || p.find("/kernels/assignments/") != std::string::npos) continue;
+    try {
+      const uint64_t limit = max_instructions == UINT64_MAX ? 0 : max_instructions;
+      out.push_back({p, run_spec_threads(p, dev, 1, SimMode::Functional, true, limit).instructions});
+    } catch (const LaunchError&) {
+      // a launch this device refuses (e.g. 1024-thread blocks on the FX5800)
+    } catch (const KernelFault& f) {
+      if (f.kind() != KernelFault::Kind::LimitExceeded) throw;  // larger than asked for
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Specs of up to `max_instructions` warp instructions, with each thread count (adaptive),
+// and those of up to `forced_up_to` also with threads[0] ticking every possible cycle in
+// parallel.
+void compare_specs(const std::string& config, uint64_t max_instructions, const std::vector<uint32_t>& threads,
+                   int at_least, uint64_t forced_up_to = 200000) {
+  const DeviceSpec dev = load_device_spec(test::repo("configs/" + config + ".json"));
+  int compared = 0;
+  for (const auto& [path, insts] : all_specs(dev, max_instructions)) {
+    INFO(config << " " << path);
+    const SpecRun one = run_spec_threads(path, dev, 1);
+    CHECK(one.correct);
+    for (uint32_t t : threads) {
+      INFO("threads " << t);
+      const SpecRun par = run_spec_threads(path, dev, t);
+      CHECK(par.correct == one.correct);
+      CHECK(par.check == one.check);
+      CHECK(par.dump == one.dump);
+    }
+    if (insts <= forced_up_to) {
+      const SpecRun forced = run_spec_threads(path, dev, threads[0], SimMode::Timing, /*adaptive=*/false);
+      CHECK(forced.check == one.check);
+      CHECK(forced.dump == one.dump);
+    }
+    ++compared;
+  }
+  CHECK(compared >= at_least);
+}
+
+// Order-sensitive global atomics (a float sum and a counter whose old values each thread
+// keeps), a racy store and load of one word by every block, whose value then decides how
+// long the warp runs (so the timing depends on the race too), and blocks that drift apart.
+const std::string kRace = ptxtest::module(R"(
+.visible .entry race(.param .u64 out, .param .u64 acc, .param .u64 flag)
+{
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<12>;
+  .reg .f32 %f<4>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [acc];
+  ld.param.u64 %rd3, [flag];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.u32 %r4, %r2, %r3, %r1;
+  and.b32 %r5, %r4, 15;
+  mov.u32 %r6, 0;
+LOOP:
+  add.u32 %r6, %r6, 1;
+  setp.le.u32 %p1, %r6, %r5;
+  @%p1 bra LOOP;
+  cvt.rn.f32.u32 %f1, %r4;
+  mul.f32 %f1, %f1, 0f3DCCCCCD;
+  atom.global.add.f32 %f2, [%rd2], %f1;
+  atom.global.inc.u32 %r7, [%rd2+4], 100000;
+  st.global.u32 [%rd3], %r4;
+  ld.global.u32 %r8, [%rd3];
+  and.b32 %r9, %r8, 31;
+  mov.u32 %r10, 0;
+LOOP2:
+  add.u32 %r10, %r10, 1;
+  setp.le.u32 %p2, %r10, %r9;
+  @%p2 bra LOOP2;
+  mul.wide.u32 %rd4, %r4, 16;
+  add.s64 %rd5, %rd1, %rd4;
+  st.global.f32 [%rd5], %f2;
+  st.global.u32 [%rd5+4], %r7;
+  st.global.u32 [%rd5+8], %r8;
+  st.global.u32 [%rd5+12], %r10;
+  ret;
+}
+)");
+
+struct RaceRun {
+  std::string dump;
+  std::vector<uint32_t> out, acc;
+};
+
+RaceRun run_race(uint32_t threads, const std::string& config) {
+  ptxtest::Sim sim{Device(load_device_spec(test::repo("configs/" + config + ".json")))};
+  const auto& k = sim.kernel(kRace);
+  const uint32_t blocks = 90, per_block = 96, n = blocks * per_block;
+  auto dout = sim.zeros<uint32_t>(4 * n);
+  auto dacc = sim.zeros<uint32_t>(2);
+  auto dflag = sim.zeros<uint32_t>(1);
+  LaunchOptions o = with_threads(threads);
+  RaceRun r;
+  r.dump = test::dump_all(sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, std::vector<KernelArg>{ptr(dout), ptr(dacc), ptr(dflag)}, o));
+  r.out = sim.download<uint32_t>(dout, 4 * n);
+  r.acc = sim.download<uint32_t>(dacc, 2);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("310: parallel timing gives bit-identical statistics on every small kernel spec", "[timing][parallel]") {
+  // Specs of up to 0.6 M warp instructions (about half of them) on the C2070 with 2 and 3
+  // threads (3 splits the 14 SMs unevenly); the hidden test below runs all of them.
+  compare_specs("c2070", 600000, {2, 3}, 30);
+}
+
+TEST_CASE("310: parallel timing gives bit-identical statistics on the FX5800 and H100", "[timing][parallel]") {
+  compare_specs("fx5800", 200000, {2}, 20, 100000);
+  compare_specs("h100", 200000, {4}, 20, 100000);
+}
+
+TEST_CASE("310: parallel timing, every kernel spec on C2070 and FX5800 (slow)", "[.][timing][parallel-all]") {
+  compare_specs("c2070", UINT64_MAX, {2, 3}, 70);
+  compare_specs("fx5800", UINT64_MAX, {2}, 70);
+}
+
+TEST_CASE("310: racy stores, loads and atomics across blocks come out the same for any thread count",
+          "[timing][parallel]") {
+  for (const std::string config : {"c2070", "fx5800"}) {
+    INFO(config);
+    const RaceRun one = run_race(1, config);
+    for (uint32_t t : {2u, 4u, 7u}) {
+      INFO("threads " << t);
+      const RaceRun par = run_race(t, config);
+      CHECK(par.dump == one.dump);
+      CHECK(par.out == one.out);
+      CHECK(par.acc == one.acc);
+    }
+    CHECK(one.acc[1] == 90 * 96);
+  }
+}
+
+TEST_CASE("310: device printf output is the same for any thread count", "[timing][parallel]") {
+  const std::string text = ptxtest::module(
+      ".extern .func  (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 vprintf_param_0,\n"
+      "\t.param .b64 vprintf_param_1\n)\n;\n"
+      ".global .align 1 .b8 $str[10] = {98, 37, 100, 32, 116, 37, 100, 10, 0, 0};\n" + std::string(R"(
+.visible .entry talk(.param .u64 out_p)
+{
+  .local .align 8 .b8 __local_depot0[8];
+  .reg .b64 %SP;
+  .reg .b64 %SPL;
+  .reg .b32 %r<8>;
+  .reg .pred %p<2>;
+  .reg .b64 %rd<12>;
+  mov.u64 %SPL, __local_depot0;
+  cvta.local.u64 %SP, %SPL;
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  and.b32 %r5, %r1, 31;
+  mov.u32 %r6, 0;
+SPIN:
+  add.u32 %r6, %r6, 1;
+  setp.le.u32 %p1, %r6, %r5;
+  @%p1 bra SPIN;
+  add.u64 %rd2, %SP, 0;
+  st.local.v2.u32 [%SPL], {%r2, %r1};
+  mov.u64 %rd5, $str;
+  cvta.global.u64 %rd6, %rd5;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0+0], %rd6;
+  .param .b64 param1;
+  st.param.b64 [param1+0], %rd2;
+  .param .b32 retval0;
+  call.uni (retval0), vprintf, (param0, param1);
+  ld.param.b32 %r3, [retval0+0];
+  }
+  ret;
+}
+)"));
+  std::vector<std::string> outputs;
+  for (uint32_t t : {1u, 2u, 5u}) {
+    ptxtest::Sim sim;
+    const auto& k = sim.kernel(text);
+    auto dout = sim.zeros<uint32_t>(1);
+    LaunchOptions o = with_threads(t);
+    std::string printed;
+    o.printf_sink = [&](std::string_view s) { printed += s; };
+    const LaunchStats s = sim.dev.launch(k, {40, 1, 1}, {64, 1, 1}, 0, std::vector<KernelArg>{ptr(dout)}, o);
+    outputs.push_back(test::dump_all(s) + printed);
+  }
+  CHECK(outputs[0].find("b39 t63\n") != std::string::npos);
+  CHECK(outputs[1] == outputs[0]);
+  CHECK(outputs[2] == outputs[0]);
+}
+
+TEST_CASE("310: faults and the instruction limit stop a parallel run as they stop a serial one",
+          "[timing][parallel]") {
+  // Block 37's thread 5 reads past the end of the buffer after some work.
+  const std::string text = ptxtest::module(R"(
+.visible .entry late_fault(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<8>;
+  .reg .f32 %f<4>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.u32 %r4, %r2, %r3, %r1;
+  mov.u32 %r6, 0;
+LOOP:
+  add.u32 %r6, %r6, 1;
+  setp.le.u32 %p1, %r6, 20;
+  @%p1 bra LOOP;
+  setp.eq.u32 %p2, %r4, 2373;
+  selp.u32 %r5, 100000, %r4, %p2;
+  mul.wide.u32 %rd3, %r5, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  mul.wide.u32 %rd5, %r4, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.f32 [%rd6], %f1;
+  ret;
+}
+)");
+  auto attempt = [&](uint32_t threads, uint64_t max_instructions) {
+    ptxtest::Sim sim;
+    const auto& k = sim.kernel(text);
+    const uint32_t n = 64 * 80;
+    auto din = sim.zeros<float>(n);
+    auto dout = sim.zeros<float>(n);
+    LaunchOptions o = with_threads(threads);
+    o.limits.max_warp_instructions = max_instructions;
+    return ptxtest::catch_error([&] { sim.dev.launch(k, {80, 1, 1}, {64, 1, 1}, 0, std::vector<KernelArg>{ptr(din), ptr(dout)}, o); });
+  };
+  const ptxtest::Thrown fault1 = attempt(1, 0);
+  REQUIRE(fault1.type == "KernelFault");
+  INFO(fault1.what);
+  CHECK(fault1.what.find("block (37,") != std::string::npos);
+  const ptxtest::Thrown limit1 = attempt(1, 5000);
+  REQUIRE(limit1.type == "KernelFault");
+  for (uint32_t t : {2u, 3u, 8u}) {
+    INFO("threads " << t);
+    const ptxtest::Thrown fault = attempt(t, 0);
+    CHECK(fault.type == fault1.type);
+    CHECK(fault.what == fault1.what);
+    const ptxtest::Thrown limit = attempt(t, 5000);
+    CHECK(limit.type == limit1.type);
+    CHECK(limit.what == limit1.what);
+  }
+}
+
+TEST_CASE("310: sampled timing and warp traces give the same results with threads", "[timing][parallel]") {
+  LaunchOptions sampled = with_threads(1);
+  sampled.sample_waves = 2;
+  LaunchOptions sampled2 = sampled;
+  sampled2.threads = 2;
+  const auto a = test::run_spec("kernels/vecadd/vecadd_1m.json", "c2070", {}, {}, SimMode::Timing, sampled);
+  const auto b = test::run_spec("kernels/vecadd/vecadd_1m.json", "c2070", {}, {}, SimMode::Timing, sampled2);
+  CHECK(a.stats.timing.sample.sampled);
+  CHECK(test::dump_all(a.stats) == test::dump_all(b.stats));
+  LaunchOptions traced = with_threads(1);
+  traced.trace_warps = {{3, 1}, {40, 0}};
+  LaunchOptions traced2 = traced;
+  traced2.threads = 2;  // traces are recorded serially: the run falls back to one thread
+  const auto c = test::run_spec("kernels/matmul/matmul_tiled_bounds_100.json", "c2070", {}, {}, SimMode::Timing, traced);
+  const auto d = test::run_spec("kernels/matmul/matmul_tiled_bounds_100.json", "c2070", {}, {}, SimMode::Timing, traced2);
+  CHECK(!c.stats.traces.empty());
+  CHECK(test::dump_all(c.stats) == test::dump_all(d.stats));
+}
