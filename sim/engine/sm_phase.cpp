@@ -8,9 +8,9 @@ namespace warpsim {
 
 namespace {
 
-// Instructions that must not issue while other SMs tick: global (or generic) stores and
-// atomics change what another SM's load would read, and printf records must not depend on
-// how far other SMs got when a fault stops the launch.
+// Instructions that must not issue while other SMs tick: global (or generic) stores,
+// atomics and surface stores change what another SM's load would read, and printf records
+// must not depend on how far other SMs got when a fault stops the launch.
 std::vector<uint8_t> mark_issue_alone(const isa::Kernel& k) {
   std::vector<uint8_t> alone(k.code.size(), 0);
   for (size_t pc = 0; pc < k.code.size(); ++pc) {
@@ -19,7 +19,7 @@ std::vector<uint8_t> mark_issue_alone(const isa::Kernel& k) {
     const bool global = in.space == isa::Space::Global || in.space == isa::Space::Generic;
     const bool prints = in.op == isa::Op::Call && in.a.target >= 0 &&
                         k.calls[static_cast<size_t>(in.a.target)].builtin == isa::Builtin::Vprintf;
-    alone[pc] = (writes && global) || prints;
+    alone[pc] = (writes && global) || prints || in.op == isa::Op::Sust;
   }
   return alone;
 }

@@ -28,6 +28,7 @@ void add_counts(LaunchStats& into, const LaunchStats& part) {
   e.shared_load_requests += pe.shared_load_requests;
   e.shared_store_requests += pe.shared_store_requests;
   e.atomic_requests += pe.atomic_requests;
+  e.tex_requests += pe.tex_requests;
   e.barriers += pe.barriers;
   e.blocks += pe.blocks;
   e.warps += pe.warps;
@@ -40,6 +41,7 @@ void add_counts(LaunchStats& into, const LaunchStats& part) {
   m.local_load_transactions += pm.local_load_transactions;
   m.local_store_transactions += pm.local_store_transactions;
   m.atomic_transactions += pm.atomic_transactions;
+  m.tex_transactions += pm.tex_transactions;
   m.gld_bytes_requested += pm.gld_bytes_requested;
   m.gst_bytes_requested += pm.gst_bytes_requested;
   m.gld_bytes_transferred += pm.gld_bytes_transferred;

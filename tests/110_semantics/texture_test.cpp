@@ -174,3 +174,28 @@ TEST_CASE("textures: a handle that names no object faults naming the thread", "[
   CHECK_THAT(t.what, Catch::Contains("tex through texture object 77 (no such object was created)") &&
                          Catch::Contains("block (0,0,0), thread (0,0,0)"));
 }
+
+TEST_CASE("textures: timed fetches give the same statistics with 1 and 2 simulation threads", "[semantics][texture]") {
+  Fixture fx;
+  TextureObject o = fx.array_texture();
+  o.filter = warpsim::sm::TexFilterMode::Linear;
+  const uint64_t h = fx.sim.dev.textures().add(o);
+  std::vector<float> xy;
+  for (int i = 0; i < 16; ++i) xy.push_back(kPts[i][0]), xy.push_back(kPts[i][1]);
+  DevPtr in = fx.sim.upload(xy), out = fx.sim.zeros<float>(64);
+  const auto& k = fx.sim.kernel(fetch_kernel("tex.2d.v4.f32.f32"));
+  warpsim::LaunchStats s[2];
+  for (uint32_t t = 1; t <= 2; ++t) {
+    warpsim::LaunchOptions opt;
+    opt.mode = warpsim::SimMode::Timing;
+    opt.threads = t;
+    s[t - 1] = fx.sim.dev.launch(k, Dim3{56, 1, 1}, Dim3{16, 1, 1}, 0,
+                                 std::vector<KernelArg>{KernelArg::integer(int64_t(h)), ptr(in), ptr(out), integer(16)},
+                                 opt);
+  }
+  CHECK(s[0].exec.tex_requests == 56);
+  CHECK(s[1].exec.tex_requests == s[0].exec.tex_requests);
+  CHECK(s[1].mem.tex_transactions == s[0].mem.tex_transactions);
+  CHECK(s[1].timing.elapsed_cycles_sm == s[0].timing.elapsed_cycles_sm);
+  CHECK(s[1].exec.inst_executed == s[0].exec.inst_executed);
+}
