@@ -1,5 +1,6 @@
 // Parsing and validation of grading assignments (docs/grading.md).
 #include "sim/grading/assignment.hpp"
+#include "sim/foundation/file_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -65,10 +66,10 @@ class AssignmentParser {
       a_.solution = resolve(s->get<std::string>());
       std::string ext = fs::path(a_.solution).extension().string();
       if (ext != ".cu" && ext != ".ptx") fail("solution", fmt::format("{}: expected a .cu or .ptx file", a_.solution));
-      bool exists = fs::is_regular_file(a_.solution) ||
-                    (ext == ".cu" && fs::is_regular_file(fs::path(a_.solution).replace_extension(".ptx")));
+      bool exists = is_regular_file_noexcept(a_.solution) ||
+                    (ext == ".cu" && is_regular_file_noexcept(fs::path(a_.solution).replace_extension(".ptx")));
       if (!exists) fail("solution", fmt::format("no such file: {}", a_.solution));
-      if (program && (ext != ".cu" || !fs::is_regular_file(a_.solution)))
+      if (program && (ext != ".cu" || !is_regular_file_noexcept(a_.solution)))
         fail("solution", fmt::format("{}: a program assignment's solution is a whole program (.cu)", a_.solution));
     }
     if (const Json* h = r.raw_opt("headers")) parse_headers(*h);
@@ -103,7 +104,7 @@ class AssignmentParser {
       std::string path = resolve(h[i].get<std::string>());
       std::string ext = fs::path(path).extension().string();
       if (ext != ".h" && ext != ".cuh" && ext != ".hpp") fail(key, fmt::format("{}: expected a .h, .cuh or .hpp file", path));
-      if (!fs::is_regular_file(path)) fail(key, fmt::format("no such file: {}", path));
+      if (!is_regular_file_noexcept(path)) fail(key, fmt::format("no such file: {}", path));
       if (!names.insert(fs::path(path).filename().string()).second)
         fail(key, fmt::format("a second header named {}", fs::path(path).filename().string()));
       a_.headers.push_back(path);
@@ -120,7 +121,7 @@ class AssignmentParser {
   std::string resolve_config(const std::string& name, const std::string& key) const {
     bool bare = name.find('/') == std::string::npos && fs::path(name).extension() != ".json";
     std::string path = bare ? (fs::path(WARPSIM_SOURCE_DIR) / "configs" / (name + ".json")).string() : resolve(name);
-    if (!fs::is_regular_file(path)) {
+    if (!is_regular_file_noexcept(path)) {
       if (bare) fail(key, fmt::format("no device config named '{}' ({} does not exist)", name, path));
       fail(key, fmt::format("no such file: {}", path));
     }
@@ -216,7 +217,7 @@ class AssignmentParser {
       AssignmentSpec s;
       s.label = label;
       std::string path = resolve(file);
-      if (!fs::is_regular_file(path)) fail(item.is_object() ? key + ".spec" : key, fmt::format("no such file: {}", path));
+      if (!is_regular_file_noexcept(path)) fail(item.is_object() ? key + ".spec" : key, fmt::format("no such file: {}", path));
       try {
         s.spec = load_launch_spec(path, vars);
       } catch (const ConfigError& e) {
@@ -235,7 +236,7 @@ class AssignmentParser {
   std::string existing_file(const std::string& file, const std::string& key) const {
     if (file.empty()) fail(key, "expected a file path");
     std::string path = resolve(file);
-    if (!fs::is_regular_file(path)) fail(key, fmt::format("no such file: {}", path));
+    if (!is_regular_file_noexcept(path)) fail(key, fmt::format("no such file: {}", path));
     return path;
   }
 

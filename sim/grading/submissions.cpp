@@ -1,5 +1,6 @@
 // Submission discovery: single files, .cu/.ptx pairs, one folder per student.
 #include "sim/grading/submissions.hpp"
+#include "sim/foundation/file_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -63,7 +64,7 @@ std::string pick_module(const std::string& path, bool have_nvcc, std::string* no
   if (p.extension() != ".cu" || have_nvcc) return path;
   fs::path ptx = fs::path(p).replace_extension(".ptx");
   fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
-  if (!fs::is_regular_file(ptx) || link_leads_out(ptx, dir)) return path;
+  if (!is_regular_file_noexcept(ptx) || link_leads_out(ptx, dir)) return path;
   if (note) *note = fmt::format("nvcc not found: graded {} instead of {}", ptx.filename().string(), p.filename().string());
   return ptx.string();
 }

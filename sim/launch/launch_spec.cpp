@@ -1,5 +1,6 @@
 // Parsing and validation of launch specs (docs/launch-spec.md).
 #include "sim/launch/launch_spec.hpp"
+#include "sim/foundation/file_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -108,7 +109,7 @@ class SpecParser {
     const char* key = has_ptx ? "ptx" : "cu";
     spec_.module_is_cu = has_cu;
     spec_.module_path = resolve(r.get_string(key));
-    if (!fs::is_regular_file(spec_.module_path)) r.fail(key, fmt::format("no such file: {}", spec_.module_path));
+    if (!is_regular_file_noexcept(spec_.module_path)) r.fail(key, fmt::format("no such file: {}", spec_.module_path));
   }
 
   void parse_vars(ConfigReader& r) {

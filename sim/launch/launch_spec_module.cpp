@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "sim/foundation/error.hpp"
+#include "sim/foundation/file_checks.hpp"
 #include "sim/launch/launch_spec.hpp"
 
 namespace warpsim {
@@ -66,7 +67,7 @@ std::string compile_cu(const LaunchSpec& spec) {
   uint64_t key = fnv1a(read_file(source), fnv1a(source + "\n" + nvcc + flags));
   fs::path dir = fs::temp_directory_path() / "warpsim-nvcc";
   fs::path out = dir / fmt::format("{}-{:016x}.ptx", fs::path(source).stem().string(), key);
-  if (fs::is_regular_file(out)) return out.string();
+  if (is_regular_file_noexcept(out)) return out.string();
   fs::create_directories(dir);
   fs::path tmp = out;
   tmp += fmt::format(".tmp{}", static_cast<long>(::getpid()));

@@ -1,4 +1,5 @@
 #include "sim/report/line_report.hpp"
+#include "sim/foundation/file_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -64,7 +65,7 @@ std::vector<LineStats> attribute_lines(const LaunchStats& s, const isa::Kernel& 
     if (it != resolved.end()) return it->second;
     fs::path p(f);
     std::string use = f;
-    if (p.is_relative() && !ptx_dir.empty() && fs::exists(ptx_dir / p)) use = (ptx_dir / p).string();
+    if (p.is_relative() && !ptx_dir.empty() && exists_noexcept(ptx_dir / p)) use = (ptx_dir / p).string();
     return resolved.emplace(f, use).first->second;
   };
   for (size_t pc = 0; pc < k.code.size() && pc < s.per_pc.size(); ++pc) {

@@ -1,4 +1,5 @@
 #include "sim/runtime/runtime_options.hpp"
+#include "sim/foundation/file_checks.hpp"
 
 #include <fmt/format.h>
 
@@ -64,9 +65,9 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
 
 std::string resolve_config_path(const std::string& name_or_path) {
   namespace fs = std::filesystem;
-  if (fs::exists(name_or_path)) return name_or_path;
+  if (exists_noexcept(name_or_path)) return name_or_path;
   const std::string in_tree = std::string(WARPSIM_SOURCE_DIR) + "/configs/" + name_or_path + ".json";
-  if (name_or_path.find('/') == std::string::npos && fs::exists(in_tree)) return in_tree;
+  if (name_or_path.find('/') == std::string::npos && exists_noexcept(in_tree)) return in_tree;
   throw ConfigError(fmt::format("device config '{}': no such file (give a path, or one of the names in {}/configs)",
                                 name_or_path, WARPSIM_SOURCE_DIR));
 }

@@ -93,3 +93,17 @@ TEST_CASE("bounds: configs refuse values past the simulator's bounds", "[config]
   CHECK(config("c2070", {}).host_link_gbps == 8.0);
   CHECK(config("fx5800", {"host_link.bandwidth_gbps=16"}).host_link_gbps == 16.0);
 }
+
+TEST_CASE("bounds: a module path the OS refuses (too long) is 'no such file', not an internal error",
+          "[launch_spec][bounds][regression]") {
+  // Found by fuzz_launch_spec (30-minute run, 2026-11-25): std::filesystem threw
+  // filesystem_error (ENAMETOOLONG) out of the spec reader.
+  Json doc = Json::parse(R"({"ptx": "x", "kernel": "k", "grid": [1], "block": [32]})");
+  doc["ptx"] = std::string(5000, 'a') + ".ptx";
+  try {
+    warpsim::parse_launch_spec(doc, WARPSIM_SOURCE_DIR "/kernels/spec.json");
+    FAIL("no error");
+  } catch (const warpsim::Error& e) {
+    CHECK_THAT(e.what(), Catch::Contains("ptx") && Catch::Contains("no such file"));
+  }
+}

@@ -58,6 +58,9 @@ TEST_CASE("assignment: errors name the key path", "[grading][assignment]") {
   };
   using Catch::Contains;
   CHECK_THAT(with([](Json& d) { d["bogus"] = 1; }), Contains("assignment.json: bogus: unknown key"));
+  // Found by fuzz_assignment (2026-11-25): a name the OS refuses as too long threw
+  // filesystem_error out of the reader; now it is a missing file at its key.
+  CHECK_THAT(with([](Json& d) { d["solution"] = std::string(5000, 's') + ".ptx"; }), Contains("solution"));
   CHECK_THAT(with([](Json& d) { d.erase("kernel"); }), Contains("kernel: missing required key"));
   CHECK_THAT(with([](Json& d) { d["mode"] = "fast"; }), Contains("mode: \"fast\" is not one of: timing, functional"));
   CHECK_THAT(with([](Json& d) { d["criteria"][0]["where"] = {{"lines", {1, 2}}}; }),
