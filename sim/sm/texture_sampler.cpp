@@ -88,6 +88,9 @@ bool geometry_fits(TexGeom g, const TexResource& r) {
 
 bool layered(TexGeom g) { return g == TexGeom::A1D || g == TexGeom::A2D || g == TexGeom::ACube; }
 
+// Coordinates that address texels within a layer or face (the layer index comes first).
+uint32_t axes_of(TexGeom g) { return g == TexGeom::D3 ? 3 : (g == TexGeom::D1 || g == TexGeom::A1D) ? 1 : 2; }
+
 // An index along one axis after the address mode; false: outside, the border applies.
 // Wrap and mirror need normalised coordinates; without them they act as clamp.
 bool address(int64_t i, uint64_t n, TexAddressMode m, bool normalized, uint64_t& out) {
@@ -220,7 +223,7 @@ std::string TextureSampler::fetch(const TextureObject& t, const isa::Instr& in, 
     const uint64_t count = g == TexGeom::ACube ? r.layers / 6 : r.layers;
     layer = std::min<uint64_t>(uint32_t(coords[0]), count - 1);
   }
-  const uint32_t axes = g == TexGeom::D3 ? 3 : (g == TexGeom::D1 || g == TexGeom::A1D) ? 1 : 2;
+  const uint32_t axes = axes_of(g);
   const bool is_cube = g == TexGeom::Cube || g == TexGeom::ACube;
 
   auto slice_of = [&](uint64_t z) -> uint64_t { return g == TexGeom::D3 ? z : layer; };
@@ -371,7 +374,7 @@ bool TextureSampler::surface_address(const TextureObject& s, const isa::Instr& i
   }
   const uint64_t size = uint64_t(isa::dtype_bytes(in.type)) * in.vec;
   const int first = layered(g) ? 1 : 0;
-  const uint32_t axes = g == TexGeom::D3 ? 3 : (g == TexGeom::D1 || g == TexGeom::A1D) ? 1 : 2;
+  const uint32_t axes = axes_of(g);
   const uint64_t row_bytes = r.width * r.format.bytes();
   int64_t pos[3] = {0, 0, 0};
   for (uint32_t a = 0; a < axes; ++a) pos[a] = as_s32(coords[first + a]);

@@ -96,9 +96,8 @@ int linear_array(const char* name, bool to_array, void* array, size_t wOffset, s
     if (async) rt.check_stream(stream, name);
     else rt.synchronize();
     cuda::Extent e{};
-    rt.array_info(nullptr, &e, nullptr, array);
     cuda::ChannelFormatDesc d{};
-    rt.array_info(&d, nullptr, nullptr, array);
+    rt.array_info(&d, &e, nullptr, array);
     const size_t texel = size_t(d.x + d.y + d.z + d.w) / 8;
     const size_t row = e.width * texel;
     size_t x = wOffset, y = hOffset, done = 0;
