@@ -56,6 +56,7 @@ struct Instr {
   bool ftz = false, sat = false, approx = false, is_volatile = false, uni = false;
   bool cc = false;            // .cc: writes the carry flag (AddCarry, SubCarry, MadCarry: d[1])
   bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
+  uint8_t fused = 0;          // add/sub contracted with the mul feeding it (FusedBits, contraction.hpp)
   InstrClass klass = InstrClass::Other;
 
   Operand d[2];               // destinations (d[1] for setp's |q and shfl's |p)

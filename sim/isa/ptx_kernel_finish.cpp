@@ -3,6 +3,7 @@
 #include "sim/isa/ptx_module_parser.hpp"
 
 #include "sim/isa/cfg.hpp"
+#include "sim/isa/contraction.hpp"
 #include "sim/isa/semantics.hpp"
 
 namespace warpsim::isa::detail {
@@ -102,6 +103,7 @@ void ModuleParser::finish_kernel() {
       o.offset += value;
     }
   }
+  contract_multiply_adds(*k_);  // as ptxas does: the results are the GPU's
   for (auto& in : k_->code) {
     cur_line_ = in.ptx_line;
     bind_semantics(in, [&](const std::string& why) { unsupported(why); });

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "sim/isa/contraction.hpp"
 #include "sim/isa/semantics_internal.hpp"
 
 namespace warpsim::isa::detail {
@@ -163,6 +164,25 @@ struct FmaK {
     for_lanes(m, [&](int l) {
       T r = std::fma(ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z), ftz(get<T>(cc[l]), z));
       d[l] = put<T>(saturate(ftz(r, z), s));
+    });
+  }
+};
+
+// An add/sub contracted with the mul that fed it (contraction.hpp): fma(±a, b, ±c), rounded
+// once to nearest.
+template <class T>
+struct ContractedK {
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    const uint64_t* a = exec::src(c, in.a);
+    const uint64_t* b = exec::src(c, in.b);
+    const uint64_t* cc = exec::src(c, in.c);
+    uint64_t* d = exec::dst(c, in.d[0]);
+    const bool z = in.ftz;
+    const T pa = (in.fused & kFusedNegProduct) ? T(-1) : T(1);
+    const T pc = (in.fused & kFusedNegAddend) ? T(-1) : T(1);
+    for_lanes(m, [&](int l) {
+      const T r = std::fma(pa * ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z), pc * ftz(get<T>(cc[l]), z));
+      d[l] = put<T>(ftz(r, z));
     });
   }
 };
@@ -405,8 +425,8 @@ ExecFn float_semantics(const Instr& in) {
   const DType t = in.type;
   if (!is_float(t)) return nullptr;
   switch (in.op) {
-    case Op::Add: return by_float_type<FAddK>(t);
-    case Op::Sub: return by_float_type<FSubK>(t);
+    case Op::Add: return in.fused ? by_float_type<ContractedK>(t) : by_float_type<FAddK>(t);
+    case Op::Sub: return in.fused ? by_float_type<ContractedK>(t) : by_float_type<FSubK>(t);
     case Op::Mul: return by_float_type<FMulK>(t);
     case Op::Div: return by_float_type<FDivK>(t);
     case Op::Min: return by_float_type<FMinK>(t);
