@@ -287,8 +287,8 @@ std::string TextureSampler::fetch(const TextureObject& t, const isa::Instr& in, 
 
   // Linear filtering (and tld4's footprint): the texels around x - 0.5, each axis weighted
   // by its fraction in 9-bit fixed point with 8 fractional bits (Programming Guide), and
-  // each corner by the product of its axes' weights rounded to 8 fractional bits again
-  // (measured on an H100: tools/runtime/texture_ground_truth.sh).
+  // each corner by a weight derived from those below (measured on an H100:
+  // tools/runtime/texture_ground_truth.sh).
   int64_t i0[3] = {0, 0, 0};
   int64_t w[3] = {0, 0, 0};  // weight of the upper texel, in 1/256
   for (uint32_t a = 0; a < axes; ++a) {
@@ -322,17 +322,39 @@ std::string TextureSampler::fetch(const TextureObject& t, const isa::Instr& in, 
     }
     return {};
   }
-  // Corner weights in 1/256, products rounded half up: x times y for 2D; for 3D, x times z
-  // first and that times y (the only order of the ones tried that gives all eight measured
-  // 3D fetches).
+  // Corner weights in 1/256 that always sum to 1 (measured on an H100 with one-hot texels,
+  // tests/750_runtime/programs/rotate_probe.cu): only the product of the two upper weights
+  // is rounded (half up), and the other corners are what is left of each axis weight, as in
+  // (1-a)(1-b) = 1 - a - b + ab. For 3D, x and z pair first and each pair's weight is then
+  // split along y the same way (the order that gives all eight measured 3D fetches).
   auto product = [](int64_t a, int64_t b) { return (a * b + 128) / 256; };
-  float weight[8];
-  for (uint32_t k = 0; k < corners; ++k) {
-    int64_t f[3] = {256, 256, 256};
-    for (uint32_t a = 0; a < axes; ++a) f[a] = ((k >> a) & 1) ? w[a] : 256 - w[a];
-    const int64_t q = axes == 1 ? f[0] : axes == 2 ? product(f[0], f[1]) : product(product(f[0], f[2]), f[1]);
-    weight[k] = float(q) / 256.0f;
+  auto split = [&](int64_t whole, int64_t upper_share, int64_t& lower, int64_t& upper) {
+    upper = product(whole, upper_share);
+    lower = whole - upper;
+  };
+  int64_t q[8] = {256, 0, 0, 0, 0, 0, 0, 0};
+  if (axes == 1) {
+    q[0] = 256 - w[0];
+    q[1] = w[0];
+  } else {
+    // x and the second axis paired (y for 2D, z for 3D): corner bit 0 is x, bit 1 the other.
+    const int64_t a = w[0], b = axes == 2 ? w[1] : w[2];
+    int64_t pair[4];
+    pair[3] = product(a, b);
+    pair[1] = a - pair[3];
+    pair[2] = b - pair[3];
+    pair[0] = 256 - a - b + pair[3];
+    if (axes == 2) {
+      for (int k = 0; k < 4; ++k) q[k] = pair[k];
+    } else {
+      for (int k = 0; k < 4; ++k) {  // k: bit 0 x, bit 1 z; corner index: bit 0 x, bit 1 y, bit 2 z
+        const uint32_t lo = (k & 1) | ((k & 2) << 1);
+        split(pair[k], w[1], q[lo], q[lo | 2]);
+      }
+    }
   }
+  float weight[8];
+  for (uint32_t k = 0; k < corners; ++k) weight[k] = float(q[k]) / 256.0f;
   const TexelFormat& f = r.format;
   const bool int_normalized = t.read == TexReadMode::NormalizedFloat && f.kind != ChannelKind::Float;
   for (int c = 0; c < 4; ++c) {

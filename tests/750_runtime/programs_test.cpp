@@ -210,6 +210,47 @@ TEST_CASE("programs: filtered float texels round like the H100's filter, to the 
   }
 }
 
+TEST_CASE("programs: a wrapped, normalised, filtered rotation fetches with the H100's coordinates and weights") {
+  REQUIRE_NVCC();
+  // rotate_probe.expected is the H100's output (tools/runtime/texture_ground_truth.sh): hashes
+  // of 262,144 coordinates (which need ptxas's mul/add contraction to come out the same), of
+  // the corner weights the filter used (only the product of the upper weights is rounded),
+  // and the sum of the values. The values' own hash is not compared: in 0.3 % of the fetches
+  // the H100's filter rounds its sum one ulp away from the exact sum rounded once, which is
+  // what warpsim computes.
+  const std::string app = rttest::build_program("rotate_probe");
+  const auto want = lines_of(rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/rotate_probe.expected"));
+  REQUIRE(want.size() == 4);
+  auto without_values = [](std::string l) {
+    const size_t at = l.find(", values ");
+    return at == std::string::npos ? l : l.substr(0, at) + l.substr(l.find(',', at + 1));
+  };
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    std::vector<std::string> got;
+    for (const char* angle : {"0.5", "-0.3"}) {
+      auto r = exec(mode, app, angle);
+      INFO(mode << " " << angle << "\n" << r.err);
+      CHECK(r.status == 0);
+      for (auto& l : lines_of(r.out)) got.push_back(l);
+    }
+    REQUIRE(got.size() == want.size());
+    for (size_t i = 0; i < want.size(); ++i) CHECK(without_values(got[i]) == without_values(want[i]));
+  }
+}
+
+TEST_CASE("programs: mul/add pairs are fused into fma exactly where the H100 fuses them") {
+  REQUIRE_NVCC();
+  // contraction.expected is the H100's output: per inline-PTX pattern, how many of 4096
+  // results equal the unfused value, the fma of the first product, of the second, or neither.
+  const std::string app = rttest::build_program("contraction");
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/contraction.expected"));
+  }
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

@@ -3,8 +3,11 @@
 # a real NVIDIA GPU and keeps what it prints: that output is
 # tests/750_runtime/programs/textures.expected, which warpsim must reproduce exactly.
 #   tools/runtime/texture_ground_truth.sh OUT_DIR      # on the device machine
-# Also runs texture_probe.cu (filtering of non-trivial float texels, printed with %a).
-# Writes OUT_DIR/textures.out, OUT_DIR/texture_probe.out and OUT_DIR/gpu.txt (GPU, driver).
+# Also runs texture_probe.cu (filtering of non-trivial float texels, printed with %a),
+# rotate_probe.cu (a wrapped, normalised, linearly filtered rotation and the corner weights
+# the filter used, at two angles; PREFIX files with the raw floats too) and contraction.cu
+# (which mul/add pairs the GPU fuses into fma).
+# Writes OUT_DIR/NAME.out for each program and OUT_DIR/gpu.txt (GPU, driver).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: tools/runtime/texture_ground_truth.sh OUT_DIR}
@@ -12,9 +15,13 @@ nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 mkdir -p "$out"
 "$nvcc" --version | tail -1 > "$out/gpu.txt"
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> "$out/gpu.txt"
-for p in textures texture_probe; do  # their outputs: tests/750_runtime/programs/$p.expected
+for p in textures texture_probe rotate_probe contraction; do  # outputs: tests/750_runtime/programs/$p.expected
   "$nvcc" -arch=native -o "$out/$p" "tests/750_runtime/programs/$p.cu" 2>/dev/null
-  "$out/$p" > "$out/$p.out"
+  if [ $p = rotate_probe ]; then
+    { "$out/$p" 0.5 "$out/rotate_0.5_"; "$out/$p" -0.3 "$out/rotate_-0.3_"; } > "$out/$p.out"
+  else
+    "$out/$p" > "$out/$p.out"
+  fi
   rm -f "$out/$p"
 done
 cat "$out/gpu.txt"
