@@ -155,9 +155,13 @@ void Runtime::func_attributes(cuda::FuncAttributes* attr, const void* host_fn) {
     }
   }
   attr->maxThreadsPerBlock = static_cast<int>(max_threads);
-  const std::string& v = k.module ? k.module->version : std::string();
-  int major = 0, minor = 0;
-  if (std::sscanf(v.c_str(), "%d.%d", &major, &minor) == 2) attr->ptxVersion = major * 10 + minor;
+  // ptxVersion is the virtual architecture the PTX was made for (.target sm_75: 75), not
+  // the PTX ISA version: CUB picks its tuning by it, and a value it was not built for makes
+  // every Thrust call fail with cudaErrorInvalidDeviceFunction.
+  const std::string& target = k.module ? k.module->target : std::string();
+  const size_t sm_at = target.find("sm_");
+  int arch = 0;
+  if (sm_at != std::string::npos && std::sscanf(target.c_str() + sm_at + 3, "%d", &arch) == 1) attr->ptxVersion = arch;
   attr->binaryVersion = spec().cc_major() * 10 + spec().cc_minor();
   attr->maxDynamicSharedSizeBytes = static_cast<int>(sm.max_shared_per_block - std::min(sm.max_shared_per_block, k.static_shared_bytes));
   attr->preferredShmemCarveout = -1;

@@ -95,7 +95,8 @@ int main() {
   printf("block sums: %d %d %d %d\n", out[0], out[1], out[2], out[3]);
   cudaFuncAttributes attr;
   SHOW(cudaFuncGetAttributes(&attr, block_sum));
-  printf("block_sum: %zu static shared bytes, %d max threads\n", attr.sharedSizeBytes, attr.maxThreadsPerBlock);
+  printf("block_sum: %zu static shared bytes, %d max threads, PTX for sm_%d\n", attr.sharedSizeBytes,
+         attr.maxThreadsPerBlock, attr.ptxVersion);
   int blocks = 0;
   SHOW(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, block_sum, 256, 256 * sizeof(int)));
   printf("blocks/SM at 256 threads: %d\n", blocks);
