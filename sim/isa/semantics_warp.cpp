@@ -1,6 +1,7 @@
-// Cross-lane semantics: shfl, vote, match, activemask (and bmsk, a bit mask). Lanes outside the executing mask read as the
-// hardware documents (a shfl from an inactive lane returns that lane's register value,
-// which is undefined in CUDA; we return it deterministically).
+// Cross-lane semantics: shfl, vote, match, activemask (and bmsk, a bit mask). A shfl whose
+// source lane does not execute it reads 0: undefined in CUDA, but what Hopper returns
+// (tests/750_runtime/programs/shfl_inactive.cu, measured on an H200), and what tuned
+// reductions that shuffle down by 16 with only their first lanes active rely on.
 #include <bit>
 
 #include "sim/isa/semantics_internal.hpp"
@@ -35,7 +36,7 @@ void shfl(ExecCtx& c, const Instr& in, uint32_t m) {
       case ShflMode::Idx: j = min_lane | int(bval & ~seg); pval = j <= max_lane; break;
     }
     if (!pval) j = lane;
-    d[lane] = old[j];
+    d[lane] = (m >> j) & 1u ? old[j] : 0;
     if (pval) pmask |= 1u << lane;
   });
   if (in.d[1].kind == Operand::Kind::Pred) exec::pred_write(c, in.d[1], pmask, m);

@@ -251,6 +251,19 @@ TEST_CASE("programs: mul/add pairs are fused into fma exactly where the H100 fus
   }
 }
 
+TEST_CASE("programs: a shfl from a lane that does not take part reads 0, as on the GPU") {
+  REQUIRE_NVCC();
+  // shfl_inactive.expected is an H200's output. cuda-samples' reduction (kernel 7) depends on
+  // it: its last warp shuffles down by 16 with 8 lanes active.
+  const std::string app = rttest::build_program("shfl_inactive");
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/shfl_inactive.expected"));
+  }
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");
