@@ -132,6 +132,8 @@ class Runtime {
   void* create_stream();
   void destroy_stream(void* stream);
   void check_stream(const void* stream, const char* call) const;
+  // cudaStreamAttachMemAsync: checks only, since managed memory is always coherent here.
+  void attach_managed(const void* stream, const void* ptr, unsigned flags) const;
   void* create_event();
   void destroy_event(void* event);
   void record_event(void* event, void* stream);

@@ -20,6 +20,16 @@ void Runtime::check_stream(const void* stream, const char* call) const {
     throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: {} is not a live stream", call, stream));
 }
 
+void Runtime::attach_managed(const void* stream, const void* ptr, unsigned flags) const {
+  check_stream(stream, "cudaStreamAttachMemAsync");
+  if (flags != 1 && flags != 2 && flags != 4)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaStreamAttachMemAsync: flags {} is not cudaMemAttachGlobal, Host or Single", flags));
+  if (!is_managed(ptr))
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaStreamAttachMemAsync: {} is not managed memory (cudaMallocManaged)", ptr));
+}
+
 void Runtime::destroy_stream(void* stream) {
   if (reinterpret_cast<uintptr_t>(stream) <= 2 || !streams_.erase(stream))
     throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("cudaStreamDestroy: {} is not a live stream", stream));

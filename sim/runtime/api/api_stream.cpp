@@ -42,6 +42,17 @@ WARPSIM_API int cudaStreamWaitEvent(void* stream, void* event, unsigned) {
   });
 }
 
+// Attaching managed memory to a stream changes which kernels may touch it while the host
+// does; warpsim's managed memory is always coherent between host and device (launches run
+// to completion in order), so after its checks this has nothing to do.
+WARPSIM_API int cudaStreamAttachMemAsync(void* stream, void* ptr, size_t, unsigned flags) {
+  return call("cudaStreamAttachMemAsync", [&](Runtime& rt) { rt.attach_managed(stream, ptr, flags); });
+}
+
+WARPSIM_API int cudaStreamAttachMemAsync_ptsz(void* stream, void* ptr, size_t length, unsigned flags) {
+  return cudaStreamAttachMemAsync(stream, ptr, length, flags);
+}
+
 WARPSIM_API int cudaLaunchHostFunc(void* stream, void (*fn)(void*), void* user_data) {
   int rc = call("cudaLaunchHostFunc", [&](Runtime& rt) { rt.check_stream(stream, "cudaLaunchHostFunc"); });
   if (rc == 0 && fn) fn(user_data);  // all earlier work in the stream is complete

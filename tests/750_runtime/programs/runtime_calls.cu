@@ -106,7 +106,8 @@ int main() {
   int* managed = nullptr;
   SHOW(cudaMallocManaged(&managed, 256 * sizeof(int)));
   for (int i = 0; i < 256; ++i) managed[i] = 1;
-  block_sum<<<1, 256, 256 * sizeof(int)>>>(managed, managed);
+  SHOW(cudaStreamAttachMemAsync(stream, managed, 0, cudaMemAttachGlobal));
+  block_sum<<<1, 256, 256 * sizeof(int), stream>>>(managed, managed);
   SHOW(cudaDeviceSynchronize());
   printf("managed sum: %d\n", managed[0]);
   SHOW(cudaFree(managed));
