@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/foundation/error.hpp"
+#include "sim/isa/param_limits.hpp"
 #include "sim/sm/occupancy.hpp"
 
 namespace warpsim {
@@ -35,6 +36,13 @@ void validate_launch(const DeviceSpec& spec, const isa::Kernel& k, Dim3 grid, Di
     throw LaunchError(fmt::format("invalid configuration argument: kernel '{}' allows at most {} threads per block "
                                   "(.maxntid)",
                                   k.name, uint64_t(k.maxntid[0]) * k.maxntid[1] * k.maxntid[2]));
+  // Kernel parameters: 32,764 bytes on Volta and later (CUDA 12.1), 4 KB before.
+  const uint32_t max_params = spec.cc_major() >= 7 ? isa::kMaxKernelParamBytes : isa::kMaxKernelParamBytesBeforeVolta;
+  if (k.param_bytes > max_params)
+    throw LaunchError(fmt::format("kernel '{}' takes {} bytes of parameters; the {} (cc {}.{}) allows {} ({} needs cc "
+                                  "7.0 or later and CUDA 12.1)",
+                                  k.name, k.param_bytes, spec.name, spec.cc_major(), spec.cc_minor(), max_params,
+                                  isa::kMaxKernelParamBytes));
   if (dyn && !k.has_dynamic_shared) {
     // CUDA accepts it; the bytes are simply unused. Nothing to check.
   }

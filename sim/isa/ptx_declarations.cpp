@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "sim/isa/param_limits.hpp"
+
 namespace warpsim::isa::detail {
 
 // .shared/.local [.align N] .type name[dims]* [= {init}] ;
@@ -135,12 +137,17 @@ void ModuleParser::parse_param() {
   }
   p.type = type;
   uint64_t size = count * dtype_bytes(type);
-  if (size == 0 || size > 4096) fail_at(name, "parse error: parameter size out of range");
+  // CUDA 12.1 raised the limit on a kernel's parameters from 4 KB to 32,764 bytes (on
+  // Volta and later; the launch checks the device, launch_validation.cpp).
+  if (size == 0 || size > kMaxKernelParamBytes) fail_at(name, "parse error: parameter size out of range");
   p.size = static_cast<uint32_t>(size);
   if (p.align == 0) p.align = static_cast<uint32_t>(dtype_bytes(type));
   k_->param_bytes = (k_->param_bytes + p.align - 1) / p.align * p.align;
   p.offset = k_->param_bytes;
   k_->param_bytes += p.size;
+  if (k_->param_bytes > kMaxKernelParamBytes)
+    fail_at(name, fmt::format("parse error: kernel '{}' has {} bytes of parameters, over the {} CUDA allows", k_->name,
+                              k_->param_bytes, kMaxKernelParamBytes));
   if (params_.count(p.name)) fail_at(name, fmt::format("parse error: duplicate parameter '{}'", p.name));
   params_.emplace(p.name, k_->params.size());
   k_->params.push_back(p);

@@ -229,3 +229,49 @@ TEST_CASE("sparse memory: a multi-GiB buffer costs almost nothing until touched"
   sim.dev.free(big);
   CHECK(sim.dev.bytes_allocated() == 0);
 }
+
+TEST_CASE("kernel parameters: 32,764 bytes from Volta on, 4 KB before; more is a parse error",
+          "[engine][host][launch]") {
+  // A pointer that the kernel writes through, then a by-value array parameter of n bytes.
+  auto big = [](uint32_t n) {
+    return ptxtest::module(".visible .entry big(.param .u64 out, .param .align 4 .b8 p[" + std::to_string(n) +
+                           "])\n{\n.reg .b32 %r1;\n.reg .b64 %rd1;\n"
+                           "ld.param.u32 %r1, [p+" + std::to_string(n - 4) + "];\nld.param.u64 %rd1, [out];\n"
+                           "cvta.to.global.u64 %rd1, %rd1;\nst.global.u32 [%rd1], %r1;\nret;\n}\n");
+  };
+  // The most CUDA allows loads; one more byte than that is refused where it is declared.
+  const uint32_t most = 32764 - 8;  // after the 8-byte pointer
+  auto too_many = ptxtest::catch_error([&] { warpsim::isa::parse_ptx(big(most + 4), "big.ptx"); });
+  CHECK_THAT(too_many.what, Catch::Contains("big.ptx:4:") &&
+                                Catch::Contains("kernel 'big' has 32768 bytes of parameters, over the 32764 CUDA allows"));
+
+  std::vector<uint8_t> bytes(most, 0);
+  bytes[most - 4] = 42;
+  // The C2070 (cc 2.0) takes 4 KB: the launch is refused, naming both sizes.
+  {
+    ptxtest::Sim sim;
+    const auto& k = sim.kernel(big(most));
+    auto out = sim.zeros<uint32_t>(1);
+    std::vector<warpsim::KernelArg> args(2);
+    args[0] = ptr(out);
+    args[1].bytes = bytes;
+    CHECK(launch_error(sim, k, {1, 1, 1}, {1, 1, 1}, args) ==
+          "kernel 'big' takes 32764 bytes of parameters; the Tesla C2070 (cc 2.0) allows 4096 (32764 needs cc 7.0 or "
+          "later and CUDA 12.1)");
+  }
+  // The H100 (cc 9.0) runs it, and the last bytes arrive.
+  {
+    warpsim::Device dev(warpsim::load_device_spec(WARPSIM_SOURCE_DIR "/configs/h100.json"));
+    const auto& k = dev.load_ptx(big(most), "big.ptx").kernel("big");
+    DevPtr out = dev.malloc(4);
+    std::vector<warpsim::KernelArg> args(2);
+    args[0] = ptr(out);
+    args[1].bytes = bytes;
+    warpsim::LaunchOptions o;
+    o.mode = warpsim::SimMode::Functional;
+    dev.launch(k, {1, 1, 1}, {1, 1, 1}, 0, args, o);
+    uint32_t v = 0;
+    dev.copy_from_device(&v, out, 4);
+    CHECK(v == 42);
+  }
+}
