@@ -32,6 +32,7 @@ enum Error : int {
   ErrorNoKernelImageForDevice = 209,
   ErrorInvalidPtx = 218,
   ErrorInvalidResourceHandle = 400,
+  ErrorIllegalState = 401,
   ErrorSymbolNotFound = 500,
   ErrorNotReady = 600,
   ErrorIllegalAddress = 700,
@@ -43,6 +44,9 @@ enum Error : int {
   ErrorLaunchFailure = 719,
   ErrorNotPermitted = 800,
   ErrorNotSupported = 801,
+  ErrorStreamCaptureUnsupported = 900,
+  ErrorStreamCaptureUnmatched = 903,
+  ErrorGraphExecUpdateFailure = 910,
   ErrorUnknown = 999,
 };
 
@@ -264,6 +268,33 @@ struct Memcpy3DParms {
   PitchedPtr dstPtr;
   Extent extent;
   MemcpyKind kind;
+};
+// CUDA graphs' node parameters (cudaKernelNodeParams, cudaMemsetParams, cudaHostNodeParams)
+// and cudaGraphExecUpdate's result.
+struct KernelNodeParams {
+  void* func;
+  Dim3 gridDim, blockDim;
+  unsigned sharedMemBytes;
+  void** kernelParams;
+  void** extra;
+};
+struct MemsetParams {
+  void* dst;
+  size_t pitch;
+  unsigned value, elementSize;
+  size_t width, height;
+};
+struct HostNodeParams {
+  void (*fn)(void*);
+  void* userData;
+};
+enum GraphExecUpdateResult : int { GraphExecUpdateSuccess = 0, GraphExecUpdateError = 1,
+                                   GraphExecUpdateErrorTopologyChanged = 2, GraphExecUpdateErrorNodeTypeChanged = 3,
+                                   GraphExecUpdateErrorParametersChanged = 5 };
+struct GraphExecUpdateResultInfo {
+  GraphExecUpdateResult result;
+  void* errorNode;
+  void* errorFromNode;
 };
 // cudaMallocArray/cudaMalloc3DArray flags.
 enum ArrayFlags : unsigned { ArrayLayered = 1, ArraySurfaceLoadStore = 2, ArrayCubemap = 4, ArrayTextureGather = 8 };

@@ -16,6 +16,7 @@
 #include "sim/engine/device.hpp"
 #include "sim/runtime/cuda_abi.hpp"
 #include "sim/runtime/fatbin.hpp"
+#include "sim/runtime/runtime_graph.hpp"
 #include "sim/runtime/runtime_error.hpp"
 #include "sim/runtime/runtime_options.hpp"
 
@@ -128,6 +129,35 @@ class Runtime {
   int device_attribute(int attr) const;
   void set_cache_config(const void* host_fn, int config);  // host_fn null: device-wide
 
+  // --- CUDA graphs and stream capture (runtime_graphs.cpp) ---
+  Graph* create_graph();
+  void destroy_graph(const void* graph);
+  Graph& graph(const void* handle, const char* call);
+  // Adds `node` after the given dependencies (nodes of the same graph); returns its handle.
+  GraphNode* add_node(const void* graph, GraphNode node, void* const* deps, size_t ndeps, const char* call);
+  GraphNode kernel_node(const cuda::KernelNodeParams* p, const char* call);
+  GraphNode memcpy_node(const cuda::Memcpy3DParms* p, const char* call) const;
+  GraphNode memset_node(const cuda::MemsetParams* p, const char* call) const;
+  Graph* clone_graph(const void* graph);
+  GraphExec* instantiate(const void* graph);
+  void destroy_exec(const void* exec);
+  GraphExec& exec(const void* handle, const char* call);
+  void exec_set_kernel_params(const void* exec, const void* node, const cuda::KernelNodeParams* p);
+  // cudaGraphExecUpdate: takes the graph's parameters when its nodes match the executable
+  // graph's one for one (same kinds, same dependencies); else says which node differs.
+  cuda::GraphExecUpdateResult exec_update(const void* exec, const void* graph, const void** error_node);
+  void begin_capture(const void* stream);
+  Graph* end_capture(const void* stream);
+  bool capturing(const void* stream) const;
+  // For the stream operations capture does not record: cudaErrorStreamCaptureUnsupported.
+  void no_capture(const void* stream, const char* call) const;
+  void capture(const void* stream, GraphNode node);
+  void capture_event(const void* event, const void* stream);  // cudaEventRecord in a capture
+  void join_capture(const void* stream, const void* event);   // cudaStreamWaitEvent on one
+  // Runs a kernel, memcpy or memset node on `stream` (host nodes are called by the API layer,
+  // outside the runtime's lock, since they may call the runtime).
+  void run_node(const GraphNode& n, void* stream);
+
   // --- Streams and events (simulated time) ---
   void* create_stream();
   void destroy_stream(void* stream);
@@ -221,6 +251,11 @@ class Runtime {
   std::set<void*> host_allocs_;
   std::map<const void*, ArrayEntry> arrays_;     // by cudaArray_t handle
   std::map<uint64_t, TextureEntry> texture_descs_;  // by object handle: what the program passed
+  std::map<const void*, std::unique_ptr<Graph>> graphs_;
+  std::map<const void*, std::unique_ptr<GraphExec>> execs_;
+  std::map<const void*, Graph*> capturing_;        // stream -> the graph its work is recorded into
+  std::map<const Graph*, const void*> capture_origin_;  // graph being captured -> the stream that began it
+  std::map<const void*, Graph*> captured_events_;  // event recorded in a capture -> that capture's graph
   std::set<const void*> streams_;
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles

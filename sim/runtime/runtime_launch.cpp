@@ -65,6 +65,12 @@ void Runtime::pop_call_configuration(cuda::Dim3* grid, cuda::Dim3* block, uint64
 void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared,
                      void* stream) {
   check_stream(stream, "cudaLaunchKernel");
+  if (capturing(stream)) {  // recorded into the capture's graph, not run
+    cuda::KernelNodeParams p{const_cast<void*>(host_fn), grid, block, uint32_t(std::min<uint64_t>(shared, UINT32_MAX)),
+                             args, nullptr};
+    capture(stream, kernel_node(&p, "cudaLaunchKernel"));
+    return;
+  }
   const isa::Kernel& kernel = kernel_for(host_fn, "cudaLaunchKernel");
   if (shared > UINT32_MAX)
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("launch of {}: {} bytes of dynamic shared memory", kernel.name,

@@ -54,6 +54,10 @@ void Runtime::destroy_event(void* event) {
 void Runtime::record_event(void* event, void* stream) {
   check_event(event, "cudaEventRecord");
   check_stream(stream, "cudaEventRecord");
+  if (capturing(stream)) {  // in a capture: a fork point other streams may join
+    capture_event(event, stream);
+    return;
+  }
   events_[event] = sim_time_ns_;
 }
 

@@ -104,6 +104,33 @@ TEST_CASE("abi: CUDA arrays, texture and surface descriptors have CUDA 13's layo
   CHECK(cuda::ErrorInvalidFilterSetting == int(cudaErrorInvalidFilterSetting));
   CHECK(cuda::ErrorInvalidNormSetting == int(cudaErrorInvalidNormSetting));
 }
+
+TEST_CASE("abi: graph node parameters and update results have CUDA 13's layout") {
+  CHECK(sizeof(cuda::KernelNodeParams) == sizeof(cudaKernelNodeParams));
+  SAME_FIELD(cuda::KernelNodeParams, cudaKernelNodeParams, gridDim);
+  SAME_FIELD(cuda::KernelNodeParams, cudaKernelNodeParams, blockDim);
+  SAME_FIELD(cuda::KernelNodeParams, cudaKernelNodeParams, sharedMemBytes);
+  SAME_FIELD(cuda::KernelNodeParams, cudaKernelNodeParams, kernelParams);
+  SAME_FIELD(cuda::KernelNodeParams, cudaKernelNodeParams, extra);
+  CHECK(sizeof(cuda::MemsetParams) == sizeof(cudaMemsetParams));
+  SAME_FIELD(cuda::MemsetParams, cudaMemsetParams, pitch);
+  SAME_FIELD(cuda::MemsetParams, cudaMemsetParams, value);
+  SAME_FIELD(cuda::MemsetParams, cudaMemsetParams, elementSize);
+  SAME_FIELD(cuda::MemsetParams, cudaMemsetParams, width);
+  SAME_FIELD(cuda::MemsetParams, cudaMemsetParams, height);
+  CHECK(sizeof(cuda::HostNodeParams) == sizeof(cudaHostNodeParams));
+  SAME_FIELD(cuda::HostNodeParams, cudaHostNodeParams, userData);
+  CHECK(sizeof(cuda::GraphExecUpdateResultInfo) == sizeof(cudaGraphExecUpdateResultInfo));
+  SAME_FIELD(cuda::GraphExecUpdateResultInfo, cudaGraphExecUpdateResultInfo, errorNode);
+  SAME_FIELD(cuda::GraphExecUpdateResultInfo, cudaGraphExecUpdateResultInfo, errorFromNode);
+  CHECK(cuda::GraphExecUpdateErrorTopologyChanged == int(cudaGraphExecUpdateErrorTopologyChanged));
+  CHECK(cuda::GraphExecUpdateErrorNodeTypeChanged == int(cudaGraphExecUpdateErrorNodeTypeChanged));
+  CHECK(cuda::GraphExecUpdateErrorParametersChanged == int(cudaGraphExecUpdateErrorParametersChanged));
+  CHECK(cuda::ErrorIllegalState == int(cudaErrorIllegalState));
+  CHECK(cuda::ErrorStreamCaptureUnsupported == int(cudaErrorStreamCaptureUnsupported));
+  CHECK(cuda::ErrorStreamCaptureUnmatched == int(cudaErrorStreamCaptureUnmatched));
+  CHECK(cuda::ErrorGraphExecUpdateFailure == int(cudaErrorGraphExecUpdateFailure));
+}
 #else
 TEST_CASE("abi: layouts against the CUDA toolkit's headers") {
   WARN("skipped: no CUDA toolkit headers at " WARPSIM_CUDA_HOME "/include (set -DWARPSIM_CUDA_HOME=...)");

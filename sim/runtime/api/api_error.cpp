@@ -33,6 +33,7 @@ constexpr ErrorText kErrors[] = {
     {209, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
     {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
     {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
     {500, "cudaErrorSymbolNotFound", "named symbol not found"},
     {600, "cudaErrorNotReady", "device not ready"},
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
@@ -44,6 +45,11 @@ constexpr ErrorText kErrors[] = {
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
     {800, "cudaErrorNotPermitted", "operation not permitted"},
     {801, "cudaErrorNotSupported", "operation not supported"},
+    {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {903, "cudaErrorStreamCaptureUnmatched", "capture was not initiated in this stream"},
+    {910, "cudaErrorGraphExecUpdateFailure",
+     "the graph update was not performed because it included changes which violated constraints specific to "
+     "instantiated graph update"},
     {999, "cudaErrorUnknown", "unknown error"},
 };
 

@@ -21,6 +21,7 @@ WARPSIM_API int cudaMalloc(void** ptr, size_t bytes) {
 WARPSIM_API int cudaMallocAsync(void** ptr, size_t bytes, void* stream) {
   return call("cudaMallocAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMallocAsync");
+    rt.no_capture(stream, "cudaMallocAsync");
     if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocAsync: devPtr is NULL");
     *ptr = rt.malloc(bytes);
   });
@@ -51,6 +52,7 @@ WARPSIM_API int cudaFree(void* ptr) {
 WARPSIM_API int cudaFreeAsync(void* ptr, void* stream) {
   return call("cudaFreeAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaFreeAsync");
+    rt.no_capture(stream, "cudaFreeAsync");
     rt.free(ptr);
   });
 }
@@ -79,6 +81,17 @@ WARPSIM_API int cudaMemcpy(void* dst, const void* src, size_t bytes, int kind) {
 WARPSIM_API int cudaMemcpyAsync(void* dst, const void* src, size_t bytes, int kind, void* stream) {
   return call("cudaMemcpyAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemcpyAsync");
+    if (rt.capturing(stream)) {
+      GraphNode n;
+      n.kind = GraphNode::Kind::Memcpy;
+      n.linear = true;
+      n.dst = dst;
+      n.src = src;
+      n.bytes = bytes;
+      n.copy_kind = kind_of(kind);
+      rt.capture(stream, std::move(n));
+      return;
+    }
     rt.memcpy(dst, src, bytes, kind_of(kind), "cudaMemcpyAsync");
   });
 }
@@ -96,6 +109,7 @@ WARPSIM_API int cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, siz
                                   size_t height, int kind, void* stream) {
   return call("cudaMemcpy2DAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemcpy2DAsync");
+    rt.no_capture(stream, "cudaMemcpy2DAsync");
     rt.memcpy_2d(dst, dpitch, src, spitch, width, height, kind_of(kind));
   });
 }
@@ -107,6 +121,11 @@ WARPSIM_API int cudaMemset(void* dst, int value, size_t bytes) {
 WARPSIM_API int cudaMemsetAsync(void* dst, int value, size_t bytes, void* stream) {
   return call("cudaMemsetAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemsetAsync");
+    if (rt.capturing(stream)) {
+      warpsim::cuda::MemsetParams p{dst, 0, unsigned(value) & 0xFFu, 1, bytes, 1};
+      rt.capture(stream, rt.memset_node(&p, "cudaMemsetAsync"));
+      return;
+    }
     rt.memset(dst, value, bytes);
   });
 }
@@ -144,6 +163,7 @@ WARPSIM_API int cudaMemcpyToSymbolAsync(const void* symbol, const void* src, siz
                                         void* stream) {
   return call("cudaMemcpyToSymbolAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemcpyToSymbolAsync");
+    rt.no_capture(stream, "cudaMemcpyToSymbolAsync");
     rt.memcpy_to_symbol(symbol, src, bytes, offset, kind_of(kind));
   });
 }
@@ -160,6 +180,7 @@ WARPSIM_API int cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t 
                                           void* stream) {
   return call("cudaMemcpyFromSymbolAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemcpyFromSymbolAsync");
+    rt.no_capture(stream, "cudaMemcpyFromSymbolAsync");
     rt.memcpy_from_symbol(dst, symbol, bytes, offset, kind_of(kind));
   });
 }

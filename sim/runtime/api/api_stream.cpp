@@ -24,6 +24,7 @@ WARPSIM_API int cudaStreamDestroy(void* stream) {
 WARPSIM_API int cudaStreamSynchronize(void* stream) {
   return call("cudaStreamSynchronize", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaStreamSynchronize");
+    rt.no_capture(stream, "cudaStreamSynchronize");
     rt.synchronize();
   });
 }
@@ -31,6 +32,7 @@ WARPSIM_API int cudaStreamSynchronize(void* stream) {
 WARPSIM_API int cudaStreamQuery(void* stream) {
   return call("cudaStreamQuery", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaStreamQuery");
+    rt.no_capture(stream, "cudaStreamQuery");
     rt.synchronize();
   });
 }
@@ -39,6 +41,7 @@ WARPSIM_API int cudaStreamWaitEvent(void* stream, void* event, unsigned) {
   return call("cudaStreamWaitEvent", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaStreamWaitEvent");
     rt.check_event(event, "cudaStreamWaitEvent");
+    rt.join_capture(stream, event);  // waiting on an event of a capture joins it
   });
 }
 
@@ -54,13 +57,27 @@ WARPSIM_API int cudaStreamAttachMemAsync_ptsz(void* stream, void* ptr, size_t le
 }
 
 WARPSIM_API int cudaLaunchHostFunc(void* stream, void (*fn)(void*), void* user_data) {
-  int rc = call("cudaLaunchHostFunc", [&](Runtime& rt) { rt.check_stream(stream, "cudaLaunchHostFunc"); });
-  if (rc == 0 && fn) fn(user_data);  // all earlier work in the stream is complete
+  bool captured = false;
+  int rc = call("cudaLaunchHostFunc", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaLaunchHostFunc");
+    if (rt.capturing(stream)) {
+      if (!fn) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaLaunchHostFunc: fn is NULL");
+      GraphNode n;
+      n.kind = GraphNode::Kind::Host;
+      n.host = {fn, user_data};
+      rt.capture(stream, std::move(n));
+      captured = true;
+    }
+  });
+  if (rc == 0 && fn && !captured) fn(user_data);  // all earlier work in the stream is complete
   return rc;
 }
 
 WARPSIM_API int cudaStreamAddCallback(void* stream, void (*fn)(void*, int, void*), void* user_data, unsigned) {
-  int rc = call("cudaStreamAddCallback", [&](Runtime& rt) { rt.check_stream(stream, "cudaStreamAddCallback"); });
+  int rc = call("cudaStreamAddCallback", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaStreamAddCallback");
+    rt.no_capture(stream, "cudaStreamAddCallback");
+  });
   if (rc == 0 && fn) fn(stream, 0, user_data);
   return rc;
 }

@@ -171,6 +171,7 @@ WARPSIM_API int cudaMemcpy3D(const cuda::Memcpy3DParms* p) {
 WARPSIM_API int cudaMemcpy3DAsync(const cuda::Memcpy3DParms* p, void* stream) {
   return call("cudaMemcpy3DAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemcpy3DAsync");
+    rt.no_capture(stream, "cudaMemcpy3DAsync");
     rt.memcpy_3d(p, "cudaMemcpy3DAsync");
   });
 }

@@ -129,8 +129,8 @@ int main() {
   SHOW(cudaFree((void*)0x1234));
   SHOW(cudaStreamDestroy(stream));
   SHOW(cudaStreamSynchronize(stream));
-  cudaGraph_t graph;
-  SHOW(cudaGraphCreate(&graph, 0));
+  cudaIpcMemHandle_t ipc;
+  SHOW(cudaIpcGetMemHandle(&ipc, d));
   SHOW(cudaEventDestroy(start));
   SHOW(cudaEventDestroy(stop));
   SHOW(cudaFree(d));

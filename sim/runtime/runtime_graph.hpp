@@ -1,0 +1,52 @@
+// CUDA graphs as the runtime keeps them: a graph is its nodes in creation order, each with
+// the nodes it depends on; an executable graph is a copy of the nodes in a dependency order
+// fixed at instantiation (ties by creation order), which cudaGraphLaunch runs one after
+// another on the stream. Stream capture appends each operation issued to a capturing stream
+// as a node depending on the one before. Handles (cudaGraph_t, cudaGraphNode_t,
+// cudaGraphExec_t) are these objects' addresses, checked against the runtime's registry.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "sim/runtime/cuda_abi.hpp"
+
+namespace warpsim::runtime {
+
+struct GraphNode {
+  enum class Kind { Empty, Kernel, Memcpy, Memset, Host };
+  Kind kind = Kind::Empty;
+  std::vector<const GraphNode*> deps;
+  // Kernel: the host stub, the launch shape and a copy of every argument's bytes.
+  const void* fn = nullptr;
+  cuda::Dim3 grid{1, 1, 1}, block{1, 1, 1};
+  uint64_t shared = 0;
+  std::vector<std::vector<uint8_t>> args;
+  // Memcpy: a cudaMemcpy3D box, or (linear) a plain copy of `bytes`.
+  cuda::Memcpy3DParms copy{};
+  bool linear = false;
+  void* dst = nullptr;
+  const void* src = nullptr;
+  uint64_t bytes = 0;
+  cuda::MemcpyKind copy_kind = cuda::Default;
+  // Memset.
+  cuda::MemsetParams set{};
+  // Host.
+  cuda::HostNodeParams host{};
+};
+
+struct Graph {
+  std::vector<std::unique_ptr<GraphNode>> nodes;
+  bool owns(const GraphNode* n) const;
+  size_t index_of(const GraphNode* n) const;  // nodes.size() if not ours
+};
+
+struct GraphExec {
+  std::vector<GraphNode> order;                 // the nodes in the order they run (deps not followed)
+  std::map<const GraphNode*, size_t> position;  // the instantiated graph's node -> its place in order
+  std::vector<size_t> by_creation;              // creation index in that graph -> place in order
+  std::vector<std::vector<size_t>> dep_index;   // creation index -> its dependencies' creation indices
+};
+
+}  // namespace warpsim::runtime

@@ -1,0 +1,281 @@
+// CUDA graphs and stream capture (see runtime_graph.hpp). Work is serialised on the one
+// simulated device, so a graph runs its nodes one after another in a dependency order; what
+// the program observes (results, simulated time, events) is what in-order streams give.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+
+#include "sim/runtime/runtime.hpp"
+
+namespace warpsim::runtime {
+
+bool Graph::owns(const GraphNode* n) const { return index_of(n) < nodes.size(); }
+
+size_t Graph::index_of(const GraphNode* n) const {
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].get() == n) return i;
+  return nodes.size();
+}
+
+Graph* Runtime::create_graph() {
+  auto g = std::make_unique<Graph>();
+  Graph* h = g.get();
+  graphs_[h] = std::move(g);
+  return h;
+}
+
+Graph& Runtime::graph(const void* handle, const char* call) {
+  auto it = graphs_.find(handle);
+  if (it == graphs_.end())
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a live graph", call, handle));
+  return *it->second;
+}
+
+void Runtime::destroy_graph(const void* handle) {
+  Graph& g = graph(handle, "cudaGraphDestroy");
+  if (capture_origin_.count(&g))
+    throw ApiError(cuda::ErrorIllegalState, "cudaGraphDestroy: the graph is still being captured");
+  graphs_.erase(handle);
+}
+
+GraphNode* Runtime::add_node(const void* handle, GraphNode node, void* const* deps, size_t ndeps, const char* call) {
+  Graph& g = graph(handle, call);
+  if (ndeps && !deps) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} dependencies but no array", call, ndeps));
+  node.deps.clear();
+  for (size_t i = 0; i < ndeps; ++i) {
+    const auto* d = static_cast<const GraphNode*>(deps[i]);
+    if (!g.owns(d))
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("{}: dependency {} ({}) is not a node of graph {}", call, i, deps[i], handle));
+    if (std::find(node.deps.begin(), node.deps.end(), d) == node.deps.end()) node.deps.push_back(d);
+  }
+  g.nodes.push_back(std::make_unique<GraphNode>(std::move(node)));
+  return g.nodes.back().get();
+}
+
+GraphNode Runtime::kernel_node(const cuda::KernelNodeParams* p, const char* call) {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: kernel node parameters are NULL", call));
+  if (p->extra)
+    throw ApiError(cuda::ErrorNotSupported, fmt::format("{}: kernel arguments in the 'extra' form", call));
+  const isa::Kernel& k = kernel_for(p->func, call);
+  GraphNode n;
+  n.kind = GraphNode::Kind::Kernel;
+  n.fn = p->func;
+  n.grid = p->gridDim;
+  n.block = p->blockDim;
+  n.shared = p->sharedMemBytes;
+  // The arguments' values are taken now, as CUDA does: later changes to them do not matter.
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    if (!p->kernelParams || !p->kernelParams[i])
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("{}: argument {} ('{}') of {} is missing", call, i, k.params[i].name, k.name));
+    const auto* b = static_cast<const uint8_t*>(p->kernelParams[i]);
+    n.args.emplace_back(b, b + k.params[i].size);
+  }
+  return n;
+}
+
+GraphNode Runtime::memcpy_node(const cuda::Memcpy3DParms* p, const char* call) const {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: copy parameters are NULL", call));
+  GraphNode n;
+  n.kind = GraphNode::Kind::Memcpy;
+  n.copy = *p;
+  return n;
+}
+
+GraphNode Runtime::memset_node(const cuda::MemsetParams* p, const char* call) const {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: memset parameters are NULL", call));
+  if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: element size {} (1, 2 or 4)", call, p->elementSize));
+  if (p->height > 1 && p->pitch < p->width * p->elementSize)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: pitch {} is less than a row of {} elements of {} bytes",
+                                                        call, p->pitch, p->width, p->elementSize));
+  GraphNode n;
+  n.kind = GraphNode::Kind::Memset;
+  n.set = *p;
+  return n;
+}
+
+Graph* Runtime::clone_graph(const void* handle) {
+  const Graph& g = graph(handle, "cudaGraphClone");
+  Graph* c = create_graph();
+  for (const auto& n : g.nodes) {
+    auto copy = std::make_unique<GraphNode>(*n);
+    for (auto& d : copy->deps) d = c->nodes[g.index_of(d)].get();  // earlier nodes: already cloned
+    c->nodes.push_back(std::move(copy));
+  }
+  return c;
+}
+
+GraphExec* Runtime::instantiate(const void* handle) {
+  const Graph& g = graph(handle, "cudaGraphInstantiate");
+  // Kahn's algorithm, always taking the earliest-created ready node: a fixed order.
+  const size_t n = g.nodes.size();
+  std::vector<size_t> waiting(n, 0);
+  std::vector<std::vector<size_t>> users(n);
+  for (size_t i = 0; i < n; ++i)
+    for (const GraphNode* d : g.nodes[i]->deps) {
+      ++waiting[i];
+      users[g.index_of(d)].push_back(i);
+    }
+  auto e = std::make_unique<GraphExec>();
+  e->by_creation.assign(n, 0);
+  e->dep_index.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    for (const GraphNode* d : g.nodes[i]->deps) e->dep_index[i].push_back(g.index_of(d));
+  std::vector<bool> done(n, false);
+  for (size_t placed = 0; placed < n; ++placed) {
+    size_t next = n;
+    for (size_t i = 0; i < n && next == n; ++i)
+      if (!done[i] && waiting[i] == 0) next = i;
+    if (next == n) throw ApiError(cuda::ErrorInvalidValue, "cudaGraphInstantiate: the graph's dependencies form a cycle");
+    done[next] = true;
+    for (size_t u : users[next]) --waiting[u];
+    e->position[g.nodes[next].get()] = e->order.size();
+    e->by_creation[next] = e->order.size();
+    e->order.push_back(*g.nodes[next]);
+  }
+  GraphExec* h = e.get();
+  execs_[h] = std::move(e);
+  return h;
+}
+
+GraphExec& Runtime::exec(const void* handle, const char* call) {
+  auto it = execs_.find(handle);
+  if (it == execs_.end())
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a live executable graph", call, handle));
+  return *it->second;
+}
+
+void Runtime::destroy_exec(const void* handle) {
+  exec(handle, "cudaGraphExecDestroy");
+  execs_.erase(handle);
+}
+
+void Runtime::exec_set_kernel_params(const void* handle, const void* node, const cuda::KernelNodeParams* p) {
+  GraphExec& e = exec(handle, "cudaGraphExecKernelNodeSetParams");
+  auto it = e.position.find(static_cast<const GraphNode*>(node));
+  if (it == e.position.end() || e.order[it->second].kind != GraphNode::Kind::Kernel)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaGraphExecKernelNodeSetParams: {} is not a kernel node of this graph", node));
+  GraphNode& target = e.order[it->second];
+  GraphNode fresh = kernel_node(p, "cudaGraphExecKernelNodeSetParams");
+  if (fresh.fn != target.fn)
+    throw ApiError(cuda::ErrorInvalidValue, "cudaGraphExecKernelNodeSetParams: the kernel function cannot change");
+  fresh.deps = target.deps;
+  target = std::move(fresh);
+}
+
+cuda::GraphExecUpdateResult Runtime::exec_update(const void* exec_handle, const void* graph_handle,
+                                                 const void** error_node) {
+  GraphExec& e = exec(exec_handle, "cudaGraphExecUpdate");
+  const Graph& g = graph(graph_handle, "cudaGraphExecUpdate");
+  *error_node = nullptr;
+  if (g.nodes.size() != e.order.size()) return cuda::GraphExecUpdateErrorTopologyChanged;
+  // Node i of the new graph stands for node i (by creation) of the instantiated one.
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const GraphNode& fresh = *g.nodes[i];
+    const GraphNode& target = e.order[e.by_creation[i]];
+    std::vector<size_t> deps;
+    for (const GraphNode* d : fresh.deps) deps.push_back(g.index_of(d));
+    *error_node = &fresh;
+    if (fresh.kind != target.kind) return cuda::GraphExecUpdateErrorNodeTypeChanged;
+    if (deps != e.dep_index[i]) return cuda::GraphExecUpdateErrorTopologyChanged;
+    if (fresh.kind == GraphNode::Kind::Kernel && fresh.fn != target.fn) return cuda::GraphExecUpdateErrorParametersChanged;
+  }
+  *error_node = nullptr;
+  for (size_t i = 0; i < g.nodes.size(); ++i) e.order[e.by_creation[i]] = *g.nodes[i];
+  return cuda::GraphExecUpdateSuccess;
+}
+
+// ---- stream capture ---------------------------------------------------------------------
+
+bool Runtime::capturing(const void* stream) const { return capturing_.count(stream) != 0; }
+
+void Runtime::no_capture(const void* stream, const char* call) const {
+  if (capturing(stream))
+    throw ApiError(cuda::ErrorStreamCaptureUnsupported,
+                   fmt::format("{} on a capturing stream is not supported by warpsim's stream capture (kernel "
+                               "launches, cudaMemcpyAsync, cudaMemsetAsync, cudaLaunchHostFunc and events are)",
+                               call));
+}
+
+void Runtime::begin_capture(const void* stream) {
+  check_stream(stream, "cudaStreamBeginCapture");
+  if (reinterpret_cast<uintptr_t>(stream) <= 2)
+    throw ApiError(cuda::ErrorStreamCaptureUnsupported,
+                   "cudaStreamBeginCapture: the default stream cannot be captured; use a stream from cudaStreamCreate");
+  if (capturing(stream))
+    throw ApiError(cuda::ErrorIllegalState, fmt::format("cudaStreamBeginCapture: stream {} is already capturing", stream));
+  Graph* g = create_graph();
+  capturing_[stream] = g;
+  capture_origin_[g] = stream;
+}
+
+Graph* Runtime::end_capture(const void* stream) {
+  check_stream(stream, "cudaStreamEndCapture");
+  auto it = capturing_.find(stream);
+  if (it == capturing_.end())
+    throw ApiError(cuda::ErrorIllegalState, fmt::format("cudaStreamEndCapture: stream {} is not capturing", stream));
+  Graph* g = it->second;
+  if (capture_origin_.at(g) != stream)
+    throw ApiError(cuda::ErrorStreamCaptureUnmatched,
+                   fmt::format("cudaStreamEndCapture: stream {} joined the capture; end it on the stream that began it",
+                               stream));
+  for (auto s = capturing_.begin(); s != capturing_.end();) s = s->second == g ? capturing_.erase(s) : std::next(s);
+  for (auto e = captured_events_.begin(); e != captured_events_.end();)
+    e = e->second == g ? captured_events_.erase(e) : std::next(e);
+  capture_origin_.erase(g);
+  return g;
+}
+
+void Runtime::capture(const void* stream, GraphNode node) {
+  Graph* g = capturing_.at(stream);
+  // Issued in order: each operation depends on the one recorded before it.
+  node.deps.clear();
+  if (!g->nodes.empty()) node.deps.push_back(g->nodes.back().get());
+  g->nodes.push_back(std::make_unique<GraphNode>(std::move(node)));
+}
+
+void Runtime::capture_event(const void* event, const void* stream) { captured_events_[event] = capturing_.at(stream); }
+
+void Runtime::join_capture(const void* stream, const void* event) {
+  auto it = captured_events_.find(event);
+  if (it != captured_events_.end()) capturing_[stream] = it->second;
+}
+
+// ---- running nodes ----------------------------------------------------------------------
+
+void Runtime::run_node(const GraphNode& n, void* stream) {
+  switch (n.kind) {
+    case GraphNode::Kind::Empty:
+    case GraphNode::Kind::Host: return;
+    case GraphNode::Kind::Kernel: {
+      std::vector<void*> argv;
+      for (const auto& a : n.args) argv.push_back(const_cast<uint8_t*>(a.data()));
+      launch(n.fn, n.grid, n.block, argv.data(), n.shared, stream);
+      return;
+    }
+    case GraphNode::Kind::Memcpy:
+      if (n.linear) memcpy(n.dst, n.src, n.bytes, n.copy_kind, "cudaGraphLaunch");
+      else memcpy_3d(&n.copy, "cudaGraphLaunch");
+      return;
+    case GraphNode::Kind::Memset: {
+      const cuda::MemsetParams& s = n.set;
+      const uint64_t pitch = s.height > 1 ? s.pitch : s.width * s.elementSize;
+      if (s.elementSize == 1) {
+        memset_2d(s.dst, pitch, int(s.value & 0xFF), s.width, s.height);
+        return;
+      }
+      // 2- and 4-byte elements: one row of the pattern, copied to every row.
+      std::vector<uint8_t> row(s.width * s.elementSize);
+      for (size_t i = 0; i < s.width; ++i) std::memcpy(&row[i * s.elementSize], &s.value, s.elementSize);
+      for (size_t r = 0; r < s.height; ++r)
+        memcpy(static_cast<uint8_t*>(s.dst) + r * pitch, row.data(), row.size(), cuda::HostToDevice, "cudaGraphLaunch");
+      return;
+    }
+  }
+}
+
+}  // namespace warpsim::runtime
