@@ -1,0 +1,105 @@
+// The memory system's partitions: one request per cycle into the L2 slice, misses and
+// write-backs queued to DRAM per sector run, and the replies DRAM completions release.
+#include "sim/memory/memory_system_impl.hpp"
+
+namespace warpsim::mem {
+
+void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sectors, uint32_t line_bytes,
+                                     bool write, bool l2_fill, const Packet* req, uint64_t now) {
+  const uint64_t dram_ready_at = now + spec.partition.dram_latency;
+  uint32_t ctx = new_dctx();
+  DramCtx& d = dctx[ctx];
+  d = DramCtx{};
+  d.part = part;
+  d.line = line;
+  d.sectors = sectors;
+  d.write = write;
+  d.l2_fill = l2_fill;
+  if (req) d.req = *req;
+  const uint32_t atom = spec.dram.atom_bytes();
+  auto queue_run = [&](uint64_t begin, uint64_t end) {
+    uint64_t a = begin / atom * atom, e = (end + atom - 1) / atom * atom;
+    DramRequest r;
+    r.id = ctx;
+    r.addr = a;
+    r.bytes = uint32_t(e - a);
+    r.write = write;
+    parts[part].dram_q.push_back({r, dram_ready_at});
+    parts_busy.insert(part);
+    ++d.left;
+  };
+  if (!sectors) {  // a whole transaction of line_bytes without sector detail
+    queue_run(line, line + line_bytes);
+    return;
+  }
+  const uint32_t nsec = 32;
+  for (uint32_t s = 0; s < nsec;) {
+    if (!(sectors >> s & 1)) {
+      ++s;
+      continue;
+    }
+    uint32_t e = s;
+    while (e + 1 < nsec && (sectors >> (e + 1) & 1)) ++e;
+    queue_run(line + uint64_t(s) * 32, line + uint64_t(e + 1) * 32);
+    s = e + 1;
+  }
+}
+
+bool MemorySystem::Impl::partition_request(uint32_t p, const Packet& pk, uint64_t now) {
+  Partition& part = parts[p];
+  if (part.dram_q.size() > spec.partition.dram_queue_limit) return false;
+  if (part.l2) {
+    Cache& l2 = *part.l2;
+    const CacheSpec& ls = spec.l2.slice;
+    AccessType type = pk.type == PacketType::WriteRequest    ? AccessType::Write
+                      : pk.type == PacketType::AtomicRequest ? AccessType::Atomic
+                                                             : AccessType::Read;
+    uint32_t sectors = pk.sector_mask ? pk.sector_mask : ls.full_line_mask();
+    uint32_t slot = 0;
+    if (type != AccessType::Write) {
+      slot = take_slot(preq, free_preq);
+      preq[slot] = pk;
+    }
+    AccessResult r = l2.access({pk.addr, sectors, type, false, slot}, now);
+    if (r.status == AccessStatus::ReservationFail) {
+      if (type != AccessType::Write) free_preq.push_back(slot);
+      return false;
+    }
+    if (type != AccessType::Write) {
+      if (r.status == AccessStatus::Hit) schedule(r.ready_cycle, EventKind::ReplyReady, p, slot);
+      else if (r.status == AccessStatus::Miss && r.fetch_mask)
+        dram_access(p, r.line_addr, r.fetch_mask, ls.line_bytes, false, true, nullptr, now);
+    }
+    if (r.writeback)
+      dram_access(p, r.writeback->line_addr, r.writeback->sector_mask, ls.line_bytes, true, false, nullptr, now);
+    return true;
+  }
+  // No L2: straight to DRAM.
+  const bool write = pk.type == PacketType::WriteRequest;
+  dram_access(p, pk.addr, 0, txn_bytes_of(pk), write, false, write ? nullptr : &pk, now);
+  if (pk.type == PacketType::AtomicRequest)  // read-modify-write at the memory partition
+    dram_access(p, pk.addr, 0, txn_bytes_of(pk), true, false, nullptr, now);
+  return true;
+}
+
+void MemorySystem::Impl::dram_completed(const DramCompletion& c, uint64_t now) {
+  DramCtx& d = dctx[c.id];
+  if (--d.left > 0) return;
+  Partition& part = parts[d.part];
+  if (d.l2_fill) {
+    std::vector<uint64_t>& ready = fill_ready;
+    ready.clear();
+    part.l2->fill(d.line, d.sectors, now, ready);
+    for (uint64_t slot : ready) {
+      part.replies.push_back(make_reply(preq[slot]));
+      parts_busy.insert(d.part);
+      free_preq.push_back(uint32_t(slot));
+    }
+  } else if (!d.write) {
+    part.replies.push_back(make_reply(d.req));
+    parts_busy.insert(d.part);
+  }
+  free_dctx.push_back(uint32_t(c.id));
+}
+
+}  // namespace warpsim::mem

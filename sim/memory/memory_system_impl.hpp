@@ -1,0 +1,270 @@
+// Private to sim/memory's memory system (memory_system.cpp, memory_partition_side.cpp): the
+// state of MemorySystem::Impl and the small helpers both halves share. The SM side and the
+// clock are in memory_system.cpp, the memory partitions (L2 slices, DRAM requests, replies)
+// in memory_partition_side.cpp.
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <queue>
+#include <vector>
+
+#include "sim/memory/index_set.hpp"
+#include "sim/memory/memory_path.hpp"
+#include "sim/memory/memory_system.hpp"
+
+namespace warpsim::mem {
+
+inline constexpr uint32_t kLsuCapacity = 256;     // transactions an SM's load/store queue holds
+inline constexpr uint32_t kLsuAcceptBelow = 192;  // room for one more warp instruction
+inline constexpr uint32_t kSmOutCapacity = 16;    // packets waiting to enter the interconnect
+inline constexpr uint32_t kControlBytes = 8;      // request header / write ack (GPGPU-Sim)
+inline constexpr uint64_t kUserL1Fill = uint64_t(1) << 32;
+inline constexpr uint32_t kNoGroup = UINT32_MAX;
+
+enum class EventKind : uint8_t { TxnDone, ReplyReady, TokenDone };
+
+struct Event {
+  uint64_t time;
+  uint64_t seq;
+  EventKind kind;
+  uint32_t a;  // txn id / partition / sm
+  uint64_t b;  // preq id / token
+  bool operator>(const Event& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+};
+
+// A free slot of a pool kept as a vector plus a list of freed indices: a freed one if
+// any, else a new one at the end.
+template <class T>
+inline uint32_t take_slot(std::vector<T>& items, std::vector<uint32_t>& free) {
+  if (!free.empty()) {
+    const uint32_t id = free.back();
+    free.pop_back();
+    return id;
+  }
+  items.emplace_back();
+  return uint32_t(items.size() - 1);
+}
+
+struct MemorySystem::Impl {
+  const DeviceSpec& spec;
+  std::vector<MemResponse>& responses;
+
+  struct Txn {
+    uint64_t addr = 0;
+    uint32_t bytes = 0;         // the transaction's size (segment / line)
+    uint32_t data_bytes = 0;    // bytes the threads actually write (stores): the packet payload
+    uint32_t sm = 0;
+    uint32_t group = kNoGroup;  // the submission it belongs to, when a response is wanted
+    AccessKind kind = AccessKind::Load;
+    bool local = false;
+    bool use_l1 = false;
+  };
+  std::vector<Txn> txns;
+  std::vector<uint32_t> free_txns;
+  // One per submit() that wants a response: its token and the transactions still out.
+  struct Group {
+    uint64_t token = 0;
+    uint32_t sm = 0;
+    uint32_t left = 0;
+    uint64_t issued = 0;
+    bool load = false;
+  };
+  std::vector<Group> groups;
+  std::vector<uint32_t> free_groups;
+  uint32_t new_group() { return take_slot(groups, free_groups); }
+
+  struct SmSide {
+    std::deque<uint32_t> lsu;
+    std::deque<Packet> out;
+    std::unique_ptr<Cache> l1;
+  };
+  std::vector<SmSide> sms;
+  uint64_t lsu_pending = 0;  // transactions in all SMs' load/store queues
+  uint64_t out_pending = 0;  // packets in all SMs' network queues
+  IndexSet lsu_busy, out_busy;  // SMs with a non-empty load/store / network queue
+
+  struct Partition {
+    std::unique_ptr<Cache> l2;
+    std::deque<std::pair<uint64_t, Packet>> arriving;  // (visible at, packet): the ROP delay
+    std::deque<Packet> pending;  // popped from the network, waiting for the L2 / DRAM queue
+    std::deque<Packet> replies;  // waiting to enter the reply network
+    std::deque<std::pair<DramRequest, uint64_t>> dram_q;  // (request, ready at): the partition-to-DRAM delay
+  };
+  std::vector<Partition> parts;
+  IndexSet parts_busy;  // partitions with anything in arriving, pending, replies or dram_q
+  std::vector<Packet> preq;  // requests waiting at an L2 for a fill
+  std::vector<uint32_t> free_preq;
+
+  struct DramCtx {
+    uint32_t part = 0;
+    uint64_t line = 0;
+    uint32_t sectors = 0;
+    uint32_t left = 0;       // DRAM requests still outstanding
+    bool l2_fill = false;
+    bool write = false;
+    Packet req;              // no-L2 read: the request to answer
+  };
+  std::vector<DramCtx> dctx;
+  std::vector<uint32_t> free_dctx;
+
+  std::unique_ptr<Interconnect> icnt;
+  std::unique_ptr<DramSystem> dram;
+  std::unique_ptr<AddressMap> map;
+  uint32_t mem_ports = 0;
+  uint64_t core_khz = 0, dram_khz = 0;
+  uint64_t dram_next = 0;  // next DRAM command cycle to simulate
+
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
+  uint64_t seq = 0;
+
+  uint64_t latency_sum = 0, latency_count = 0;
+  std::vector<uint64_t> fill_ready;  // scratch: the waiters a cache fill releases
+  IndexSet part_visit;  // scratch: the partitions one tick visits
+
+  explicit Impl(const DeviceSpec& s, std::vector<MemResponse>& r) : spec(s), responses(r) {
+    sms.resize(spec.sm.count);
+    lsu_busy = IndexSet(spec.sm.count);
+    out_busy = IndexSet(spec.sm.count);
+    if (spec.has_l1)
+      for (auto& sm : sms) sm.l1 = std::make_unique<Cache>(spec.l1);
+    core_khz = uint64_t(spec.clock_mhz * 1000.0 + 0.5);
+    if (spec.has_dram) {
+      dram = std::make_unique<DramSystem>(spec.dram);
+      map = std::make_unique<AddressMap>(spec.dram);
+      dram_khz = uint64_t(spec.dram.command_clock_mhz * 1000.0 + 0.5);
+      mem_ports = spec.has_l2 ? spec.l2.slices : spec.dram.channels;
+      parts.resize(mem_ports);
+      parts_busy = IndexSet(mem_ports);
+      if (spec.has_l2)
+        for (auto& p : parts) p.l2 = std::make_unique<Cache>(spec.l2.slice);
+      icnt = std::make_unique<Interconnect>(spec.interconnect, spec.interconnect.ports_for_sms(spec.sm.count),
+                                            mem_ports);
+    }
+  }
+
+  void schedule(uint64_t t, EventKind k, uint32_t a, uint64_t b) { events.push({t, seq++, k, a, b}); }
+
+  uint32_t new_txn() { return take_slot(txns, free_txns); }
+
+  uint64_t dram_cycle_at(uint64_t core) const { return core * dram_khz / core_khz; }
+  uint64_t core_cycle_at(uint64_t dc) const { return (dc * core_khz + dram_khz - 1) / dram_khz; }
+
+  uint32_t port_of(uint64_t addr) const { return spec.has_l2 ? l2_slice_of(spec, *map, addr) : map->channel_of(addr); }
+  uint32_t l2_sectors(uint64_t addr, uint32_t bytes) const {
+    return spec.has_l2 ? spec.l2.slice.sector_mask(addr, bytes) : 0;
+  }
+
+  // A sectored L1 (sector_bytes < line_bytes, e.g. the H100's 32-byte sectors) fetches only
+  // the sectors a miss lacks, and its fill carries them back as the L2 sectors requested.
+  // A whole-line L1 (the C2070's) keeps fetching and filling whole lines.
+  bool l1_sectored() const { return spec.has_l1 && spec.l1.sector_bytes < spec.l1.line_bytes; }
+  uint32_t l2_mask_of_l1(uint64_t line, uint32_t l1_mask) const {
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < 32; ++i)
+      if (l1_mask >> i & 1u) m |= l2_sectors(line + uint64_t(i) * spec.l1.sector_bytes, spec.l1.sector_bytes);
+    return m;
+  }
+  uint32_t l1_mask_of_l2(const Packet& p) const {
+    if (!spec.has_l2 || !p.sector_mask) return spec.l1.full_line_mask();
+    const uint32_t s2 = spec.l2.slice.sector_bytes;
+    const uint64_t l2_line = p.addr / spec.l2.slice.line_bytes * spec.l2.slice.line_bytes;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < 32; ++j) {
+      const uint64_t a = l2_line + uint64_t(j) * s2;
+      if ((p.sector_mask >> j & 1u) && a >= p.addr && a < p.addr + spec.l1.line_bytes)
+        m |= spec.l1.sector_mask(a, s2);
+    }
+    return m;
+  }
+
+  // ---- completion -----------------------------------------------------------------------
+  void complete_txn(uint32_t id, uint64_t now) {
+    Txn& t = txns[id];
+    if (t.group != kNoGroup) {
+      Group& g = groups[t.group];
+      if (--g.left == 0) {
+        if (g.load) {
+          latency_sum += now - g.issued;
+          ++latency_count;
+        }
+        responses.push_back({g.sm, g.token, now});
+        free_groups.push_back(t.group);
+      }
+    }
+    free_txns.push_back(id);
+  }
+
+  // ---- SM side ---------------------------------------------------------------------------
+  void push_out(SmSide& sm, const Packet& p) {
+    sm.out.push_back(p);
+    out_busy.insert(uint32_t(&sm - sms.data()));
+    ++out_pending;
+  }
+  Packet make_request(uint32_t sm, uint64_t addr, uint32_t data_bytes, uint32_t sectors, PacketType type,
+                      uint64_t id, uint64_t user_kind) {
+    Packet p;
+    p.id = id;
+    p.addr = addr;
+    p.sector_mask = sectors;
+    p.type = type;
+    p.bytes = type == PacketType::ReadRequest ? kControlBytes : kControlBytes + data_bytes;
+    p.src = spec.interconnect.port_of_sm(sm);
+    p.dst = port_of(addr);
+    p.user = user_kind | sm;
+    return p;
+  }
+
+  // Processes the head of an SM's load/store queue; false when it must wait.
+  bool lsu_step(uint32_t sm_id, uint64_t now);
+  void pop_lsu(uint32_t sm_id) {
+    SmSide& sm = sms[sm_id];
+    sm.lsu.pop_front();
+    --lsu_pending;
+    if (sm.lsu.empty()) lsu_busy.erase(sm_id);
+  }
+
+  void reply_arrived(const Packet& p, uint64_t now);
+
+  // ---- partition side ----------------------------------------------------------------------
+  uint32_t new_dctx() { return take_slot(dctx, free_dctx); }
+
+  // Queues DRAM requests for `sectors` (32-byte units) of the line at `line`, one per
+  // contiguous run, widened to whole DRAM access atoms.
+  void dram_access(uint32_t part, uint64_t line, uint32_t sectors, uint32_t line_bytes, bool write, bool l2_fill,
+                   const Packet* req, uint64_t now);
+
+  Packet make_reply(const Packet& req) {
+    Packet r = req;
+    r.type = req.type == PacketType::WriteRequest ? PacketType::WriteAck : PacketType::ReadReply;
+    uint32_t data = txn_bytes_of(req);
+    r.bytes = kControlBytes + data;
+    r.dst = req.src;
+    r.src = req.dst;
+    return r;
+  }
+
+  // Handles one request packet at partition p; false when it must wait (retry later).
+  bool partition_request(uint32_t p, const Packet& pk, uint64_t now);
+
+  uint32_t txn_bytes_of(const Packet& pk) const {
+    if (pk.type == PacketType::WriteRequest) return pk.bytes - kControlBytes;
+    if (pk.user & kUserL1Fill)
+      return l1_sectored() ? uint32_t(std::popcount(l1_mask_of_l2(pk))) * spec.l1.sector_bytes : spec.l1.line_bytes;
+    // Reads carry the transaction size in the sector mask's place when there is no L2.
+    return pk.sector_mask ? uint32_t(std::popcount(pk.sector_mask)) * 32 : read_bytes_hint(pk);
+  }
+  uint32_t read_bytes_hint(const Packet& pk) const { return pk.id < txns.size() ? txns[pk.id].bytes : 32; }
+
+  void dram_completed(const DramCompletion& c, uint64_t now);
+
+  // ---- the clock ---------------------------------------------------------------------------
+  bool tick(uint64_t now);
+
+  uint64_t next_event(uint64_t now) const;
+
+  bool idle() const;
+};
+
+}  // namespace warpsim::mem
