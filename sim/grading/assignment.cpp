@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <regex>
@@ -15,9 +16,13 @@
 #include "sim/report/metrics.hpp"
 
 namespace warpsim::grading {
+
 namespace {
 
 namespace fs = std::filesystem;
+
+constexpr size_t kMaxRegionName = 128;  // a `where.region` name
+constexpr size_t kMaxPtxPattern = 256;  // a `where.ptx_text` regular expression
 
 std::string describe(const Json& v) {
   std::string s = v.dump();
@@ -361,11 +366,23 @@ class AssignmentParser {
     } else if (w.has("region")) {
       out.kind = Where::Kind::Region;
       out.region = w.get_string("region");
-      static const std::regex ident("[A-Za-z_][A-Za-z0-9_.-]*");
-      if (!std::regex_match(out.region, ident)) w.fail("region", "a region name is letters, digits, '_', '.', '-'");
+      // Checked by hand: std::regex recurses once per character (a long name overflowed the
+      // stack under fuzzing, docs/fuzzing.md).
+      auto ident = [](const std::string& r) {
+        if (r.empty() || r.size() > kMaxRegionName || !(std::isalpha(uint8_t(r[0])) || r[0] == '_')) return false;
+        for (char ch : r)
+          if (!(std::isalnum(uint8_t(ch)) || ch == '_' || ch == '.' || ch == '-')) return false;
+        return true;
+      };
+      if (!ident(out.region))
+        w.fail("region", fmt::format("a region name is letters, digits, '_', '.', '-', at most {} characters",
+                                     kMaxRegionName));
     } else if (w.has("ptx_text")) {
       out.kind = Where::Kind::PtxText;
       out.ptx_pattern = w.get_string("ptx_text");
+      // std::regex compiles and matches recursively: a bounded pattern keeps the stack bounded.
+      if (out.ptx_pattern.size() > kMaxPtxPattern)
+        w.fail("ptx_text", fmt::format("a pattern of {} characters; at most {}", out.ptx_pattern.size(), kMaxPtxPattern));
       try {
         std::regex re(out.ptx_pattern);
       } catch (const std::regex_error& e) {

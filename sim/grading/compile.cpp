@@ -142,6 +142,10 @@ std::string summarize_nvcc_log(const std::string& log, size_t max_lines) {
   std::string line;
   std::vector<std::string> errors, all;
   while (std::getline(in, line)) {
+    // std::regex recurses per character: very long lines (a diagnostic quoting a long source
+    // line) are cut first, which the feedback would do anyway.
+    constexpr size_t kMaxLine = 1000;
+    if (line.size() > kMaxLine) line = line.substr(0, kMaxLine) + " [...]";
     line = std::regex_replace(line, path_prefix, "$1$3");
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
     all.push_back(line);

@@ -69,6 +69,15 @@ TEST_CASE("assignment: errors name the key path", "[grading][assignment]") {
              Contains("criteria[0].where.source_lines: expected [FIRST, LAST]"));
   CHECK_THAT(with([](Json& d) { d["criteria"][0]["where"] = {{"ptx_text", "("}}; }),
              Contains("criteria[0].where.ptx_text: not a valid regular expression"));
+  // Found by fuzz_assignment (2026-11-25, 30-minute run): a 30 KB region name overflowed the
+  // stack in std::regex_match (it recurses per character). Names and patterns are bounded,
+  // and region names are checked without a regex.
+  CHECK_THAT(with([](Json& d) { d["criteria"][0]["where"] = {{"region", std::string(30000, 'L')}}; }),
+             Contains("criteria[0].where.region: a region name is letters, digits, '_', '.', '-', at most 128"));
+  CHECK_THAT(with([](Json& d) { d["criteria"][0]["where"] = {{"region", "9lives"}}; }),
+             Contains("criteria[0].where.region: a region name is"));
+  CHECK_THAT(with([](Json& d) { d["criteria"][0]["where"] = {{"ptx_text", std::string(30000, '(')}}; }),
+             Contains("criteria[0].where.ptx_text: a pattern of 30000 characters; at most 256"));
   CHECK_THAT(with([](Json& d) { d["criteria"][0]["metric"] = "gld_speed"; }),
              Contains("criteria[0].metric: unknown metric 'gld_speed' (valid: inst_executed,"));
   CHECK_THAT(with([](Json& d) { d["criteria"][0]["metric"] = "elapsed_cycles_sm"; }),

@@ -169,6 +169,12 @@ TEST_CASE("compile log summary: error lines with short paths", "[grading][failur
         "2 errors detected in the compilation of \"/home/s/a/sub.cu\".");
   CHECK(summarize_nvcc_log(log, 1) == "sub.cu(7): error: identifier \"x\" is undefined\n... and 2 more");
   CHECK(summarize_nvcc_log("nvcc fatal   : Unknown option\n") == "nvcc fatal   : Unknown option");
+  // A diagnostic quoting a 200 KB source line: cut before the path regex (which recurses
+  // per character and would overflow the stack), not a crash.
+  const std::string long_line = "/tmp/x/sub.cu(3): error: " + std::string(200000, 'a') + "\n";
+  const std::string shown = summarize_nvcc_log(long_line);
+  CHECK(shown.rfind("sub.cu(3): error: aaa", 0) == 0);
+  CHECK(shown.size() < 1100);
 }
 
 TEST_CASE("scoped criteria: source lines, regions and PTX text select branches", "[grading][scope]") {
