@@ -101,7 +101,13 @@ Selection select_instructions(const isa::Kernel& k, const Where& where) {
   if (where.kind == Where::Kind::All) return s;
   if (where.kind == Where::Kind::PtxText) {
     std::regex re(where.ptx_pattern);
-    for (size_t pc = 0; pc < k.code.size(); ++pc) s.pcs[pc] = std::regex_search(k.text[pc], re);
+    // std::regex recurses per character, so a hostile submission's very long instruction
+    // (a 100 KB name) is matched on its first 4096 characters rather than crash the grader.
+    constexpr size_t kMaxText = 4096;
+    for (size_t pc = 0; pc < k.code.size(); ++pc) {
+      const std::string& t = k.text[pc];
+      s.pcs[pc] = t.size() <= kMaxText ? std::regex_search(t, re) : std::regex_search(t.substr(0, kMaxText), re);
+    }
     return s;
   }
   uint16_t file = main_file_index(k);
