@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "ptx_fixture.hpp"
+#include "sim/isa/call_stack.hpp"
 
 using ptxtest::DevPtr;
 using ptxtest::integer;
@@ -305,6 +306,65 @@ TEST_CASE("calls: unbounded recursion stops at the per-thread stack", "[engine][
   o.stack_bytes = 4096;
   auto t2 = ptxtest::catch_error([&] { sim.dev.launch(k, {1, 1, 1}, {4, 1, 1}, 0, {}, o); });
   CHECK_THAT(t2.what, Catch::Contains("at call depth 129 needs 4128 bytes"));
+}
+
+namespace {
+
+// leaf() has a 1,400-byte .local array, so calling it needs more than the default 1 KB stack.
+const char* kDeepFrame = R"(
+.func (.param .b32 r) leaf(.param .b32 x)
+{
+	.local .align 4 .b8 	__local_depot9[1400];
+	.reg .b64 	%SP, %SPL;
+	.reg .b32 	%r<4>;
+	mov.u64 	%SPL, __local_depot9;
+	ld.param.u32 	%r1, [x];
+	st.local.u32 	[%SPL+1396], %r1;
+	ld.local.u32 	%r2, [%SPL+1396];
+	add.s32 	%r3, %r2, 7;
+	st.param.b32 	[r+0], %r3;
+	ret;
+}
+
+.visible .entry deep(.param .u64 out)
+{
+	.reg .b32 	%r<3>;
+	.reg .b64 	%rd<4>;
+	ld.param.u64 	%rd1, [out];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	{
+	.param .b32 param0;
+	st.param.b32 	[param0+0], %r1;
+	.param .b32 retval0;
+	call.uni (retval0), leaf, (param0);
+	ld.param.b32 	%r2, [retval0+0];
+	}
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd3, %rd2, %rd3;
+	st.global.u32 	[%rd3], %r2;
+	ret;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("calls: without recursion the stack is what the deepest chain needs, as the driver sets it",
+          "[engine][calls]") {
+  // CUDA raises the per-thread stack at launch to what ptxas computed for a call graph
+  // without recursion; cudaLimitStackSize (1 KB by default) bounds recursive code only.
+  ptxtest::Sim sim;
+  const auto& k = sim.kernel(ptxtest::module(kDeepFrame));
+  const auto need = warpsim::isa::static_stack_bytes(k);
+  REQUIRE(need.has_value());
+  CHECK(*need == k.functions.at(0).frame_bytes);
+  CHECK(*need > 1400);
+  DevPtr out = sim.zeros<uint32_t>(32);
+  sim.run(k, {1, 1, 1}, {32, 1, 1}, {ptr(out)});  // the default 1024-byte limit
+  auto got = sim.download<uint32_t>(out, 32);
+  for (uint32_t t = 0; t < 32; ++t) CHECK(got[t] == t + 7);
+  // Recursion has no static bound.
+  CHECK_FALSE(warpsim::isa::static_stack_bytes(sim.kernel(ptxtest::module(kRunaway))).has_value());
 }
 
 TEST_CASE("calls: what the loader refuses", "[isa][calls]") {
