@@ -48,7 +48,11 @@ measure_folder() {
   werr=$(grep -m1 'warpsim' "$work/$name.run.err" | tr '\t' ' ' | cut -c1-200)
   if [ $rc -eq 124 ]; then result=timeout; detail="over ${limit} s"
   elif [ $rc -eq 2 ] && grep -qi 'waiv' "$work/$name.run.out"; then result=waived; detail="$last"
-  elif grep -qE 'FAIL|mismatch|[Tt]est failed' "$work/$name.run.out" && ! grep -qE ' 0 [Ff]ailures' "$work/$name.run.out"; then result=wrong; detail="rc=$rc $(grep -m1 -E 'FAIL|mismatch|[Tt]est failed' "$work/$name.run.out" | tr '\t' ' ' | cut -c1-100) ${werr}"
+  elif grep -qE 'FAIL|mismatch|[Tt]est failed' "$work/$name.run.out" && ! grep -qE ' 0 [Ff]ailures' "$work/$name.run.out"; then
+    # A failed check after warpsim said why on stderr (a refused launch, an unsupported
+    # call) is a failure with its reason; without a word from warpsim it is a wrong answer.
+    if [ -n "$werr" ]; then result=fail; else result=wrong; fi
+    detail="rc=$rc $(grep -m1 -E 'FAIL|mismatch|[Tt]est failed' "$work/$name.run.out" | tr '\t' ' ' | cut -c1-100) ${werr}"
   elif [ $rc -eq 0 ] && grep -qiE 'pass|succe|correct|0 failures|returned ok' "$work/$name.run.out"; then result=pass; detail="$last"
   elif [ $rc -eq 0 ]; then result=exit0; detail="$last"
   else result=fail; detail="rc=$rc ${werr:-$last}"
