@@ -230,7 +230,10 @@ Operand Decoder::psrc(const RawOp& r) {
 uint64_t Decoder::imm_bits(const RawOp& r, DType t) {
   bool fl = is_float(t);
   if (r.k == RawOp::K::Imm) {
-    int64_t v = r.imm_neg ? -static_cast<int64_t>(r.ival) : static_cast<int64_t>(r.ival);
+    // Negated in unsigned arithmetic: -9223372036854775808 (INT64_MIN) is a valid literal,
+    // and negating it as int64_t would overflow (found by the UBSan suite).
+    const uint64_t bits = r.imm_neg ? uint64_t(0) - r.ival : r.ival;
+    const int64_t v = static_cast<int64_t>(bits);
     if (t == DType::F32) return std::bit_cast<uint32_t>(static_cast<float>(v));
     if (t == DType::F64) return std::bit_cast<uint64_t>(static_cast<double>(v));
     return static_cast<uint64_t>(v);

@@ -505,3 +505,16 @@ TEST_CASE("vabsdiff4.add: c plus the byte-wise absolute differences, unsigned or
                                                 "%r2, %r3;\nret;\n}\n")),
              Catch::Contains("unsupported PTX") && Catch::Contains("vabsdiff4 without .add"));
 }
+
+TEST_CASE("immediates at the edges of 64 bits, INT64_MIN included", "[semantics][int]") {
+  // -9223372036854775808 is a valid s64 literal; decoding it negated an int64_t and
+  // overflowed (UBSan, tools/sanitize.sh). It is INT64_MIN's bit pattern, as is 0x8000...
+  const semtest::Types t("s64", "s64");
+  auto run = [&](const std::string& imm) {
+    return eval("add.s64 %d, %a, " + imm + ";", t, {{0, 0, 0, 0, 0}})[0].d;
+  };
+  CHECK(run("-9223372036854775808") == 0x8000000000000000ull);
+  CHECK(run("0x8000000000000000") == 0x8000000000000000ull);
+  CHECK(run("-1") == ~0ull);
+  CHECK(run("9223372036854775807") == 0x7FFFFFFFFFFFFFFFull);
+}
