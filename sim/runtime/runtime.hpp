@@ -138,6 +138,8 @@ class Runtime {
   GraphNode kernel_node(const cuda::KernelNodeParams* p, const char* call);
   GraphNode memcpy_node(const cuda::Memcpy3DParms* p, const char* call) const;
   GraphNode memset_node(const cuda::MemsetParams* p, const char* call) const;
+  GraphNode linear_copy_node(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind) const;
+  GraphNode host_node(void (*fn)(void*), void* user, const char* call) const;
   Graph* clone_graph(const void* graph);
   GraphExec* instantiate(const void* graph);
   void destroy_exec(const void* exec);

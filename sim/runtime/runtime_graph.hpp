@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/runtime/cuda_abi.hpp"
@@ -37,9 +38,13 @@ struct GraphNode {
 };
 
 struct Graph {
-  std::vector<std::unique_ptr<GraphNode>> nodes;
-  bool owns(const GraphNode* n) const;
+  std::vector<std::unique_ptr<GraphNode>> nodes;  // in creation order; append with add()
+  GraphNode* add(GraphNode node);
+  bool owns(const GraphNode* n) const { return index.count(n) != 0; }
   size_t index_of(const GraphNode* n) const;  // nodes.size() if not ours
+
+ private:
+  std::unordered_map<const GraphNode*, size_t> index;  // node -> its place in nodes
 };
 
 struct GraphExec {

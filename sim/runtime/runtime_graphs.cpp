@@ -10,13 +10,30 @@
 
 namespace warpsim::runtime {
 
-bool Graph::owns(const GraphNode* n) const { return index_of(n) < nodes.size(); }
+GraphNode* Graph::add(GraphNode node) {
+  nodes.push_back(std::make_unique<GraphNode>(std::move(node)));
+  index[nodes.back().get()] = nodes.size() - 1;
+  return nodes.back().get();
+}
 
 size_t Graph::index_of(const GraphNode* n) const {
-  for (size_t i = 0; i < nodes.size(); ++i)
-    if (nodes[i].get() == n) return i;
-  return nodes.size();
+  auto it = index.find(n);
+  return it == index.end() ? nodes.size() : it->second;
 }
+
+namespace {
+
+// The live object a graph or executable-graph handle names, or cudaErrorInvalidValue.
+template <class T>
+T& live(const std::map<const void*, std::unique_ptr<T>>& registry, const void* handle, const char* call,
+        const char* what) {
+  auto it = registry.find(handle);
+  if (it == registry.end())
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a live {}", call, handle, what));
+  return *it->second;
+}
+
+}  // namespace
 
 Graph* Runtime::create_graph() {
   auto g = std::make_unique<Graph>();
@@ -25,12 +42,7 @@ Graph* Runtime::create_graph() {
   return h;
 }
 
-Graph& Runtime::graph(const void* handle, const char* call) {
-  auto it = graphs_.find(handle);
-  if (it == graphs_.end())
-    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a live graph", call, handle));
-  return *it->second;
-}
+Graph& Runtime::graph(const void* handle, const char* call) { return live(graphs_, handle, call, "graph"); }
 
 void Runtime::destroy_graph(const void* handle) {
   Graph& g = graph(handle, "cudaGraphDestroy");
@@ -50,8 +62,7 @@ GraphNode* Runtime::add_node(const void* handle, GraphNode node, void* const* de
                      fmt::format("{}: dependency {} ({}) is not a node of graph {}", call, i, deps[i], handle));
     if (std::find(node.deps.begin(), node.deps.end(), d) == node.deps.end()) node.deps.push_back(d);
   }
-  g.nodes.push_back(std::make_unique<GraphNode>(std::move(node)));
-  return g.nodes.back().get();
+  return g.add(std::move(node));
 }
 
 GraphNode Runtime::kernel_node(const cuda::KernelNodeParams* p, const char* call) {
@@ -84,6 +95,25 @@ GraphNode Runtime::memcpy_node(const cuda::Memcpy3DParms* p, const char* call) c
   return n;
 }
 
+GraphNode Runtime::linear_copy_node(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind) const {
+  GraphNode n;
+  n.kind = GraphNode::Kind::Memcpy;
+  n.linear = true;
+  n.dst = dst;
+  n.src = src;
+  n.bytes = bytes;
+  n.copy_kind = kind;
+  return n;
+}
+
+GraphNode Runtime::host_node(void (*fn)(void*), void* user, const char* call) const {
+  if (!fn) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: no host function", call));
+  GraphNode n;
+  n.kind = GraphNode::Kind::Host;
+  n.host = {fn, user};
+  return n;
+}
+
 GraphNode Runtime::memset_node(const cuda::MemsetParams* p, const char* call) const {
   if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: memset parameters are NULL", call));
   if (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)
@@ -101,9 +131,9 @@ Graph* Runtime::clone_graph(const void* handle) {
   const Graph& g = graph(handle, "cudaGraphClone");
   Graph* c = create_graph();
   for (const auto& n : g.nodes) {
-    auto copy = std::make_unique<GraphNode>(*n);
-    for (auto& d : copy->deps) d = c->nodes[g.index_of(d)].get();  // earlier nodes: already cloned
-    c->nodes.push_back(std::move(copy));
+    GraphNode copy = *n;
+    for (auto& d : copy.deps) d = c->nodes[g.index_of(d)].get();  // earlier nodes: already cloned
+    c->add(std::move(copy));
   }
   return c;
 }
@@ -112,18 +142,18 @@ GraphExec* Runtime::instantiate(const void* handle) {
   const Graph& g = graph(handle, "cudaGraphInstantiate");
   // Kahn's algorithm, always taking the earliest-created ready node: a fixed order.
   const size_t n = g.nodes.size();
+  auto e = std::make_unique<GraphExec>();
+  e->by_creation.assign(n, 0);
+  e->dep_index.resize(n);
   std::vector<size_t> waiting(n, 0);
   std::vector<std::vector<size_t>> users(n);
   for (size_t i = 0; i < n; ++i)
     for (const GraphNode* d : g.nodes[i]->deps) {
+      const size_t from = g.index_of(d);
+      e->dep_index[i].push_back(from);
+      users[from].push_back(i);
       ++waiting[i];
-      users[g.index_of(d)].push_back(i);
     }
-  auto e = std::make_unique<GraphExec>();
-  e->by_creation.assign(n, 0);
-  e->dep_index.resize(n);
-  for (size_t i = 0; i < n; ++i)
-    for (const GraphNode* d : g.nodes[i]->deps) e->dep_index[i].push_back(g.index_of(d));
   std::vector<bool> done(n, false);
   for (size_t placed = 0; placed < n; ++placed) {
     size_t next = n;
@@ -142,10 +172,7 @@ GraphExec* Runtime::instantiate(const void* handle) {
 }
 
 GraphExec& Runtime::exec(const void* handle, const char* call) {
-  auto it = execs_.find(handle);
-  if (it == execs_.end())
-    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a live executable graph", call, handle));
-  return *it->second;
+  return live(execs_, handle, call, "executable graph");
 }
 
 void Runtime::destroy_exec(const void* handle) {
@@ -235,7 +262,7 @@ void Runtime::capture(const void* stream, GraphNode node) {
   // Issued in order: each operation depends on the one recorded before it.
   node.deps.clear();
   if (!g->nodes.empty()) node.deps.push_back(g->nodes.back().get());
-  g->nodes.push_back(std::make_unique<GraphNode>(std::move(node)));
+  g->add(std::move(node));
 }
 
 void Runtime::capture_event(const void* event, const void* stream) { captured_events_[event] = capturing_.at(stream); }

@@ -65,15 +65,8 @@ WARPSIM_API int cudaGraphAddMemcpyNode(void** node, void* graph, void* const* de
 
 WARPSIM_API int cudaGraphAddMemcpyNode1D(void** node, void* graph, void* const* deps, size_t ndeps, void* dst,
                                          const void* src, size_t bytes, int kind) {
-  return add("cudaGraphAddMemcpyNode1D", node, graph, deps, ndeps, [&](Runtime&) {
-    GraphNode n;
-    n.kind = GraphNode::Kind::Memcpy;
-    n.linear = true;
-    n.dst = dst;
-    n.src = src;
-    n.bytes = bytes;
-    n.copy_kind = static_cast<cuda::MemcpyKind>(kind);
-    return n;
+  return add("cudaGraphAddMemcpyNode1D", node, graph, deps, ndeps, [&](Runtime& rt) {
+    return rt.linear_copy_node(dst, src, bytes, static_cast<cuda::MemcpyKind>(kind));
   });
 }
 
@@ -85,12 +78,8 @@ WARPSIM_API int cudaGraphAddMemsetNode(void** node, void* graph, void* const* de
 
 WARPSIM_API int cudaGraphAddHostNode(void** node, void* graph, void* const* deps, size_t ndeps,
                                      const cuda::HostNodeParams* p) {
-  return add("cudaGraphAddHostNode", node, graph, deps, ndeps, [&](Runtime&) {
-    if (!p || !p->fn) throw ApiError(cuda::ErrorInvalidValue, "cudaGraphAddHostNode: no host function");
-    GraphNode n;
-    n.kind = GraphNode::Kind::Host;
-    n.host = *p;
-    return n;
+  return add("cudaGraphAddHostNode", node, graph, deps, ndeps, [&](Runtime& rt) {
+    return rt.host_node(p ? p->fn : nullptr, p ? p->userData : nullptr, "cudaGraphAddHostNode");
   });
 }
 

@@ -82,14 +82,7 @@ WARPSIM_API int cudaMemcpyAsync(void* dst, const void* src, size_t bytes, int ki
   return call("cudaMemcpyAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemcpyAsync");
     if (rt.capturing(stream)) {
-      GraphNode n;
-      n.kind = GraphNode::Kind::Memcpy;
-      n.linear = true;
-      n.dst = dst;
-      n.src = src;
-      n.bytes = bytes;
-      n.copy_kind = kind_of(kind);
-      rt.capture(stream, std::move(n));
+      rt.capture(stream, rt.linear_copy_node(dst, src, bytes, kind_of(kind)));
       return;
     }
     rt.memcpy(dst, src, bytes, kind_of(kind), "cudaMemcpyAsync");

@@ -61,11 +61,7 @@ WARPSIM_API int cudaLaunchHostFunc(void* stream, void (*fn)(void*), void* user_d
   int rc = call("cudaLaunchHostFunc", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaLaunchHostFunc");
     if (rt.capturing(stream)) {
-      if (!fn) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaLaunchHostFunc: fn is NULL");
-      GraphNode n;
-      n.kind = GraphNode::Kind::Host;
-      n.host = {fn, user_data};
-      rt.capture(stream, std::move(n));
+      rt.capture(stream, rt.host_node(fn, user_data, "cudaLaunchHostFunc"));
       captured = true;
     }
   });
