@@ -142,11 +142,13 @@ void fma_f32_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const 
   for (int l = 0; l < kWarpLanes; ++l) d[l] = std::bit_cast<uint32_t>(r[l]);
 }
 
+// fma and mad, and an add/sub contracted with the mul that fed it (contraction.hpp), which
+// computes fma(±a, b, ±c): the signs come from Instr::fused (none for a plain fma).
 template <class T>
 struct FmaK {
   static void run(ExecCtx& c, const Instr& in, uint32_t m) {
     if constexpr (std::is_same_v<T, float>) {
-      if (m == 0xFFFFFFFFu && !in.ftz && !in.sat && (in.round == Round::Rn || in.round == Round::None)) {
+      if (m == 0xFFFFFFFFu && !in.ftz && !in.sat && !in.fused && (in.round == Round::Rn || in.round == Round::None)) {
         const uint64_t* a = exec::src(c, in.a);
         const uint64_t* b = exec::src(c, in.b);
         const uint64_t* cc = exec::src(c, in.c);
@@ -161,28 +163,11 @@ struct FmaK {
     uint64_t* d = exec::dst(c, in.d[0]);
     RoundingScope rs(in.round);
     bool z = in.ftz, s = in.sat;
-    for_lanes(m, [&](int l) {
-      T r = std::fma(ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z), ftz(get<T>(cc[l]), z));
-      d[l] = put<T>(saturate(ftz(r, z), s));
-    });
-  }
-};
-
-// An add/sub contracted with the mul that fed it (contraction.hpp): fma(±a, b, ±c), rounded
-// once to nearest.
-template <class T>
-struct ContractedK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
-    const uint64_t* a = exec::src(c, in.a);
-    const uint64_t* b = exec::src(c, in.b);
-    const uint64_t* cc = exec::src(c, in.c);
-    uint64_t* d = exec::dst(c, in.d[0]);
-    const bool z = in.ftz;
     const T pa = (in.fused & kFusedNegProduct) ? T(-1) : T(1);
     const T pc = (in.fused & kFusedNegAddend) ? T(-1) : T(1);
     for_lanes(m, [&](int l) {
-      const T r = std::fma(pa * ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z), pc * ftz(get<T>(cc[l]), z));
-      d[l] = put<T>(ftz(r, z));
+      T r = std::fma(pa * ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z), pc * ftz(get<T>(cc[l]), z));
+      d[l] = put<T>(saturate(ftz(r, z), s));
     });
   }
 };
@@ -425,8 +410,8 @@ ExecFn float_semantics(const Instr& in) {
   const DType t = in.type;
   if (!is_float(t)) return nullptr;
   switch (in.op) {
-    case Op::Add: return in.fused ? by_float_type<ContractedK>(t) : by_float_type<FAddK>(t);
-    case Op::Sub: return in.fused ? by_float_type<ContractedK>(t) : by_float_type<FSubK>(t);
+    case Op::Add: return in.fused ? by_float_type<FmaK>(t) : by_float_type<FAddK>(t);
+    case Op::Sub: return in.fused ? by_float_type<FmaK>(t) : by_float_type<FSubK>(t);
     case Op::Mul: return by_float_type<FMulK>(t);
     case Op::Div: return by_float_type<FDivK>(t);
     case Op::Min: return by_float_type<FMinK>(t);
