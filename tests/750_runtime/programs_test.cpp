@@ -154,6 +154,19 @@ TEST_CASE("programs: device functions, printf in order, and assert as cudaErrorA
 }
 
 namespace {
+// Builds programs/NAME.cu, runs it functionally and timed on the H100 config, and requires
+// its stdout to equal programs/NAME.expected (what a GPU printed) in both.
+void check_prints_expected(const std::string& name) {
+  const std::string app = rttest::build_program(name);
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/" + name + ".expected");
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == want);
+  }
+}
+
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream in(s);
@@ -201,13 +214,7 @@ TEST_CASE("programs: filtered float texels round like the H100's filter, to the 
   REQUIRE_NVCC();
   // 512 linear fetches of texels whose weighted sums are not representable: the exact sum
   // rounded half away from zero (texture_probe.expected: the H100's output, printed with %a).
-  const std::string app = rttest::build_program("texture_probe");
-  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/texture_probe.expected"));
-  }
+  check_prints_expected("texture_probe");
 }
 
 TEST_CASE("programs: a wrapped, normalised, filtered rotation fetches with the H100's coordinates and weights") {
@@ -242,39 +249,21 @@ TEST_CASE("programs: mul/add pairs are fused into fma exactly where the H100 fus
   REQUIRE_NVCC();
   // contraction.expected is the H100's output: per inline-PTX pattern, how many of 4096
   // results equal the unfused value, the fma of the first product, of the second, or neither.
-  const std::string app = rttest::build_program("contraction");
-  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/contraction.expected"));
-  }
+  check_prints_expected("contraction");
 }
 
 TEST_CASE("programs: a shfl from a lane that does not take part reads 0, as on the GPU") {
   REQUIRE_NVCC();
   // shfl_inactive.expected is an H200's output. cuda-samples' reduction (kernel 7) depends on
   // it: its last warp shuffles down by 16 with 8 lanes active.
-  const std::string app = rttest::build_program("shfl_inactive");
-  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/shfl_inactive.expected"));
-  }
+  check_prints_expected("shfl_inactive");
 }
 
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
   REQUIRE_NVCC();
   // graphs.expected is the program's output on an H200: every call's result, the values the
   // graphs computed, the host nodes' sums, the updates and their errors.
-  const std::string app = rttest::build_program("graphs");
-  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/graphs.expected"));
-  }
+  check_prints_expected("graphs");
 }
 
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
