@@ -44,6 +44,13 @@ void Device::free(DevPtr ptr) {
     throw LaunchError(fmt::format("free of {:#x}: not the start of a live allocation", ptr));
 }
 
+void Device::map_external(DevPtr at, void* storage, uint64_t bytes, const std::string& label) {
+  if (!impl_->gmem.map_external(at, static_cast<uint8_t*>(storage), bytes, label))
+    throw LaunchError(fmt::format("cannot map {} bytes at {:#x} into device memory: the range is empty or overlaps an "
+                                  "allocation ({})",
+                                  bytes, at, impl_->gmem.describe(at, std::max<uint64_t>(bytes, 1))));
+}
+
 void Device::set_label(DevPtr ptr, const std::string& label) {
   if (!impl_->gmem.set_label(ptr, label))
     throw LaunchError(fmt::format("label '{}' for {:#x}: not the start of a live allocation", label, ptr));

@@ -104,6 +104,10 @@ class Device {
   std::optional<std::pair<DevPtr, uint64_t>> allocation_containing(DevPtr ptr) const;
   // Names a buffer so that out-of-bounds reports can say "past the end of buffer 'C'".
   void set_label(DevPtr ptr, const std::string& label);
+  // Maps memory the caller owns at device address `at` (the runtime's mapped, pinned host
+  // memory: kernels read and write it in place). It does not count against the capacity;
+  // unmap it with free(). Throws LaunchError if the range overlaps an allocation.
+  void map_external(DevPtr at, void* storage, uint64_t bytes, const std::string& label);
 
   // Texture and surface objects (the runtime's cudaCreateTextureObject/SurfaceObject);
   // kernels name them by handle. Their texels live in this device's global memory.

@@ -13,6 +13,17 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes > capacity_ || allocated_ + bytes > capacity_)
     throw LaunchError(fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use", bytes,
                                   allocated_, capacity_));
+  // Skip any externally mapped range (with its guard) that the next base would run into.
+  for (;;) {
+    auto it = allocs_.lower_bound(next_base_);
+    const Allocation* in_way = nullptr;
+    if (it != allocs_.begin() && std::prev(it)->first + std::prev(it)->second.size + kGuard > next_base_)
+      in_way = &std::prev(it)->second;
+    else if (it != allocs_.end() && it->first < next_base_ + bytes + kGuard)
+      in_way = &it->second;
+    if (!in_way) break;
+    next_base_ = (in_way->base + in_way->size + kGuard + kAlign - 1) & ~(kAlign - 1);
+  }
   Allocation a;
   a.base = next_base_;
   a.size = bytes;
@@ -24,10 +35,29 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   return base;
 }
 
+bool GlobalMemory::map_external(uint64_t base, uint8_t* storage, uint64_t bytes, std::string label) {
+  if (bytes == 0 || !storage || base + bytes < base) return false;
+  // Only overlap is refused: host ranges may be adjacent, as they are in the program, and
+  // device allocations keep their guard from external ranges when they are placed.
+  auto it = allocs_.lower_bound(base);
+  if (it != allocs_.begin()) {
+    auto below = std::prev(it);
+    if (below->first + below->second.size > base) return false;
+  }
+  if (it != allocs_.end() && it->first < base + bytes) return false;
+  Allocation a;
+  a.base = base;
+  a.size = bytes;
+  a.external = storage;
+  a.label = std::move(label);
+  allocs_.emplace(base, std::move(a));
+  return true;
+}
+
 bool GlobalMemory::release(uint64_t base) {
   auto it = allocs_.find(base);
   if (it == allocs_.end()) return false;
-  allocated_ -= it->second.size;
+  if (!it->second.external) allocated_ -= it->second.size;
   for (auto& p : it->second.pages)
     if (p) --pages_materialised_;
   allocs_.erase(it);

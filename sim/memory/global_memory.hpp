@@ -2,6 +2,9 @@
 // are written; reads of untouched pages see zeros. Allocations are 2 MiB aligned (so
 // every cudaMalloc-style 256-byte alignment holds) and separated by unmapped guard space,
 // so an access just past the end of a buffer is an error, never another buffer's data.
+// An allocation may instead be backed by storage its owner keeps (map_external: host memory
+// mapped into the device's address space, blocks of the device heap): accesses go straight
+// to that storage, and it does not count against the capacity.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -25,6 +28,7 @@ class GlobalMemory {
     uint64_t size = 0;
     std::vector<std::unique_ptr<uint8_t[]>> pages;  // null until first write
     std::string label;                               // e.g. the launch spec's buffer name
+    uint8_t* external = nullptr;                     // map_external's storage (then no pages)
     bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr - base + n <= size; }
   };
 
@@ -32,6 +36,9 @@ class GlobalMemory {
 
   uint64_t allocate(uint64_t bytes);        // throws LaunchError("out of memory") above the limit
   bool release(uint64_t base);              // false if base is not a live allocation
+  // Makes [base, base + bytes) an allocation backed by `storage` (which must outlive it).
+  // False, with nothing changed, if the range is empty, wraps or overlaps a live allocation.
+  bool map_external(uint64_t base, uint8_t* storage, uint64_t bytes, std::string label);
   uint64_t bytes_allocated() const { return allocated_; }
   void set_capacity(uint64_t bytes) { capacity_ = bytes; }
   uint64_t capacity() const { return capacity_; }
@@ -52,11 +59,13 @@ class GlobalMemory {
   // Fast path for aligned accesses of <= 16 bytes (never page-crossing when aligned).
   const uint8_t* read_ptr(const Allocation& a, uint64_t addr) const {
     uint64_t off = addr - a.base;
+    if (a.external) return a.external + off;
     const auto& p = a.pages[off >> kPageBits];
     return p ? p.get() + (off & (kPageSize - 1)) : zero_page_.get();
   }
   uint8_t* write_ptr(Allocation& a, uint64_t addr) {
     uint64_t off = addr - a.base;
+    if (a.external) return a.external + off;
     auto& p = a.pages[off >> kPageBits];
     if (!p) materialise(p);
     return p.get() + (off & (kPageSize - 1));

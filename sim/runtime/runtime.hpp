@@ -85,8 +85,15 @@ class Runtime {
   void* malloc_managed(uint64_t bytes);
   void* malloc_pitch(uint64_t* pitch, uint64_t width, uint64_t height);
   void free(void* ptr);
-  void* malloc_host(uint64_t bytes);
+  // Pinned host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister). With unified
+  // addressing it is mapped: kernels read and write it in place at the host address, which
+  // is also its device pointer (cudaHostGetDevicePointer).
+  void* malloc_host(uint64_t bytes, unsigned flags, const char* call);
   void free_host(void* ptr);
+  void host_register(void* ptr, uint64_t bytes, unsigned flags);
+  void host_unregister(void* ptr);
+  void* host_device_pointer(void* host, unsigned flags) const;
+  unsigned host_flags(const void* host) const;
   void memcpy(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind, const char* call);
   void memcpy_2d(void* dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width, uint64_t height,
                  cuda::MemcpyKind kind);
@@ -207,6 +214,11 @@ class Runtime {
   struct Managed {
     uint64_t bytes = 0;
   };
+  struct HostAlloc {
+    uint64_t bytes = 0;
+    unsigned flags = 0;
+    bool registered = false;  // cudaHostRegister (the program owns it) rather than allocated here
+  };
   struct ArrayEntry {
     DevPtr base = 0;
     cuda::ChannelFormatDesc desc{};
@@ -225,6 +237,9 @@ class Runtime {
   Module& loaded(Module& m);  // parses the module's PTX on first use
   std::optional<std::pair<DevPtr, uint64_t>> device_allocation(const void* ptr) const;
   bool is_managed(const void* ptr) const;
+  // The pinned host allocation or registration containing ptr, if any.
+  const std::pair<const uint64_t, HostAlloc>* host_alloc(const void* ptr) const;
+  void map_host(uint64_t base, const HostAlloc& h);  // into the current device
   void sync_managed_to_device();
   void sync_managed_to_host();
   void copy_device_to_device(DevPtr dst, DevPtr src, uint64_t bytes);
@@ -250,7 +265,8 @@ class Runtime {
   };
   std::vector<CallConfig> call_stack_;
   std::map<uint64_t, Managed> managed_;          // by address (device == host)
-  std::set<void*> host_allocs_;
+  std::map<uint64_t, HostAlloc> host_allocs_;    // by host address (== device address)
+  uint64_t next_host_hint_ = uint64_t(0x2000) << 32;  // where cudaMallocHost asks the kernel to map
   std::map<const void*, ArrayEntry> arrays_;     // by cudaArray_t handle
   std::map<uint64_t, TextureEntry> texture_descs_;  // by object handle: what the program passed
   std::map<const void*, std::unique_ptr<Graph>> graphs_;

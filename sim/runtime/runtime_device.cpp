@@ -49,7 +49,7 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   p->textureAlignment = 512;
   p->texturePitchAlignment = 32;
   p->multiProcessorCount = as_int(s.sm.count);
-  p->canMapHostMemory = 0;
+  p->canMapHostMemory = 1;  // pinned host memory is mapped for kernels (runtime_memory.cpp)
   p->concurrentKernels = 0;
   p->asyncEngineCount = 0;
   p->unifiedAddressing = 1;
@@ -62,6 +62,8 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   p->sharedMemPerMultiprocessor = s.sm.shared_memory;
   p->regsPerMultiprocessor = as_int(s.sm.registers);
   p->managedMemory = 1;
+  p->canUseHostPointerForRegisteredMem = 1;
+  p->hostRegisterSupported = 1;
   p->sharedMemPerBlockOptin = s.sm.max_shared_per_block;
   p->maxBlocksPerMultiProcessor = as_int(s.sm.max_blocks);
   p->reservedSharedMemPerBlock = s.sm.shared_reserved_per_block;
@@ -111,6 +113,8 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrMaxSharedMemoryPerMultiprocessor: return as_int(p.sharedMemPerMultiprocessor);
     case cuda::AttrMaxRegistersPerMultiprocessor: return p.regsPerMultiprocessor;
     case cuda::AttrManagedMemory: return p.managedMemory;
+    case cuda::AttrCanUseHostPointerForRegisteredMem: return p.canUseHostPointerForRegisteredMem;
+    case cuda::AttrHostRegisterSupported: return p.hostRegisterSupported;
     case cuda::AttrConcurrentManagedAccess: return 0;
     case cuda::AttrCooperativeLaunch: return 0;
     case cuda::AttrMaxSharedMemoryPerBlockOptin: return as_int(p.sharedMemPerBlockOptin);

@@ -1,7 +1,9 @@
 // Device, pinned-host and managed memory, copies between them, and module variables.
 // Device memory is the simulated device's (bounded by its capacity); managed memory is
 // mapped at the same address in the program and on the device and copied to the device
-// before each launch and back after it, so host and kernels see the same data.
+// before each launch and back after it, so host and kernels see the same data. Pinned host
+// memory is mapped into the device's address space at its own address (zero-copy): kernels
+// access it in place.
 #include <fmt/format.h>
 #include <sys/mman.h>
 
@@ -10,6 +12,7 @@
 #include <cstring>
 #include <vector>
 
+#include "sim/isa/ir.hpp"
 #include "sim/runtime/runtime.hpp"
 #include "sim/runtime/runtime_module.hpp"
 
@@ -28,6 +31,7 @@ ApiError out_of_memory(const char* call, uint64_t bytes, const Device& d) {
 }  // namespace
 
 std::optional<std::pair<DevPtr, uint64_t>> Runtime::device_allocation(const void* ptr) const {
+  if (host_alloc(ptr)) return std::nullopt;  // mapped host memory is host memory to the copy calls
   return device_->allocation_containing(addr(ptr));
 }
 
@@ -85,18 +89,146 @@ void Runtime::free(void* ptr) {
   device_->free(addr(ptr));
 }
 
-void* Runtime::malloc_host(uint64_t bytes) {
-  void* p = std::aligned_alloc(4096, std::max<uint64_t>(4096, (bytes + 4095) / 4096 * 4096));
-  if (!p) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cudaMallocHost: {} bytes", bytes));
-  host_allocs_.insert(p);
+namespace {
+
+// cudaHostAlloc's and cudaHostRegister's flags (driver_types.h).
+constexpr unsigned kHostAllocFlags = 0x1 | 0x2 | 0x4;         // Portable, Mapped, WriteCombined
+constexpr unsigned kHostRegisterFlags = 0x1 | 0x2 | 0x4 | 0x8;  // Portable, Mapped, IoMemory, ReadOnly
+constexpr uint64_t kHostPage = 4096;
+
+// Host memory must not lie in the windows generic addresses reserve for shared and local
+// memory: a kernel could not tell such a pointer from a shared one.
+bool in_window(uint64_t base, uint64_t bytes) {
+  auto overlaps = [&](uint64_t w) { return base < w + isa::kWindowSize && w < base + bytes; };
+  return overlaps(isa::kSharedWindow) || overlaps(isa::kLocalWindow);
+}
+
+}  // namespace
+
+const std::pair<const uint64_t, Runtime::HostAlloc>* Runtime::host_alloc(const void* ptr) const {
+  auto it = host_allocs_.upper_bound(addr(ptr));
+  if (it == host_allocs_.begin()) return nullptr;
+  --it;
+  return addr(ptr) - it->first < it->second.bytes ? &*it : nullptr;
+}
+
+void Runtime::map_host(uint64_t base, const HostAlloc& h) {
+  device_->map_external(base, reinterpret_cast<void*>(base), h.bytes,
+                        h.registered ? "host memory (cudaHostRegister)" : "pinned host memory (cudaMallocHost)");
+}
+
+void* Runtime::malloc_host(uint64_t bytes, unsigned flags, const char* call) {
+  if (flags & ~kHostAllocFlags)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: flags {:#x} (valid: Portable 1, Mapped 2, WriteCombined 4)",
+                                                        call, flags));
+  const uint64_t size = std::max<uint64_t>(kHostPage, (bytes + kHostPage - 1) / kHostPage * kHostPage);
+  // Ask for an address in a region programs do not use, so that it is clear of the
+  // shared/local windows; anywhere else the kernel chooses is checked below.
+  void* p = MAP_FAILED;
+  for (int attempt = 0; attempt < 8 && p == MAP_FAILED; ++attempt) {
+    void* hint = reinterpret_cast<void*>(next_host_hint_);
+    p = ::mmap(hint, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (p != MAP_FAILED && p != hint) {
+      ::munmap(p, size);
+      p = MAP_FAILED;
+    }
+    next_host_hint_ += size + (uint64_t(2) << 20);
+  }
+  if (p == MAP_FAILED) p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("{}: {} bytes", call, bytes));
+  HostAlloc h{size, flags, false};
+  try {
+    if (in_window(addr(p), size)) throw LaunchError("it lies in the shared/local address window");
+    map_host(addr(p), h);
+  } catch (const LaunchError& e) {
+    ::munmap(p, size);
+    throw ApiError(cuda::ErrorMemoryAllocation,
+                   fmt::format("{}: {} bytes at {} cannot be mapped for the device: {}", call, bytes, p, e.what()));
+  }
+  host_allocs_[addr(p)] = h;
   return p;
 }
 
 void Runtime::free_host(void* ptr) {
   if (!ptr) return;
-  if (!host_allocs_.erase(ptr))
-    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFreeHost({}): not an address cudaMallocHost returned", ptr));
-  std::free(ptr);
+  auto it = host_allocs_.find(addr(ptr));
+  if (it == host_allocs_.end() || it->second.registered)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaFreeHost({}): not an address cudaMallocHost or cudaHostAlloc returned", ptr));
+  device_->free(it->first);
+  ::munmap(ptr, it->second.bytes);
+  host_allocs_.erase(it);
+}
+
+void Runtime::host_register(void* ptr, uint64_t bytes, unsigned flags) {
+  if (!ptr || bytes == 0)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaHostRegister({}, {}): a NULL pointer or size 0", ptr, bytes));
+  if (flags & ~kHostRegisterFlags)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaHostRegister: flags {:#x} (valid: Portable 1, Mapped 2, IoMemory 4, ReadOnly 8)",
+                               flags));
+  if (flags & 0x8)
+    throw ApiError(cuda::ErrorNotSupported,
+                   "cudaHostRegister: cudaHostRegisterReadOnly is not supported (cudaDevAttrHostRegisterReadOnlySupported "
+                   "is 0)");
+  const uint64_t base = addr(ptr);
+  auto it = host_allocs_.lower_bound(base);
+  const bool overlaps = (it != host_allocs_.end() && it->first < base + bytes) ||
+                        (it != host_allocs_.begin() && std::prev(it)->first + std::prev(it)->second.bytes > base);
+  if (overlaps || is_managed(ptr))
+    throw ApiError(cuda::ErrorHostMemoryAlreadyRegistered,
+                   fmt::format("cudaHostRegister({}, {}): part of the range is already registered or pinned", ptr,
+                               bytes));
+  if (in_window(base, bytes))
+    throw ApiError(cuda::ErrorNotSupported,
+                   fmt::format("cudaHostRegister({}, {}): warpsim reserves [{:#x}, {:#x}) and [{:#x}, {:#x}) of the "
+                               "address space for generic shared and local pointers",
+                               ptr, bytes, isa::kSharedWindow, isa::kSharedWindow + isa::kWindowSize,
+                               isa::kLocalWindow, isa::kLocalWindow + isa::kWindowSize));
+  HostAlloc h{bytes, flags, true};
+  try {
+    map_host(base, h);
+  } catch (const LaunchError& e) {
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaHostRegister({}, {}): {}", ptr, bytes, e.what()));
+  }
+  host_allocs_[base] = h;
+}
+
+void Runtime::host_unregister(void* ptr) {
+  auto it = host_allocs_.find(addr(ptr));
+  if (it == host_allocs_.end() || !it->second.registered)
+    throw ApiError(cuda::ErrorHostMemoryNotRegistered,
+                   fmt::format("cudaHostUnregister({}): not the start of a range cudaHostRegister registered", ptr));
+  device_->free(it->first);
+  host_allocs_.erase(it);
+}
+
+void* Runtime::host_device_pointer(void* host, unsigned flags) const {
+  if (flags != 0)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaHostGetDevicePointer: flags {} (must be 0)", flags));
+  if (!host_alloc(host))
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaHostGetDevicePointer({}): not in memory from cudaHostAlloc, cudaMallocHost or "
+                               "cudaHostRegister",
+                               host));
+  return host;  // unified addressing: the device sees it at the host's address
+}
+
+unsigned Runtime::host_flags(const void* host) const {
+  const auto* h = host_alloc(host);
+  if (!h)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaHostGetFlags({}): not in memory from cudaHostAlloc, cudaMallocHost or "
+                               "cudaHostRegister",
+                               host));
+  // What an H200 (CUDA 13.0, driver 580) reports, measured by tests/750_runtime/programs/
+  // zero_copy.cu: every allocation is Mapped (unified addressing); Portable is reported
+  // only together with WriteCombined; registered memory reports Mapped.
+  constexpr unsigned kPortable = 1, kMapped = 2, kWriteCombined = 4;
+  if (h->second.registered) return kMapped;
+  unsigned f = h->second.flags | kMapped;
+  if (!(f & kWriteCombined)) f &= ~kPortable;
+  return f;
 }
 
 void Runtime::copy_device_to_device(DevPtr dst, DevPtr src, uint64_t bytes) {
@@ -253,9 +385,10 @@ void Runtime::pointer_attributes(cuda::PointerAttributes* attr, const void* ptr)
     attr->type = cuda::Device;
     attr->devicePointer = const_cast<void*>(ptr);
   } else {
-    bool pinned = std::any_of(host_allocs_.begin(), host_allocs_.end(), [&](void* p) { return p == ptr; });
+    const bool pinned = host_alloc(ptr) != nullptr;
     attr->type = pinned ? cuda::Host : cuda::Unregistered;
     attr->hostPointer = pinned ? const_cast<void*>(ptr) : nullptr;
+    attr->devicePointer = pinned ? const_cast<void*>(ptr) : nullptr;  // mapped at the same address
     attr->device = pinned ? 0 : -2;
   }
 }

@@ -24,6 +24,8 @@ void Runtime::reset() {
   DeviceSpec spec = device_->spec();
   retired_devices_.push_back(std::move(device_));
   device_ = std::make_unique<Device>(std::move(spec));
+  // Pinned host memory stays the program's: it is mapped into the new device as well.
+  for (const auto& [base, h] : host_allocs_) map_host(base, h);
   for (auto& m : modules_) m->module = nullptr;
   streams_.clear();
   events_.clear();

@@ -266,6 +266,14 @@ TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print wha
   check_prints_expected("graphs");
 }
 
+TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels in place, as on the GPU") {
+  REQUIRE_NVCC();
+  // zero_copy.expected is an H200's output: cudaHostAlloc(Mapped), cudaMallocHost and
+  // cudaHostRegister memory used by kernels without copies, device pointers, flags, pointer
+  // attributes, cudaMemcpyDefault with pinned memory, and the error codes of misuse.
+  check_prints_expected("zero_copy");
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

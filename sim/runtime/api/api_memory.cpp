@@ -58,18 +58,40 @@ WARPSIM_API int cudaFreeAsync(void* ptr, void* stream) {
 }
 
 WARPSIM_API int cudaMallocHost(void** ptr, size_t bytes) {
-  return call("cudaMallocHost", [&](Runtime& rt) { *ptr = rt.malloc_host(bytes); });
+  return call("cudaMallocHost", [&](Runtime& rt) {
+    if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocHost: ptr is NULL");
+    *ptr = rt.malloc_host(bytes, 0, "cudaMallocHost");
+  });
 }
 
-WARPSIM_API int cudaHostAlloc(void** ptr, size_t bytes, unsigned /*flags*/) {
-  return call("cudaHostAlloc", [&](Runtime& rt) { *ptr = rt.malloc_host(bytes); });
+WARPSIM_API int cudaHostAlloc(void** ptr, size_t bytes, unsigned flags) {
+  return call("cudaHostAlloc", [&](Runtime& rt) {
+    if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaHostAlloc: pHost is NULL");
+    *ptr = rt.malloc_host(bytes, flags, "cudaHostAlloc");
+  });
 }
 
 WARPSIM_API int cudaFreeHost(void* ptr) { return call("cudaFreeHost", [&](Runtime& rt) { rt.free_host(ptr); }); }
 
-// Page-locking is a transfer-speed hint; the simulated copies do not depend on it.
-WARPSIM_API int cudaHostRegister(void*, size_t, unsigned) { return call("cudaHostRegister", [](Runtime&) {}); }
-WARPSIM_API int cudaHostUnregister(void*) { return call("cudaHostUnregister", [](Runtime&) {}); }
+// Registered host memory is mapped for kernels at its own address (unified addressing).
+WARPSIM_API int cudaHostRegister(void* ptr, size_t bytes, unsigned flags) {
+  return call("cudaHostRegister", [&](Runtime& rt) { rt.host_register(ptr, bytes, flags); });
+}
+WARPSIM_API int cudaHostUnregister(void* ptr) {
+  return call("cudaHostUnregister", [&](Runtime& rt) { rt.host_unregister(ptr); });
+}
+WARPSIM_API int cudaHostGetDevicePointer(void** dev, void* host, unsigned flags) {
+  return call("cudaHostGetDevicePointer", [&](Runtime& rt) {
+    if (!dev) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaHostGetDevicePointer: pDevice is NULL");
+    *dev = rt.host_device_pointer(host, flags);
+  });
+}
+WARPSIM_API int cudaHostGetFlags(unsigned* flags, void* host) {
+  return call("cudaHostGetFlags", [&](Runtime& rt) {
+    if (!flags) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaHostGetFlags: pFlags is NULL");
+    *flags = rt.host_flags(host);
+  });
+}
 
 WARPSIM_API int cudaMemcpy(void* dst, const void* src, size_t bytes, int kind) {
   return call("cudaMemcpy", [&](Runtime& rt) {

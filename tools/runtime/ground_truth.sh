@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs test programs from tests/750_runtime/programs natively on a real NVIDIA GPU and keeps
+# what each prints: OUT_DIR/NAME.out is what tests/750_runtime/programs/NAME.expected must
+# equal (warpsim has to reproduce it exactly).
+#   tools/runtime/ground_truth.sh OUT_DIR NAME...     # on the device machine
+# Writes OUT_DIR/gpu.txt (nvcc, GPU, driver) too. Programs with arguments or several
+# outputs have their own script (texture_ground_truth.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=${1:?usage: tools/runtime/ground_truth.sh OUT_DIR NAME...}
+shift
+nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+mkdir -p "$out"
+"$nvcc" --version | tail -1 > "$out/gpu.txt"
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> "$out/gpu.txt"
+for p in "$@"; do
+  "$nvcc" -arch=native -o "$out/$p" "tests/750_runtime/programs/$p.cu"
+  "$out/$p" > "$out/$p.out" 2> "$out/$p.err" || echo "$p: exit status $?" >> "$out/$p.err"
+  rm -f "$out/$p"
+done
+cat "$out/gpu.txt"
