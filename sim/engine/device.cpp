@@ -17,6 +17,7 @@
 #include "sim/engine/timing_runner.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
+#include "sim/memory/device_heap.hpp"
 #include "sim/sm/warp_executor.hpp"
 
 namespace warpsim {
@@ -24,6 +25,7 @@ namespace warpsim {
 struct Device::Impl {
   DeviceSpec spec;
   mem::GlobalMemory gmem;
+  mem::DeviceHeap heap{gmem};
   sm::TextureTable textures;
   std::vector<std::unique_ptr<isa::Module>> modules;
 };
@@ -40,6 +42,10 @@ sm::TextureTable& Device::textures() { return impl_->textures; }
 DevPtr Device::malloc(uint64_t bytes) { return impl_->gmem.allocate(bytes); }
 
 void Device::free(DevPtr ptr) {
+  if (impl_->heap.owns(ptr))
+    throw LaunchError(fmt::format("free of {:#x}: a block that malloc allocated in a kernel (only a kernel's free() "
+                                  "releases it)",
+                                  ptr));
   if (!impl_->gmem.release(ptr))
     throw LaunchError(fmt::format("free of {:#x}: not the start of a live allocation", ptr));
 }
@@ -50,6 +56,9 @@ void Device::map_external(DevPtr at, void* storage, uint64_t bytes, const std::s
                                   "allocation ({})",
                                   bytes, at, impl_->gmem.describe(at, std::max<uint64_t>(bytes, 1))));
 }
+
+bool Device::set_heap_limit(uint64_t bytes) { return impl_->heap.set_limit(bytes); }
+uint64_t Device::heap_limit() const { return impl_->heap.limit(); }
 
 void Device::set_label(DevPtr ptr, const std::string& label) {
   if (!impl_->gmem.set_label(ptr, label))
@@ -184,6 +193,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   ctx.num_sms = spec.sm.count;
   ctx.params = build_param_buffer(kernel, args);
   ctx.gmem = &impl_->gmem;
+  ctx.heap = &impl_->heap;
   ctx.textures = &impl_->textures;
   sm::set_local_layout(ctx, kernel, options.stack_bytes);
   ctx.ns_per_cycle = spec.clock_mhz > 0 ? 1000.0 / spec.clock_mhz : 1.0;

@@ -108,6 +108,10 @@ class Device {
   // memory: kernels read and write it in place). It does not count against the capacity;
   // unmap it with free(). Throws LaunchError if the range overlaps an allocation.
   void map_external(DevPtr at, void* storage, uint64_t bytes, const std::string& label);
+  // The heap of malloc/new in kernels (cudaLimitMallocHeapSize): set_heap_limit returns
+  // false, changing nothing, once a kernel has allocated from it.
+  bool set_heap_limit(uint64_t bytes);
+  uint64_t heap_limit() const;
 
   // Texture and surface objects (the runtime's cudaCreateTextureObject/SurfaceObject);
   // kernels name them by handle. Their texels live in this device's global memory.

@@ -10,16 +10,20 @@ namespace {
 
 // Instructions that must not issue while other SMs tick: global (or generic) stores,
 // atomics and surface stores change what another SM's load would read, and printf records
-// must not depend on how far other SMs got when a fault stops the launch.
+// must not depend on how far other SMs got when a fault stops the launch; malloc and free
+// change the device heap (and which global addresses are valid).
 std::vector<uint8_t> mark_issue_alone(const isa::Kernel& k) {
   std::vector<uint8_t> alone(k.code.size(), 0);
   for (size_t pc = 0; pc < k.code.size(); ++pc) {
     const isa::Instr& in = k.code[pc];
     const bool writes = in.op == isa::Op::St || in.op == isa::Op::Atom || in.op == isa::Op::Red;
     const bool global = in.space == isa::Space::Global || in.space == isa::Space::Generic;
-    const bool prints = in.op == isa::Op::Call && in.a.target >= 0 &&
-                        k.calls[static_cast<size_t>(in.a.target)].builtin == isa::Builtin::Vprintf;
-    alone[pc] = (writes && global) || prints || in.op == isa::Op::Sust;
+    const isa::Builtin b =
+        in.op == isa::Op::Call && in.a.target >= 0 ? k.calls[static_cast<size_t>(in.a.target)].builtin
+                                                   : isa::Builtin::None;
+    const bool prints = b == isa::Builtin::Vprintf;
+    const bool heap = b == isa::Builtin::Malloc || b == isa::Builtin::Free;
+    alone[pc] = (writes && global) || prints || heap || in.op == isa::Op::Sust;
   }
   return alone;
 }

@@ -2,6 +2,8 @@
 // declarations, st.param / call / ld.param), and linking each called function's body into
 // the kernel after the kernel's own code, with registers of its own, one return point and
 // its .local variables in a per-activation stack frame (docs/ptx-programs.md).
+#include <algorithm>
+
 #include "sim/isa/ptx_module_parser.hpp"
 
 namespace warpsim::isa::detail {
@@ -10,7 +12,16 @@ namespace {
 
 uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
-bool is_builtin(std::string_view name) { return name == "vprintf" || name == "__assertfail"; }
+bool is_builtin(std::string_view name) {
+  return name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free";
+}
+
+Builtin builtin_of(std::string_view name) {
+  if (name == "vprintf") return Builtin::Vprintf;
+  if (name == "__assertfail") return Builtin::AssertFail;
+  if (name == "malloc") return Builtin::Malloc;
+  return Builtin::Free;
+}
 
 }  // namespace
 
@@ -261,7 +272,14 @@ void ModuleParser::parse_call(Instr& in, const Token& op_tok) {
     if (!f.is_extern || !is_builtin(f.name))
       unsupported(f.is_extern ? fmt::format("call of external function '{}' (separate compilation)", f.name)
                               : fmt::format("device function '{}' is declared but not defined", f.name));
-    cs.builtin = f.name == "vprintf" ? Builtin::Vprintf : Builtin::AssertFail;
+    cs.builtin = builtin_of(f.name);
+    // malloc and free as CUDA declares them: (.b64 size) -> .b64 pointer, and (.b64 pointer).
+    auto sizes_are = [&](const std::vector<ParamDecl>& ps, size_t n) {
+      return ps.size() == n && std::all_of(ps.begin(), ps.end(), [](const ParamDecl& p) { return p.size == 8; });
+    };
+    if ((cs.builtin == Builtin::Malloc && !(sizes_are(f.rets, 1) && sizes_are(f.args, 1))) ||
+        (cs.builtin == Builtin::Free && !(sizes_are(f.rets, 0) && sizes_are(f.args, 1))))
+      unsupported(fmt::format("'{}' declared with a signature other than CUDA's", f.name));
   }
   auto bind = [&](const std::vector<Token>& given, const std::vector<ParamDecl>& formal, const char* what,
                   std::vector<uint32_t>& offs, std::vector<uint32_t>& sizes) {

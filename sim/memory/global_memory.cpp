@@ -61,6 +61,7 @@ bool GlobalMemory::release(uint64_t base) {
   for (auto& p : it->second.pages)
     if (p) --pages_materialised_;
   allocs_.erase(it);
+  ++releases_;
   return true;
 }
 

@@ -72,6 +72,9 @@ class GlobalMemory {
   }
 
   uint64_t pages_materialised() const { return pages_materialised_; }
+  // How many allocations were ever released: a cached Allocation pointer is valid only while
+  // this is unchanged (kernels free device-heap blocks during a launch).
+  uint64_t releases() const { return releases_; }
 
  private:
   void materialise(std::unique_ptr<uint8_t[]>& p);
@@ -82,6 +85,7 @@ class GlobalMemory {
   uint64_t allocated_ = 0;
   uint64_t capacity_ = uint64_t(6) << 30;
   uint64_t pages_materialised_ = 0;
+  uint64_t releases_ = 0;
 };
 
 }  // namespace warpsim::mem

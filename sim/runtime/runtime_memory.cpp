@@ -86,7 +86,11 @@ void Runtime::free(void* ptr) {
   auto a = device_allocation(ptr);
   if (!a || a->first != addr(ptr))
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFree({}): not an address cudaMalloc returned", ptr));
-  device_->free(addr(ptr));
+  try {
+    device_->free(addr(ptr));
+  } catch (const LaunchError& e) {
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFree({}): {}", ptr, e.what()));
+  }
 }
 
 namespace {

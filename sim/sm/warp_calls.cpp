@@ -37,6 +37,8 @@ void WarpExecutor::call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mas
   const isa::CallSite& cs = k.calls[static_cast<size_t>(in.a.target)];
   if (cs.builtin == isa::Builtin::Vprintf) return builtin_printf(w, cs, pc, mask);
   if (cs.builtin == isa::Builtin::AssertFail) builtin_assert(w, cs, pc, mask);
+  if (cs.builtin == isa::Builtin::Malloc) return builtin_malloc(w, cs, pc, mask);
+  if (cs.builtin == isa::Builtin::Free) return builtin_free(w, cs, pc, mask);
   const int32_t callee = cs.indirect ? indirect_target(w, in, pc, mask) : cs.callee;
   if (callee < 0) return;  // split into one path per target; each re-executes the call
   const isa::Function& f = k.functions[static_cast<size_t>(callee)];
@@ -230,6 +232,31 @@ void WarpExecutor::builtin_assert(Warp& w, const isa::CallSite& cs, uint32_t pc,
                     read_string(w, l, function, pc, "__assertfail's function"),
                     read_string(w, l, message, pc, "__assertfail's message")),
         KernelFault::Kind::Assert);
+}
+
+// malloc and free take effect lane by lane in lane order, so the blocks (and which lanes
+// get NULL when the heap runs out) are the same in every run.
+void WarpExecutor::builtin_malloc(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask) {
+  if (!ctx_.heap) fault(w, static_cast<uint32_t>(std::countr_zero(mask)), pc, "malloc: this launch has no device heap");
+  exec::for_lanes(mask, [&](int l) {
+    uint8_t* params = call_params(w, l);
+    uint64_t bytes = 0;
+    std::memcpy(&bytes, params + cs.arg_offsets[0], 8);
+    const uint64_t p = ctx_.heap->allocate(bytes);
+    std::memcpy(params + cs.ret_offsets[0], &p, 8);
+  });
+}
+
+void WarpExecutor::builtin_free(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask) {
+  if (!ctx_.heap) fault(w, static_cast<uint32_t>(std::countr_zero(mask)), pc, "free: this launch has no device heap");
+  exec::for_lanes(mask, [&](int l) {
+    uint64_t p = 0;
+    std::memcpy(&p, call_params(w, l) + cs.arg_offsets[0], 8);
+    if (!ctx_.heap->release(p))
+      fault(w, l, pc,
+            fmt::format("free({:#x}): not a block that malloc returned in a kernel, or freed already ({})", p,
+                        ctx_.gmem->describe(p, 1)));
+  });
 }
 
 void WarpExecutor::move_printf_to(WarpExecutor& into) {

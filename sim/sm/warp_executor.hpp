@@ -13,6 +13,7 @@
 #include "sim/foundation/launch_stats.hpp"
 #include "sim/isa/ir.hpp"
 #include "sim/isa/semantics.hpp"
+#include "sim/memory/device_heap.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/mem_access.hpp"
 #include "sim/sm/texture_objects.hpp"
@@ -42,6 +43,7 @@ struct LaunchContext {
   uint32_t stack_base = 0;
   double ns_per_cycle = 1;          // %globaltimer: simulated nanoseconds per cycle
   mem::GlobalMemory* gmem = nullptr;
+  mem::DeviceHeap* heap = nullptr;          // malloc/free in kernels
   const TextureTable* textures = nullptr;  // the device's texture and surface objects (none: null)
   std::vector<std::string>* labels = nullptr;  // unused hook
 };
@@ -103,6 +105,8 @@ class WarpExecutor {
   int32_t indirect_target(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask);
   void func_return(Warp& w, uint32_t pc);
   void builtin_printf(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
+  void builtin_malloc(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
+  void builtin_free(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   [[noreturn]] void builtin_assert(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   bool read_generic(const Warp& w, uint32_t lane, uint64_t addr, void* out, uint32_t n) const;
   std::string read_string(const Warp& w, uint32_t lane, uint64_t addr, uint32_t pc, const char* what) const;
@@ -118,6 +122,7 @@ class WarpExecutor {
   LaunchStats& stats_;
   std::array<mem::WarpMemAccess, 3> accesses_{};
   const mem::GlobalMemory::Allocation* last_alloc_ = nullptr;
+  uint64_t last_alloc_releases_ = 0;  // GlobalMemory::releases() when last_alloc_ was found
   struct PrintfRecord {
     uint32_t block, warp, call, lane;
     std::string text;

@@ -258,7 +258,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
   ExecStats& es = stats_.exec;
 
   if (gmask) {
-    const mem::GlobalMemory::Allocation* al = last_alloc_;
+    const mem::GlobalMemory::Allocation* al = gm.releases() == last_alloc_releases_ ? last_alloc_ : nullptr;
     // Fast path: one value per lane and every address in one page of the last allocation
     // (a coalesced access), so one page pointer serves all lanes.
     uint64_t lo = ~uint64_t(0), hi = 0;
@@ -289,6 +289,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
       else move(gm.write_ptr(const_cast<mem::GlobalMemory::Allocation&>(*al), a), l);
     });
     last_alloc_ = al;
+    last_alloc_releases_ = gm.releases();
     // Constant loads read global memory but are not global traffic: no access record (no
     // transactions, cache or DRAM traffic, no gld counts); they cost what a parameter load
     // does (a constant-cache hit; sm_core/issue_model). Constant-cache misses are not modelled.

@@ -274,6 +274,13 @@ TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels
   check_prints_expected("zero_copy");
 }
 
+TEST_CASE("programs: malloc/free and new/delete in kernels behave as on the GPU") {
+  REQUIRE_NVCC();
+  // device_heap.expected is an H200's output: the heap limit, blocks that outlive their
+  // launch, 16-byte alignment, malloc(0), exhaustion returning NULL and reuse after free.
+  check_prints_expected("device_heap");
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

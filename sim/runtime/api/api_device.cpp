@@ -89,7 +89,11 @@ WARPSIM_API int cudaDeviceGetCacheConfig(int* config) {
 
 WARPSIM_API int cudaDeviceSetLimit(int limit, size_t value) {
   return call("cudaDeviceSetLimit", [&](Runtime& rt) {
-    if (limit == 0) rt.set_stack_bytes(value);  // cudaLimitStackSize; the others are accepted and not modelled
+    if (limit == 0) rt.set_stack_bytes(value);  // cudaLimitStackSize
+    if (limit == 2 && !rt.device().set_heap_limit(value))  // cudaLimitMallocHeapSize, as an H200 answers
+      throw ApiError(warpsim::cuda::ErrorInvalidValue,
+                     "cudaDeviceSetLimit(cudaLimitMallocHeapSize): a kernel has already allocated from the heap");
+    // The others are accepted and not modelled.
   });
 }
 
@@ -99,7 +103,7 @@ WARPSIM_API int cudaDeviceGetLimit(size_t* value, int limit) {
     switch (limit) {
       case 0: *value = rt.stack_bytes(); break;
       case 1: *value = 1 << 20; break;
-      case 2: *value = 8 << 20; break;
+      case 2: *value = rt.device().heap_limit(); break;
       default: *value = 0; break;
     }
   });
