@@ -281,6 +281,12 @@ TEST_CASE("programs: malloc/free and new/delete in kernels behave as on the GPU"
   check_prints_expected("device_heap");
 }
 
+TEST_CASE("programs: peer copies on the one simulated device are device-to-device copies, as on a one-GPU machine") {
+  REQUIRE_NVCC();
+  // peer_copy.expected is an H200's output (one GPU): 0 -> 0 copies, other devices refused.
+  check_prints_expected("peer_copy");
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

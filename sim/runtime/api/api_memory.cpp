@@ -1,4 +1,6 @@
 // Memory entry points: device, pinned host and managed allocations, copies, symbols.
+#include <fmt/format.h>
+
 #include <cstdlib>
 
 #include "sim/runtime/api/api_context.hpp"
@@ -108,6 +110,34 @@ WARPSIM_API int cudaMemcpyAsync(void* dst, const void* src, size_t bytes, int ki
       return;
     }
     rt.memcpy(dst, src, bytes, kind_of(kind), "cudaMemcpyAsync");
+  });
+}
+
+// Peer copies between devices: the simulated machine has one device, so both must be 0,
+// and the copy is a device-to-device copy.
+namespace {
+void peer_copy(Runtime& rt, void* dst, int dst_dev, const void* src, int src_dev, size_t bytes, const char* call) {
+  if (dst_dev != 0 || src_dev != 0)
+    throw ApiError(warpsim::cuda::ErrorInvalidDevice,
+                   fmt::format("{}: devices {} and {} (the simulated machine has device 0 only)", call, dst_dev,
+                               src_dev));
+  rt.memcpy(dst, src, bytes, Kind::DeviceToDevice, call);
+}
+}  // namespace
+
+WARPSIM_API int cudaMemcpyPeer(void* dst, int dst_dev, const void* src, int src_dev, size_t bytes) {
+  return call("cudaMemcpyPeer", [&](Runtime& rt) {
+    rt.synchronize();
+    peer_copy(rt, dst, dst_dev, src, src_dev, bytes, "cudaMemcpyPeer");
+  });
+}
+
+WARPSIM_API int cudaMemcpyPeerAsync(void* dst, int dst_dev, const void* src, int src_dev, size_t bytes,
+                                    void* stream) {
+  return call("cudaMemcpyPeerAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemcpyPeerAsync");
+    rt.no_capture(stream, "cudaMemcpyPeerAsync");
+    peer_copy(rt, dst, dst_dev, src, src_dev, bytes, "cudaMemcpyPeerAsync");
   });
 }
 
