@@ -15,6 +15,7 @@
 #include "sim/engine/timeline.hpp"
 #include "sim/engine/sampling.hpp"
 #include "sim/engine/timing_runner.hpp"
+#include "sim/isa/load_scheduling.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/device_heap.hpp"
@@ -143,14 +144,22 @@ const isa::Module& Device::load_ptx_file(const std::string& path) {
   VarPlacer placer(impl_->gmem);
   impl_->modules.push_back(isa::load_ptx_file(path, std::ref(placer)));
   placer.keep();
-  return *impl_->modules.back();
+  return adopt(*impl_->modules.back());
 }
 
 const isa::Module& Device::load_ptx(const std::string& text, const std::string& name) {
   VarPlacer placer(impl_->gmem);
   impl_->modules.push_back(isa::parse_ptx(text, name, std::ref(placer)));
   placer.keep();
-  return *impl_->modules.back();
+  return adopt(*impl_->modules.back());
+}
+
+const isa::Module& Device::adopt(isa::Module& m) {
+  // The code generator's scheduling this device's config asks for (the register estimate
+  // stays the one of PTX order).
+  if (impl_->spec.issue.hoist_loads)
+    for (auto& k : m.kernels) isa::schedule_loads_first(*k);
+  return m;
 }
 
 std::optional<Device::SymbolInfo> Device::symbol(const isa::Module& m, const std::string& name) const {

@@ -140,6 +140,8 @@ class Device {
   struct Impl;
 
  private:
+  const isa::Module& adopt(isa::Module& m);  // per-device treatment of a freshly parsed module
+
   std::unique_ptr<Impl> impl_;
 };
 

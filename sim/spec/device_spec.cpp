@@ -104,6 +104,7 @@ IssueSpec parse_issue(ConfigReader r) {
   if (is.lsu_transactions_per_cycle > 32)
     r.fail("lsu_transactions_per_cycle", "at most 32 (one per lane of a warp)");
   is.dp_blocks_other_schedulers = r.get_bool_or("dp_blocks_other_schedulers", false);
+  is.hoist_loads = r.get_bool_or("hoist_loads", false);
   is.idiv_instructions = cyc("idiv_instructions");
   is.fdiv_instructions = cyc("fdiv_instructions");
   is.alu_latency = cyc("alu_latency");

@@ -62,6 +62,9 @@ struct IssueSpec {
   uint32_t lsu_transactions_per_cycle = 1;
   uint32_t branch_cycles = 4;
   bool dp_blocks_other_schedulers = false;  // Fermi: a DP instruction uses both core groups
+  // Loads issue ahead of independent arithmetic in their basic block, as ptxas schedules
+  // them (sim/isa/load_scheduling.hpp); off: PTX order.
+  bool hoist_loads = false;
   // Instruction sequences that PTX writes as one instruction but the hardware runs as many.
   uint32_t idiv_instructions = 20;  // 32-bit integer div/rem
   uint32_t fdiv_instructions = 8;   // div.rn.f32 / div.full

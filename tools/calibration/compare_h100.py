@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Simulated against measured kernel times on the H100: runs `warpsim run SPEC --config h100`
 for every row of docs/measurements/h100_kernel_times.csv (measured by run_h100.sh, joined by
-summarize_h100.py) and prints per kernel the measured ncu duration, the simulated one, the
+summarize_h100.py), with the registers per thread the measured sm_90 binary used and prints per kernel the measured ncu duration, the simulated one, the
 error, then MAPE, the worst error and Spearman's rank correlation; and whether the global
 load/store requests and sectors warpsim counts equal ncu's for the same launch.
   tools/calibration/compare_h100.py [--warpsim build/tools/warpsim] [--csv OUT] [--min-us X] [-j N]
@@ -11,9 +11,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-def simulate(warpsim, spec, extra):
+def simulate(warpsim, spec, extra, registers):
     path, _, sets = spec.partition(':')
     args = [warpsim, 'run', path, '--config', 'h100'] + extra
+    if registers:
+        args += ['--registers', registers]
     for s in filter(None, sets.split(',')):
         args += ['--var', s]
     with tempfile.NamedTemporaryFile(suffix='.json') as f:
@@ -53,11 +55,17 @@ def main():
     ap.add_argument('--min-us', type=float, default=0.0)
     ap.add_argument('-j', type=int, default=2)
     ap.add_argument('--set', action='append', default=[], help='config override passed to warpsim')
+    ap.add_argument('--spec-registers', action='store_true',
+                    help="simulate with the spec's register count (ptxas for sm_75) instead of the one the "
+                         "H100's binary used (ncu's launch__registers_per_thread)")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.measured)))
     extra = [x for s in a.set for x in ('--set', s)]
     with ThreadPoolExecutor(a.j) as ex:
-        sims = list(ex.map(lambda r: simulate(a.warpsim, r['spec'], extra), rows))
+        # The same launch as on the GPU: the registers per thread ptxas gave the sm_90 binary
+        # that was measured (they set the occupancy), unless --spec-registers.
+        sims = list(ex.map(lambda r: simulate(a.warpsim, r['spec'], extra,
+                                              None if a.spec_registers else r.get('registers') or None), rows))
     out = []
     print(f"{'spec':58} {'measured_us':>11} {'simulated_us':>12} {'error':>8}")
     for r, (m, err) in zip(rows, sims):
