@@ -73,6 +73,8 @@ void run_reference(const std::string& name, ReferenceContext& ctx);
 // The references, one family per file.
 void vecadd(ReferenceContext& ctx);
 void pointer_chase(ReferenceContext& ctx);
+void scattered_stores(ReferenceContext& ctx);
+void block_index(ReferenceContext& ctx);
 void matmul(ReferenceContext& ctx);
 void block_sums(ReferenceContext& ctx);
 void block_sums_2x(ReferenceContext& ctx);

@@ -8,6 +8,8 @@ std::map<std::string, ReferenceFn> reference_registry() {
   return {
       {"vecadd", vecadd},
       {"pointer_chase", pointer_chase},
+      {"scattered_stores", scattered_stores},
+      {"block_index", block_index},
       {"matmul", matmul},
       {"block_sums", block_sums},
       {"block_sums_2x", block_sums_2x},

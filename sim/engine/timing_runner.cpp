@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
+
 #include "sim/foundation/error.hpp"
 #include "sim/memory/memory_counter.hpp"
 #include "sim/engine/sm_phase.hpp"
@@ -73,15 +76,34 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
 
   // Block dispatch and memory responses lower an SM's wake; `soonest` collects the lowest.
   uint64_t soonest = sm::kNever;
-  // Initial distribution: one block per SM per pass, in SM order, until every SM is full.
+  // The dispatcher's rate (spec.block_dispatch_cycles): by cycle t at most floor(t / rate) + 1
+  // blocks have started. When blocks wait for it with a slot free, it wakes the runner at
+  // the cycle the next one may start (dispatch_wake).
+  const double rate = spec.block_dispatch_cycles;
+  uint64_t dispatch_wake = sm::kNever;
+  auto allowed_by = [&](uint64_t t) {
+    return rate > 0 ? uint64_t(double(t) / rate) + 1 : std::numeric_limits<uint64_t>::max();
+  };
+  // Distribution: one block per SM per pass, in SM order, until every SM is full. With a
+  // dispatch rate, blocks trickle out a few at a time, so the passes go on from the SM after
+  // the last one served (round robin) instead of from SM 0.
+  size_t cursor = 0;
   auto dispatch = [&](uint64_t t) {
+    dispatch_wake = sm::kNever;
+    const uint64_t allowed = allowed_by(t);
     bool placed = true;
     while (next_block < nblocks && placed) {
       placed = false;
-      for (size_t i = 0; i < sms.size(); ++i) {
+      for (size_t k = 0; k < sms.size(); ++k) {
         if (next_block >= nblocks) break;
+        const size_t i = rate > 0 ? (cursor + k) % sms.size() : k;
         sm::SmCore& s = *sms[i];
         if (!s.has_free_block_slot()) continue;
+        if (next_block >= allowed) {  // a slot is free, the dispatcher is not
+          dispatch_wake = uint64_t(std::ceil(double(next_block) * rate));
+          cursor = i;
+          return;
+        }
         s.assign_block(static_cast<uint32_t>(next_block++), t);
         soonest = std::min(soonest, phase.note_event(i));
         placed = true;
@@ -105,6 +127,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
 
   try {
     while (true) {
+      if (dispatch_wake <= now) dispatch(now);
       deliver(now);
       uint64_t next = phase.tick_due(now, memory, limits);  // earliest SM wake
       // Submissions from the SMs give the memory system work from the next cycle on.
@@ -122,7 +145,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       }
       if (finished_seen == nblocks && memory.idle()) break;
 
-      next = std::min({next, soonest, mem_next});
+      next = std::min({next, soonest, mem_next, dispatch_wake});
       soonest = sm::kNever;
       if (next == sm::kNever) stalled(sms, memory, now, kernel.name);
       now = std::max(now + 1, next);

@@ -79,6 +79,7 @@ struct MemorySystem::Impl {
     std::deque<uint32_t> lsu;
     std::deque<Packet> out;
     std::unique_ptr<Cache> l1;
+    uint64_t lsu_free_at = 0;  // issue.partial_store_cycles: the load/store unit is busy until then
   };
   std::vector<SmSide> sms;
   uint64_t lsu_pending = 0;  // transactions in all SMs' load/store queues

@@ -104,6 +104,8 @@ IssueSpec parse_issue(ConfigReader r) {
   if (is.lsu_transactions_per_cycle > 32)
     r.fail("lsu_transactions_per_cycle", "at most 32 (one per lane of a warp)");
   is.dp_blocks_other_schedulers = r.get_bool_or("dp_blocks_other_schedulers", false);
+  is.partial_store_cycles = u32(r, "partial_store_cycles", r.get_uint_or("partial_store_cycles", 0));
+  if (is.partial_store_cycles > 1000) r.fail("partial_store_cycles", "at most 1000");
   is.hoist_loads = r.get_bool_or("hoist_loads", false);
   is.idiv_instructions = cyc("idiv_instructions");
   is.fdiv_instructions = cyc("fdiv_instructions");
@@ -155,6 +157,9 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
     c->finish();
   }
   d.launch_overhead_cycles = r.get_uint_or("launch_overhead_cycles", 0);
+  d.block_dispatch_cycles = r.get_number_or("block_dispatch_cycles", 0);
+  if (d.block_dispatch_cycles < 0 || d.block_dispatch_cycles > 1e6)
+    r.fail("block_dispatch_cycles", "between 0 and 1000000 cycles per block");
   if (d.launch_overhead_cycles > 100000000)
     r.fail("launch_overhead_cycles", "at most 100000000 cycles");
   d.sm = parse_sm(r.child("sm"));

@@ -60,6 +60,9 @@ struct IssueSpec {
   // Global/local transactions the load/store unit hands to the memory system per cycle
   // (the H100's L1 takes a 128-byte wavefront, four 32-byte sectors, per cycle); 1 by default.
   uint32_t lsu_transactions_per_cycle = 1;
+  // Cycles the load/store unit is busy with a global store transaction that writes only part
+  // of its bytes (a byte-masked sector), instead of sharing a cycle with others; 0: no extra cost.
+  uint32_t partial_store_cycles = 0;
   uint32_t branch_cycles = 4;
   bool dp_blocks_other_schedulers = false;  // Fermi: a DP instruction uses both core groups
   // Loads issue ahead of independent arithmetic in their basic block, as ptxas schedules
@@ -96,6 +99,10 @@ struct DeviceSpec {
   // grid and the end-of-kernel flush). 0 (the default): the time from the first block's
   // dispatch to the last block's end only.
   uint64_t launch_overhead_cycles = 0;
+  // The GPU-wide rate at which blocks start on SMs: at most one block per this many SM
+  // cycles (fractions allowed), counted from the launch. 0 (the default): a free SM slot
+  // takes the next block at once.
+  double block_dispatch_cycles = 0;
   SmSpec sm;
   IssueSpec issue;
   mem::CoalescerSpec coalescer;

@@ -58,8 +58,50 @@ TEST_CASE("310: more LSU transactions per cycle speed up an uncoalesced copy", "
   // stride 32: every lane's word is its own transaction, so the LSU hand-over dominates.
   const std::string spec = "kernels/memory/stride_copy.json";
   const std::map<std::string, int64_t> vars = {{"n", 8192}, {"stride", 32}};
-  const LaunchStats one = timed("h100", {"issue.lsu_transactions_per_cycle=1"}, spec, vars);
-  const LaunchStats four = timed("h100", {}, spec, vars);
+  // (Its stores write 4 bytes of each sector: without partial_store_cycles they cost what
+  // whole ones do, and without the block dispatch rate its 32 blocks start together, so the
+  // hand-over is what differs.)
+  const LaunchStats one = timed(
+      "h100", {"issue.lsu_transactions_per_cycle=1", "issue.partial_store_cycles=0", "block_dispatch_cycles=0"}, spec,
+      vars);
+  const LaunchStats four = timed("h100", {"issue.partial_store_cycles=0", "block_dispatch_cycles=0"}, spec, vars);
   CHECK(four.exec.inst_executed == one.exec.inst_executed);
   CHECK(four.timing.elapsed_cycles_sm < one.timing.elapsed_cycles_sm);
+}
+
+TEST_CASE("310: byte-masked stores hold the load/store unit for partial_store_cycles", "[timing][config]") {
+  const std::string spec = "kernels/microbench/scattered_stores.json";
+  // Coalesced (stride 1): whole sectors, not affected at all.
+  const std::map<std::string, int64_t> whole = {{"threads", 65536}, {"stride", 1}, {"shift", 16}};
+  CHECK(timed("h100", {"issue.partial_store_cycles=0"}, spec, whole).timing.elapsed_cycles_sm ==
+        timed("h100", {}, spec, whole).timing.elapsed_cycles_sm);
+  // Stride 8: 4 bytes of 32 sectors per store. Each SM's unit then takes one sector per
+  // 3 cycles: 65,536 sectors over 132 SMs need at least 496 x 3 cycles per SM.
+  const std::map<std::string, int64_t> partial = {{"threads", 65536}, {"stride", 8}, {"shift", 13}};
+  const LaunchStats free_ = timed("h100", {"issue.partial_store_cycles=0"}, spec, partial);
+  const LaunchStats three = timed("h100", {}, spec, partial);
+  CHECK(three.exec.inst_executed == free_.exec.inst_executed);
+  CHECK(three.mem.gst_transactions == 65536);
+  CHECK(three.timing.elapsed_cycles_sm > free_.timing.elapsed_cycles_sm);
+  CHECK(three.timing.elapsed_cycles_sm >= 4182 + 65536 / 132 * 3);
+}
+
+TEST_CASE("310: blocks start no faster than block_dispatch_cycles allows", "[timing][config]") {
+  const std::string spec = "kernels/microbench/block_launch.json";
+  // 13,200 blocks that do nothing: 1.2 cycles per block for the whole GPU is at least 15,840
+  // cycles; without the rate they start as fast as slots free up.
+  const std::map<std::string, int64_t> many = {{"blocks", 13200}, {"block_size", 256}};
+  const LaunchStats free_ = timed("h100", {"block_dispatch_cycles=0"}, spec, many);
+  const LaunchStats rated = timed("h100", {}, spec, many);
+  CHECK(rated.exec.inst_executed == free_.exec.inst_executed);
+  CHECK(free_.timing.elapsed_cycles_sm - 4182 < 15840);
+  CHECK(rated.timing.elapsed_cycles_sm - 4182 >= 15840);
+  CHECK(rated.timing.elapsed_cycles_sm - 4182 < 15840 + 2000);
+  // A grid of one block per SM waits at most 132 x 1.2 cycles for its last block to start,
+  // and the blocks still spread over all SMs (round robin), one each.
+  const std::map<std::string, int64_t> one_wave = {{"blocks", 132}, {"block_size", 256}};
+  const LaunchStats a = timed("h100", {"block_dispatch_cycles=0"}, spec, one_wave);
+  const LaunchStats b = timed("h100", {}, spec, one_wave);
+  CHECK(b.timing.elapsed_cycles_sm >= a.timing.elapsed_cycles_sm);
+  CHECK(b.timing.elapsed_cycles_sm <= a.timing.elapsed_cycles_sm + 160);
 }
