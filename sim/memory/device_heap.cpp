@@ -35,10 +35,12 @@ uint64_t DeviceHeap::allocate(uint64_t bytes) {
     const uint64_t off = it->first;
     const uint64_t take = std::min(rounded + kAlign, it->second);
     const uint64_t rest = it->second - take;
+    // The heap's address range is the device's: if an allocation was ever placed there
+    // (after terabytes of cudaMalloc address space), this block cannot be had.
+    if (!gmem_.map_external(kBase + off, storage_.get() + off, visible, "device malloc block")) return 0;
     free_.erase(it);
     if (rest) free_.emplace(off + take, rest);
     used_.emplace(off, take);
-    gmem_.map_external(kBase + off, storage_.get() + off, visible, "device malloc block");
     return kBase + off;
   }
   return 0;

@@ -10,14 +10,21 @@ namespace warpsim::mem {
 
 bool MemorySystem::Impl::lsu_step(uint32_t sm_id, uint64_t now) {
   SmSide& sm = sms[sm_id];
-  if (sm.lsu.empty()) return false;
+  if (sm.lsu.empty() || now < sm.lsu_free_at) return false;
+  // A store that writes part of its sector(s) holds the unit for partial_store_cycles once
+  // it has been handed on.
+  const Txn& t = txns[sm.lsu.front()];
+  const bool partial = t.kind == AccessKind::Store && spec.issue.partial_store_cycles && t.data_bytes < t.bytes;
+  if (!lsu_hand_on(sm_id, now)) return false;
+  if (partial) sm.lsu_free_at = now + spec.issue.partial_store_cycles;
+  return true;
+}
+
+bool MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now) {
+  SmSide& sm = sms[sm_id];
   if (sm.out.size() >= kSmOutCapacity) return false;
-  if (now < sm.lsu_free_at) return false;
   const uint32_t id = sm.lsu.front();
   Txn& t = txns[id];
-  // A store that writes part of its sector(s) holds the unit for partial_store_cycles.
-  if (t.kind == AccessKind::Store && spec.issue.partial_store_cycles && t.data_bytes < t.bytes)
-    sm.lsu_free_at = now + spec.issue.partial_store_cycles;
   if (!dram) {  // no memory model: a fixed latency from the issue config
     if (t.kind == AccessKind::Store) complete_txn(id, now);
     else schedule(now + spec.issue.global_latency, EventKind::TxnDone, id, 0);

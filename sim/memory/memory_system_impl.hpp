@@ -219,6 +219,7 @@ struct MemorySystem::Impl {
 
   // Processes the head of an SM's load/store queue; false when it must wait.
   bool lsu_step(uint32_t sm_id, uint64_t now);
+  bool lsu_hand_on(uint32_t sm_id, uint64_t now);  // lsu_step's work, without the unit's busy time
   void pop_lsu(uint32_t sm_id) {
     SmSide& sm = sms[sm_id];
     sm.lsu.pop_front();
