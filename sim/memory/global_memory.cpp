@@ -8,6 +8,20 @@ namespace warpsim::mem {
 
 GlobalMemory::GlobalMemory() : zero_page_(new uint8_t[kPageSize]()) {}
 
+GlobalMemory::~GlobalMemory() {
+  for (auto& [base, a] : allocs_) free_pages(a);
+}
+
+void GlobalMemory::free_pages(Allocation& a) {
+  if (a.external) return;  // its owner's
+  for (uint8_t*& p : a.pages)
+    if (p) {
+      delete[] p;
+      p = nullptr;
+      --pages_materialised_;
+    }
+}
+
 uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes == 0) bytes = 1;
   if (bytes > capacity_ || allocated_ + bytes > capacity_)
@@ -49,6 +63,8 @@ bool GlobalMemory::map_external(uint64_t base, uint8_t* storage, uint64_t bytes,
   a.base = base;
   a.size = bytes;
   a.external = storage;
+  a.pages.resize((bytes + kPageSize - 1) >> kPageBits);
+  for (size_t i = 0; i < a.pages.size(); ++i) a.pages[i] = storage + i * kPageSize;
   a.label = std::move(label);
   allocs_.emplace(base, std::move(a));
   return true;
@@ -58,8 +74,7 @@ bool GlobalMemory::release(uint64_t base) {
   auto it = allocs_.find(base);
   if (it == allocs_.end()) return false;
   if (!it->second.external) allocated_ -= it->second.size;
-  for (auto& p : it->second.pages)
-    if (p) --pages_materialised_;
+  free_pages(it->second);
   allocs_.erase(it);
   ++releases_;
   return true;
@@ -109,8 +124,8 @@ bool GlobalMemory::set_label(uint64_t base, const std::string& label) {
   return true;
 }
 
-void GlobalMemory::materialise(std::unique_ptr<uint8_t[]>& p) {
-  p.reset(new uint8_t[kPageSize]());
+void GlobalMemory::materialise(uint8_t*& p) {
+  p = new uint8_t[kPageSize]();
   ++pages_materialised_;
 }
 

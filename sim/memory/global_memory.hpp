@@ -26,13 +26,18 @@ class GlobalMemory {
   struct Allocation {
     uint64_t base = 0;
     uint64_t size = 0;
-    std::vector<std::unique_ptr<uint8_t[]>> pages;  // null until first write
+    // Page i's bytes. Owned pages are null until first written (the GlobalMemory frees
+    // them); an external allocation's pages point into its owner's storage.
+    std::vector<uint8_t*> pages;
     std::string label;                               // e.g. the launch spec's buffer name
-    uint8_t* external = nullptr;                     // map_external's storage (then no pages)
+    uint8_t* external = nullptr;                     // map_external's storage (pages point into it)
     bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr - base + n <= size; }
   };
 
   GlobalMemory();
+  ~GlobalMemory();
+  GlobalMemory(const GlobalMemory&) = delete;
+  GlobalMemory& operator=(const GlobalMemory&) = delete;
 
   uint64_t allocate(uint64_t bytes);        // throws LaunchError("out of memory") above the limit
   bool release(uint64_t base);              // false if base is not a live allocation
@@ -59,16 +64,14 @@ class GlobalMemory {
   // Fast path for aligned accesses of <= 16 bytes (never page-crossing when aligned).
   const uint8_t* read_ptr(const Allocation& a, uint64_t addr) const {
     uint64_t off = addr - a.base;
-    if (a.external) return a.external + off;
-    const auto& p = a.pages[off >> kPageBits];
-    return p ? p.get() + (off & (kPageSize - 1)) : zero_page_.get();
+    const uint8_t* p = a.pages[off >> kPageBits];
+    return p ? p + (off & (kPageSize - 1)) : zero_page_.get();
   }
   uint8_t* write_ptr(Allocation& a, uint64_t addr) {
     uint64_t off = addr - a.base;
-    if (a.external) return a.external + off;
-    auto& p = a.pages[off >> kPageBits];
+    uint8_t*& p = a.pages[off >> kPageBits];
     if (!p) materialise(p);
-    return p.get() + (off & (kPageSize - 1));
+    return p + (off & (kPageSize - 1));
   }
 
   uint64_t pages_materialised() const { return pages_materialised_; }
@@ -77,7 +80,8 @@ class GlobalMemory {
   uint64_t releases() const { return releases_; }
 
  private:
-  void materialise(std::unique_ptr<uint8_t[]>& p);
+  void materialise(uint8_t*& p);
+  void free_pages(Allocation& a);
 
   std::map<uint64_t, Allocation> allocs_;  // by base
   std::unique_ptr<uint8_t[]> zero_page_;
