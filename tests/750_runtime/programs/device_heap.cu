@@ -114,17 +114,23 @@ int main() {
   cudaMemcpyFromSymbol(c, counters, sizeof(c));
   printf("malloc(0) is NULL: %u; malloc(2 x heap) is NULL: %u\n", c[4], c[5]);
 
-  int* rounds;
-  cudaMallocManaged(&rounds, 2 * sizeof(int));
-  exhaust<<<1, 1>>>(rounds);
+  // (Device memory and copies, not managed memory: the sanitizer build cannot map managed
+  // memory at its device address.)
+  int* d_rounds;
+  int rounds[2];
+  cudaMalloc(&d_rounds, 2 * sizeof(int));
+  exhaust<<<1, 1>>>(d_rounds);
   say("exhaust", cudaDeviceSynchronize());
+  cudaMemcpy(rounds, d_rounds, sizeof(rounds), cudaMemcpyDeviceToHost);
   printf("1 MiB blocks from a 32 MiB heap: between 16 and 32: %d; the same again after free: %d\n",
          rounds[0] >= 16 && rounds[0] <= 32, rounds[1] == rounds[0]);
 
-  long long* sums;
-  cudaMallocManaged(&sums, threads * sizeof(long long));
-  lists<<<2, 128>>>(sums);
+  long long* d_sums;
+  long long sums[threads];
+  cudaMalloc(&d_sums, threads * sizeof(long long));
+  lists<<<2, 128>>>(d_sums);
   say("lists", cudaDeviceSynchronize());
+  cudaMemcpy(sums, d_sums, sizeof(sums), cudaMemcpyDeviceToHost);
   long long total = 0;
   for (int t = 0; t < threads; ++t) total += sums[t];
   printf("new/delete lists: total %lld, thread 37: %lld\n", total, sums[37]);
@@ -134,7 +140,7 @@ int main() {
   printf("heap %zu\n", heap);
   cudaFree(ptrs);
   cudaFree(sizes);
-  cudaFree(rounds);
-  cudaFree(sums);
+  cudaFree(d_rounds);
+  cudaFree(d_sums);
   return 0;
 }
