@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -181,6 +182,9 @@ struct Kernel {
   std::vector<std::string> text;    // the PTX text of each instruction (for traces and errors)
   uint32_t num_branches = 0;
   uint32_t estimated_registers = 0; // per-thread 32-bit registers from a liveness estimate
+  // Stack bytes of the deepest call chain (call_stack.hpp), found at load; nullopt with
+  // recursion or indirect calls.
+  std::optional<uint64_t> static_stack_bytes = 0;
 
   uint32_t num_slots() const { return static_cast<uint32_t>(regs.size()); }
 };

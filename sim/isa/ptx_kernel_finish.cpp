@@ -2,6 +2,7 @@
 // semantics bound, control flow analysed.
 #include "sim/isa/ptx_module_parser.hpp"
 
+#include "sim/isa/call_stack.hpp"
 #include "sim/isa/cfg.hpp"
 #include "sim/isa/contraction.hpp"
 #include "sim/isa/semantics.hpp"
@@ -113,6 +114,7 @@ void ModuleParser::finish_kernel() {
   for (size_t s = 0; s < k_->consts.size(); ++s)
     for (int l = 0; l < kWarpLanes; ++l) k_->consts_bcast[s * kWarpLanes + l] = k_->consts[s];
   k_->estimated_registers = estimate_registers(*k_);
+  k_->static_stack_bytes = isa::static_stack_bytes(*k_);
 }
 
 int64_t ModuleParser::symbol_value(const SymbolFixup& f) {

@@ -8,7 +8,6 @@
 #include <cstring>
 
 #include "sim/foundation/error.hpp"
-#include "sim/isa/call_stack.hpp"
 #include "sim/sm/device_printf.hpp"
 #include "sim/sm/warp_executor.hpp"
 
@@ -27,7 +26,7 @@ void set_local_layout(LaunchContext& ctx, const isa::Kernel& k, uint32_t stack_b
   ctx.stack_base = align16(uint64_t(ctx.call_param_base) + k.call_param_bytes);
   // As the CUDA driver does, the stack is at least what the deepest call chain needs when
   // that is known (no recursion); cudaLimitStackSize bounds recursive code only.
-  const uint64_t need = isa::static_stack_bytes(k).value_or(0);
+  const uint64_t need = k.static_stack_bytes.value_or(0);
   const uint64_t stack = std::max<uint64_t>(stack_bytes, need);
   ctx.local_stride = ctx.stack_base + (k.functions.empty() ? 0 : align16(stack));
 }

@@ -359,12 +359,15 @@ TEST_CASE("calls: without recursion the stack is what the deepest chain needs, a
   REQUIRE(need.has_value());
   CHECK(*need == k.functions.at(0).frame_bytes);
   CHECK(*need > 1400);
+  CHECK(k.static_stack_bytes == need);  // found once, when the module loads
   DevPtr out = sim.zeros<uint32_t>(32);
   sim.run(k, {1, 1, 1}, {32, 1, 1}, {ptr(out)});  // the default 1024-byte limit
   auto got = sim.download<uint32_t>(out, 32);
   for (uint32_t t = 0; t < 32; ++t) CHECK(got[t] == t + 7);
   // Recursion has no static bound.
-  CHECK_FALSE(warpsim::isa::static_stack_bytes(sim.kernel(ptxtest::module(kRunaway))).has_value());
+  const auto& runaway = sim.kernel(ptxtest::module(kRunaway));
+  CHECK_FALSE(warpsim::isa::static_stack_bytes(runaway).has_value());
+  CHECK_FALSE(runaway.static_stack_bytes.has_value());
 }
 
 TEST_CASE("calls: what the loader refuses", "[isa][calls]") {
