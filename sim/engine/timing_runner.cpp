@@ -96,7 +96,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       placed = false;
       for (size_t k = 0; k < sms.size(); ++k) {
         if (next_block >= nblocks) break;
-        const size_t i = rate > 0 ? (cursor + k) % sms.size() : k;
+        const size_t i = (cursor + k) % sms.size();  // cursor stays 0 without a rate
         sm::SmCore& s = *sms[i];
         if (!s.has_free_block_slot()) continue;
         if (next_block >= allowed) {  // a slot is free, the dispatcher is not

@@ -12,15 +12,13 @@ namespace {
 
 uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
-bool is_builtin(std::string_view name) {
-  return name == "vprintf" || name == "__assertfail" || name == "malloc" || name == "free";
-}
-
+// The external functions warpsim implements itself (None: any other name).
 Builtin builtin_of(std::string_view name) {
   if (name == "vprintf") return Builtin::Vprintf;
   if (name == "__assertfail") return Builtin::AssertFail;
   if (name == "malloc") return Builtin::Malloc;
-  return Builtin::Free;
+  if (name == "free") return Builtin::Free;
+  return Builtin::None;
 }
 
 }  // namespace
@@ -269,10 +267,10 @@ void ModuleParser::parse_call(Instr& in, const Token& op_tok) {
   }
   const FuncDecl& f = *fd;
   if (!indirect && !f.body_pos) {
-    if (!f.is_extern || !is_builtin(f.name))
+    cs.builtin = f.is_extern ? builtin_of(f.name) : Builtin::None;
+    if (cs.builtin == Builtin::None)
       unsupported(f.is_extern ? fmt::format("call of external function '{}' (separate compilation)", f.name)
                               : fmt::format("device function '{}' is declared but not defined", f.name));
-    cs.builtin = builtin_of(f.name);
     // malloc and free as CUDA declares them: (.b64 size) -> .b64 pointer, and (.b64 pointer).
     auto sizes_are = [&](const std::vector<ParamDecl>& ps, size_t n) {
       return ps.size() == n && std::all_of(ps.begin(), ps.end(), [](const ParamDecl& p) { return p.size == 8; });

@@ -27,17 +27,9 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes > capacity_ || allocated_ + bytes > capacity_)
     throw LaunchError(fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use", bytes,
                                   allocated_, capacity_));
-  // Skip any externally mapped range (with its guard) that the next base would run into.
-  for (;;) {
-    auto it = allocs_.lower_bound(next_base_);
-    const Allocation* in_way = nullptr;
-    if (it != allocs_.begin() && std::prev(it)->first + std::prev(it)->second.size + kGuard > next_base_)
-      in_way = &std::prev(it)->second;
-    else if (it != allocs_.end() && it->first < next_base_ + bytes + kGuard)
-      in_way = &it->second;
-    if (!in_way) break;
+  // Skip any externally mapped range (with a guard on both sides) the next base would run into.
+  while (const Allocation* in_way = overlapping(next_base_ - kGuard, next_base_ + bytes + kGuard))
     next_base_ = (in_way->base + in_way->size + kGuard + kAlign - 1) & ~(kAlign - 1);
-  }
   Allocation a;
   a.base = next_base_;
   a.size = bytes;
@@ -53,12 +45,7 @@ bool GlobalMemory::map_external(uint64_t base, uint8_t* storage, uint64_t bytes,
   if (bytes == 0 || !storage || base + bytes < base) return false;
   // Only overlap is refused: host ranges may be adjacent, as they are in the program, and
   // device allocations keep their guard from external ranges when they are placed.
-  auto it = allocs_.lower_bound(base);
-  if (it != allocs_.begin()) {
-    auto below = std::prev(it);
-    if (below->first + below->second.size > base) return false;
-  }
-  if (it != allocs_.end() && it->first < base + bytes) return false;
+  if (overlapping(base, base + bytes)) return false;
   Allocation a;
   a.base = base;
   a.size = bytes;
@@ -68,6 +55,13 @@ bool GlobalMemory::map_external(uint64_t base, uint8_t* storage, uint64_t bytes,
   a.label = std::move(label);
   allocs_.emplace(base, std::move(a));
   return true;
+}
+
+const GlobalMemory::Allocation* GlobalMemory::overlapping(uint64_t lo, uint64_t hi) const {
+  auto it = allocs_.lower_bound(lo);
+  if (it != allocs_.begin() && std::prev(it)->first + std::prev(it)->second.size > lo) return &std::prev(it)->second;
+  if (it != allocs_.end() && it->first < hi) return &it->second;
+  return nullptr;
 }
 
 bool GlobalMemory::release(uint64_t base) {

@@ -80,6 +80,8 @@ class GlobalMemory {
   uint64_t releases() const { return releases_; }
 
  private:
+  // The lowest live allocation overlapping [lo, hi), or null.
+  const Allocation* overlapping(uint64_t lo, uint64_t hi) const;
   void materialise(uint8_t*& p);
   void free_pages(Allocation& a);
 

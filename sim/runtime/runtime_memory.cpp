@@ -22,6 +22,16 @@ namespace {
 
 DevPtr addr(const void* p) { return reinterpret_cast<DevPtr>(p); }
 
+// Managed and pinned host ranges are kept by base address, each record with its `bytes`.
+// The entry of such a map whose range overlaps [lo, hi), or null.
+template <class T>
+const std::pair<const uint64_t, T>* range_overlapping(const std::map<uint64_t, T>& m, uint64_t lo, uint64_t hi) {
+  auto it = m.lower_bound(lo);
+  if (it != m.begin() && std::prev(it)->first + std::prev(it)->second.bytes > lo) return &*std::prev(it);
+  if (it != m.end() && it->first < hi) return &*it;
+  return nullptr;
+}
+
 ApiError out_of_memory(const char* call, uint64_t bytes, const Device& d) {
   return ApiError(cuda::ErrorMemoryAllocation,
                   fmt::format("{}: {} bytes requested; the simulated {} has {} bytes of device memory, {} in use", call,
@@ -36,10 +46,7 @@ std::optional<std::pair<DevPtr, uint64_t>> Runtime::device_allocation(const void
 }
 
 bool Runtime::is_managed(const void* ptr) const {
-  auto it = managed_.upper_bound(addr(ptr));
-  if (it == managed_.begin()) return false;
-  --it;
-  return addr(ptr) - it->first < it->second.bytes;
+  return range_overlapping(managed_, addr(ptr), addr(ptr) + 1) != nullptr;
 }
 
 void* Runtime::malloc(uint64_t bytes) {
@@ -110,10 +117,7 @@ bool in_window(uint64_t base, uint64_t bytes) {
 }  // namespace
 
 const std::pair<const uint64_t, Runtime::HostAlloc>* Runtime::host_alloc(const void* ptr) const {
-  auto it = host_allocs_.upper_bound(addr(ptr));
-  if (it == host_allocs_.begin()) return nullptr;
-  --it;
-  return addr(ptr) - it->first < it->second.bytes ? &*it : nullptr;
+  return range_overlapping(host_allocs_, addr(ptr), addr(ptr) + 1);
 }
 
 void Runtime::map_host(uint64_t base, const HostAlloc& h) {
@@ -176,10 +180,7 @@ void Runtime::host_register(void* ptr, uint64_t bytes, unsigned flags) {
                    "cudaHostRegister: cudaHostRegisterReadOnly is not supported (cudaDevAttrHostRegisterReadOnlySupported "
                    "is 0)");
   const uint64_t base = addr(ptr);
-  auto it = host_allocs_.lower_bound(base);
-  const bool overlaps = (it != host_allocs_.end() && it->first < base + bytes) ||
-                        (it != host_allocs_.begin() && std::prev(it)->first + std::prev(it)->second.bytes > base);
-  if (overlaps || is_managed(ptr))
+  if (range_overlapping(host_allocs_, base, base + bytes) || is_managed(ptr))
     throw ApiError(cuda::ErrorHostMemoryAlreadyRegistered,
                    fmt::format("cudaHostRegister({}, {}): part of the range is already registered or pinned", ptr,
                                bytes));
