@@ -169,6 +169,34 @@ DONE:
 
 }  // namespace
 
+TEST_CASE("device heap: malloc or free declared other than CUDA declares them is refused at its line",
+          "[engine][heap]") {
+  const std::string bad = ptxtest::module(R"(
+.extern .func  (.param .b32 func_retval0) malloc
+(
+	.param .b32 malloc_param_0
+)
+;
+.visible .entry k(.param .u64 out_p)
+{
+	.reg .b32 	%r<3>;
+	mov.u32 	%r1, 16;
+	{
+	.param .b32 param0;
+	st.param.b32 	[param0], %r1;
+	.param .b32 retval0;
+	call.uni (retval0), malloc, (param0);
+	ld.param.b32 	%r2, [retval0];
+	}
+	ret;
+}
+)");
+  const std::string err = ptxtest::ptx_error(bad);
+  // Line 18 is the call (3 header lines, then the body).
+  CHECK_THAT(err, Catch::StartsWith("t.ptx:18: unsupported PTX: call.uni (retval0), malloc, (param0);") &&
+                      Catch::EndsWith("('malloc' declared with a signature other than CUDA's)"));
+}
+
 TEST_CASE("device heap: kernels allocate in lane order, blocks outlive the launch, another frees them",
           "[engine][heap]") {
   for (auto mode : {warpsim::SimMode::Functional, warpsim::SimMode::Timing}) {

@@ -43,6 +43,15 @@ TEST_CASE("310: optional timing keys default to the old behaviour", "[timing][co
   CHECK_THROWS_AS(load_device_spec(repo("configs/c2070.json"), {"partition.dram_queue_limit=0"}), ConfigError);
   CHECK_THROWS_AS(load_device_spec(repo("configs/h100.json"), {"launch_overhead_cycles=-1"}), ConfigError);
   CHECK_NOTHROW(load_device_spec(repo("configs/h100.json"), {"launch_overhead_cycles=0"}));
+  // The H100's measured rates; none on the older devices; out-of-range values are refused.
+  CHECK(c.block_dispatch_cycles == 0);
+  CHECK(c.issue.partial_store_cycles == 0);
+  CHECK_FALSE(c.issue.hoist_loads);
+  CHECK(h.block_dispatch_cycles == 1.2);
+  CHECK(h.issue.partial_store_cycles == 3);
+  CHECK(h.issue.hoist_loads);
+  CHECK_THROWS_AS(load_device_spec(repo("configs/h100.json"), {"block_dispatch_cycles=-0.5"}), ConfigError);
+  CHECK_THROWS_AS(load_device_spec(repo("configs/h100.json"), {"issue.partial_store_cycles=1001"}), ConfigError);
 }
 
 TEST_CASE("310: launch_overhead_cycles adds exactly its cycles to the kernel's time", "[timing][config]") {
