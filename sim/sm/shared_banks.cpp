@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <string>
 
 namespace warpsim::sm {
 
@@ -128,11 +129,44 @@ void collect(const SharedBankSpec& spec, const WarpMemAccess& a, uint32_t first,
   }
 }
 
+// cc 9.0 (measured on an H100 with Nsight Compute, tools/ncu/shared_wide.sh and
+// docs/measurements/h100_shared_wide.csv), 64- and 128-bit accesses: a "unit" is the lanes
+// whose pieces fill the 32 banks once (16 lanes of 8 bytes, 8 of 16), served with broadcast
+// inside it; a unit costs the largest number of distinct words in one bank. Stores are
+// served unit by unit. Loads pair up the two units of a group (a warp for 8 bytes, a
+// half-warp for 16) and serve them as one, broadcast across both, when no even/odd lane pair
+// of the group has both lanes active at different addresses. The rule reproduces the
+// wavefronts and bank conflicts of 144 of the 147 load and all 147 store patterns measured;
+// the exceptions are listed in tests/650_hardware/shared_wide_test.cpp.
+void cc9_wide(const SharedBankSpec& spec, const WarpMemAccess& a, uint32_t piece, uint32_t chunk,
+              SharedConflicts& out) {
+  const uint32_t unit = std::max<uint32_t>(1, spec.banks * spec.bank_width / chunk);
+  const uint32_t group = std::min<uint32_t>(32, 2 * unit);
+  std::vector<WordRef> refs;
+  uint32_t active = 0;
+  for (uint32_t g = 0; g < 32; g += group) {
+    // Together when no even/odd lane pair of the group has both lanes active at two addresses.
+    bool together = a.kind == AccessKind::Load;
+    for (uint32_t lane = g; together && lane + 1 < g + group; lane += 2)
+      together = !((a.mask >> lane & 3u) == 3u && a.addr[lane] != a.addr[lane + 1]);
+    if (together) {
+      collect(spec, a, g, group, piece * chunk, chunk, refs, active);
+      if (active) add_request(out, spec, SharedRequest{g, group, piece, active, max_per_bank(refs, spec.banks, true)});
+      continue;
+    }
+    for (uint32_t u = g; u < g + group; u += unit) {
+      collect(spec, a, u, unit, piece * chunk, chunk, refs, active);
+      if (active) add_request(out, spec, SharedRequest{u, unit, piece, active, max_per_bank(refs, spec.banks, true)});
+    }
+  }
+}
+
 }  // namespace
 
 SharedBankSpec parse_shared_bank_spec(ConfigReader& r) {
   SharedBankSpec s;
-  s.rules = r.get_choice("rules", {"cc1", "cc2"}) == "cc1" ? BankRules::Cc1 : BankRules::Cc2;
+  const std::string rules = r.get_choice("rules", {"cc1", "cc2", "cc9"});
+  s.rules = rules == "cc1" ? BankRules::Cc1 : rules == "cc2" ? BankRules::Cc2 : BankRules::Cc9;
   const uint64_t banks = r.get_pow2("banks");
   if (banks > 64) r.fail("banks", "at most 64 banks are supported");
   const uint64_t width = r.get_pow2("bank_width");
@@ -167,6 +201,13 @@ SharedConflicts shared_conflicts(const SharedBankSpec& spec, const WarpMemAccess
         if (!active) continue;
         add_request(out, spec, SharedRequest{first, spec.partition, k, active, cc1_degree(spec, a, refs)});
       }
+    return out;
+  }
+
+  if (spec.rules == BankRules::Cc9 && bytes > spec.bank_width && a.kind != AccessKind::Atomic) {
+    // Wider than 128 bits: 128-bit pieces, each as a 128-bit access (not measured).
+    const uint32_t chunk = std::min(bytes, 4 * spec.bank_width);
+    for (uint32_t k = 0; k < (bytes + chunk - 1) / chunk; ++k) cc9_wide(spec, a, k, chunk, out);
     return out;
   }
 

@@ -1,5 +1,6 @@
 // Shared-memory bank conflicts of one warp instruction, by the Programming Guide's rules
-// for compute capability 1.x or 2.x (named in the device config's "shared" object).
+// for compute capability 1.x or 2.x, or as measured on cc 9.0 (named in the device
+// config's "shared" object).
 // Pure function: the passes (wavefronts) an access costs and the conflict degree of each
 // request it is split into. docs/exact-rules.md gives the rules, sources and examples.
 #pragma once
@@ -14,6 +15,7 @@ namespace warpsim::sm {
 enum class BankRules : uint8_t {
   Cc1,  // per half-warp; one broadcast word per step; wide accesses split into 32-bit requests
   Cc2,  // per warp; multi-word broadcast; 64-bit per half-warp, 128-bit per quarter-warp
+  Cc9,  // as Cc2 up to 32 bits; 64/128-bit as measured on an H100 (shared_banks.cpp, cc9_wide)
 };
 
 struct SharedBankSpec {
@@ -24,7 +26,7 @@ struct SharedBankSpec {
 };
 
 // Parse the device config's "shared" object (strict):
-//   {"rules": "cc1" | "cc2", "banks": pow2, "bank_width": pow2 bytes, "partition": pow2 <= 32}
+//   {"rules": "cc1" | "cc2" | "cc9", "banks": pow2, "bank_width": pow2 bytes, "partition": pow2 <= 32}
 SharedBankSpec parse_shared_bank_spec(ConfigReader& r);
 
 // One request the access is split into: lanes that are serviced together.

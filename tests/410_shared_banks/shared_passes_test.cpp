@@ -23,8 +23,9 @@ uint64_t next(uint64_t& s) {
 TEST_CASE("410: shared_passes equals shared_conflicts on random accesses", "[shared_banks]") {
   sm::SharedBankSpec cc1{sm::BankRules::Cc1, 16, 4, 16};
   sm::SharedBankSpec cc2{sm::BankRules::Cc2, 32, 4, 32};
+  sm::SharedBankSpec cc9{sm::BankRules::Cc9, 32, 4, 32};
   uint64_t seed = 12345;
-  for (const auto& spec : {cc1, cc2}) {
+  for (const auto& spec : {cc1, cc2, cc9}) {
     for (int trial = 0; trial < 4000; ++trial) {
       mem::WarpMemAccess a;
       a.space = isa::Space::Shared;
