@@ -16,6 +16,7 @@
 #include "sim/engine/sampling.hpp"
 #include "sim/engine/timing_runner.hpp"
 #include "sim/isa/load_scheduling.hpp"
+#include "sim/isa/shared_load_merging.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/device_heap.hpp"
@@ -157,6 +158,8 @@ const isa::Module& Device::load_ptx(const std::string& text, const std::string& 
 const isa::Module& Device::adopt(isa::Module& m) {
   // The code generator's scheduling this device's config asks for (the register estimate
   // stays the one of PTX order).
+  if (impl_->spec.issue.merge_shared_loads)
+    for (auto& k : m.kernels) isa::merge_shared_loads(*k);
   if (impl_->spec.issue.hoist_loads)
     for (auto& k : m.kernels) isa::schedule_loads_first(*k);
   return m;

@@ -68,6 +68,9 @@ struct IssueSpec {
   // Loads issue ahead of independent arithmetic in their basic block, as ptxas schedules
   // them (sim/isa/load_scheduling.hpp); off: PTX order.
   bool hoist_loads = false;
+  // Consecutive shared loads from one aligned base become one vector load, as ptxas makes
+  // LDS.64/LDS.128 (sim/isa/shared_load_merging.hpp); off: the PTX's loads.
+  bool merge_shared_loads = false;
   // Instruction sequences that PTX writes as one instruction but the hardware runs as many.
   uint32_t idiv_instructions = 20;  // 32-bit integer div/rem
   uint32_t fdiv_instructions = 8;   // div.rn.f32 / div.full

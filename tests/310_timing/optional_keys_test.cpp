@@ -50,6 +50,10 @@ TEST_CASE("310: optional timing keys default to the old behaviour", "[timing][co
   CHECK(h.block_dispatch_cycles == 1.2);
   CHECK(h.issue.partial_store_cycles == 3);
   CHECK(h.issue.hoist_loads);
+  CHECK_FALSE(c.issue.merge_shared_loads);
+  CHECK(h.issue.merge_shared_loads);
+  CHECK(c.shared.rules == sm::BankRules::Cc2);
+  CHECK(h.shared.rules == sm::BankRules::Cc9);
   CHECK_THROWS_AS(load_device_spec(repo("configs/h100.json"), {"block_dispatch_cycles=-0.5"}), ConfigError);
   CHECK_THROWS_AS(load_device_spec(repo("configs/h100.json"), {"issue.partial_store_cycles=1001"}), ConfigError);
 }
