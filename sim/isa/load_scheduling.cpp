@@ -35,6 +35,24 @@ bool is_long_load(const Instr& in) {
 }
 
 bool touches_memory(const Instr& in) { return is_memory_op(in.op) || in.call_param; }
+
+// Which memory an access can touch: accesses to two different explicit state spaces never
+// overlap (ptxas moves a global load above a shared store); a generic address may be any.
+enum class Region { Any, Global, Shared, Local, ReadOnly };
+Region region_of(const Instr& in) {
+  if (in.op == Op::Tex || in.op == Op::Tld4 || in.op == Op::Suld || in.op == Op::Sust) return Region::Global;
+  switch (in.space) {
+    case Space::Global: return Region::Global;
+    case Space::Shared: return Region::Shared;
+    case Space::Local: return Region::Local;
+    case Space::Const: case Space::Param: return Region::ReadOnly;
+    default: return Region::Any;
+  }
+}
+bool may_overlap(const Instr& i, const Instr& j) {
+  const Region a = region_of(i), b = region_of(j);
+  return a == Region::Any || b == Region::Any || a == b;
+}
 bool pinned_memory(const Instr& in) { return touches_memory(in) && (in.is_volatile || in.call_param); }
 bool uses_carry(const Instr& in) {
   return in.cc || in.op == Op::AddCarry || in.op == Op::SubCarry || in.op == Op::MadCarry;
@@ -72,7 +90,7 @@ bool ordered(const Instr& i, const Access& ai, const Instr& j, const Access& aj,
   if (feeds || meet(ai.reads, aj.writes) || meet(ai.writes, aj.writes)) return true;
   if (is_fence(i) || is_fence(j)) return true;
   if (uses_carry(i) && uses_carry(j)) return true;
-  if (touches_memory(i) && touches_memory(j) && !(is_load(i) && is_load(j))) return true;
+  if (touches_memory(i) && touches_memory(j) && !(is_load(i) && is_load(j)) && may_overlap(i, j)) return true;
   return pinned_memory(i) || pinned_memory(j);
 }
 

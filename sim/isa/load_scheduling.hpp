@@ -10,8 +10,9 @@
 // Contract: every thread computes exactly what it computes in PTX order. Each basic block
 // (in windows of at most kWindow instructions) is reordered along its dependences only:
 // register and predicate reads and writes (true, anti and output), the carry flag, memory
-// order (every pair of memory accesses keeps its order except two loads; volatile and
-// call-parameter accesses keep theirs with everything), and control, barriers, fences,
+// order (every pair of memory accesses keeps its order except two loads and two accesses
+// to different explicit state spaces, such as a global load and a shared store; volatile
+// and call-parameter accesses keep theirs with everything), and control, barriers, fences,
 // calls and clock reads, which nothing crosses. Among the instructions ready at each step
 // the scheduler takes loads and the instructions whose results a load of the window uses
 // (transitively) first, each group in PTX order. The block's first index stays its first,

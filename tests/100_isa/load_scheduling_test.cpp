@@ -186,3 +186,39 @@ TEST_CASE("load scheduling: kernels compute the same with and without it", "[isa
   // issued together, each iteration waits for memory about once instead of three times.
   CHECK(hoisted_stats.timing.elapsed_cycles_sm * 2 < plain_stats.timing.elapsed_cycles_sm);
 }
+
+TEST_CASE("load scheduling: a global load moves above a shared store, not above a generic one",
+          "[isa][schedule]") {
+  // ptxas issues the tiled kernels' LDGs ahead of their STSs (docs/measurements/
+  // h100_shared_sass.txt): different state spaces never overlap. A generic address may be
+  // either, and a global store may be the same word.
+  auto m = parse(R"(
+.visible .entry k(.param .u64 p)
+{
+	.reg .b32 	%r<12>;
+	.reg .b64 	%rd<8>;
+	.shared .align 4 .b8 sh[64];
+	ld.param.u64 	%rd1, [p];
+	mov.u32 	%r1, %tid.x;
+	ld.global.u32 	%r2, [%rd1];
+	st.shared.u32 	[sh], %r2;
+	ld.global.u32 	%r3, [%rd1+4];
+	st.u32 	[%rd1+64], %r3;
+	ld.global.u32 	%r4, [%rd1+8];
+	st.global.u32 	[%rd1+128], %r4;
+	ld.global.u32 	%r5, [%rd1+12];
+	add.s32 	%r6, %r5, %r4;
+	st.global.u32 	[%rd1+192], %r6;
+	ret;
+}
+)");
+  Kernel& k = *m->kernels[0];
+  warpsim::isa::schedule_loads_first(k);
+  auto before = [&](const std::string& a, const std::string& b) {
+    INFO(a << " before " << b);
+    return isatest::pc_of(k, a) < isatest::pc_of(k, b);
+  };
+  CHECK(before("ld.global.u32 %r3", "st.shared.u32 [sh], %r2"));      // global over shared
+  CHECK(before("st.u32 [%rd1+64], %r3", "ld.global.u32 %r4"));          // not over a generic store
+  CHECK(before("st.global.u32 [%rd1+128], %r4", "ld.global.u32 %r5"));  // nor a global one
+}
