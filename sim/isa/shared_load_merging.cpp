@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/isa/cfg.hpp"
+#include "sim/isa/code_removal.hpp"
 #include "sim/isa/semantics.hpp"
 
 namespace warpsim::isa {
@@ -208,35 +209,7 @@ uint32_t merge_shared_loads(Kernel& k) {
         break;
       }
     }
-  if (!merged) return 0;
-  // Renumber: every index that names an instruction (branch targets, reconvergence points,
-  // function entries and returns) names a block leader or a function's return, never a
-  // removed load.
-  std::vector<int32_t> new_index(k.code.size() + 1, 0);
-  int32_t next = 0;
-  for (size_t pc = 0; pc < k.code.size(); ++pc) {
-    new_index[pc] = next;
-    next += removed[pc] ? 0 : 1;
-  }
-  new_index[k.code.size()] = next;
-  std::vector<Instr> code;
-  std::vector<std::string> text;
-  code.reserve(size_t(next));
-  for (size_t pc = 0; pc < k.code.size(); ++pc) {
-    if (removed[pc]) continue;
-    Instr in = k.code[pc];
-    if (in.op == Op::Bra && in.a.kind == Operand::Kind::Label && in.a.target >= 0) in.a.target = new_index[in.a.target];
-    if (in.reconv >= 0) in.reconv = new_index[in.reconv];
-    code.push_back(in);
-    if (has_text) text.push_back(std::move(k.text[pc]));
-  }
-  for (Function& f : k.functions) {
-    f.entry = new_index[f.entry];
-    f.ret_pc = new_index[f.ret_pc];
-  }
-  k.code = std::move(code);
-  if (has_text) k.text = std::move(text);
-  analyse_control_flow(k);
+  if (merged) remove_instructions(k, removed);
   return merged;
 }
 
