@@ -15,6 +15,7 @@
 #include "sim/engine/timeline.hpp"
 #include "sim/engine/sampling.hpp"
 #include "sim/engine/timing_runner.hpp"
+#include "sim/isa/if_conversion.hpp"
 #include "sim/isa/load_scheduling.hpp"
 #include "sim/isa/shared_load_merging.hpp"
 #include "sim/isa/ptx_parser.hpp"
@@ -158,6 +159,8 @@ const isa::Module& Device::load_ptx(const std::string& text, const std::string& 
 const isa::Module& Device::adopt(isa::Module& m) {
   // The code generator's scheduling this device's config asks for (the register estimate
   // stays the one of PTX order).
+  if (impl_->spec.issue.if_convert)
+    for (auto& k : m.kernels) isa::if_convert_skips(*k);
   if (impl_->spec.issue.merge_shared_loads)
     for (auto& k : m.kernels) isa::merge_shared_loads(*k);
   if (impl_->spec.issue.hoist_loads)

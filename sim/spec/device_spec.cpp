@@ -108,6 +108,7 @@ IssueSpec parse_issue(ConfigReader r) {
   if (is.partial_store_cycles > 1000) r.fail("partial_store_cycles", "at most 1000");
   is.hoist_loads = r.get_bool_or("hoist_loads", false);
   is.merge_shared_loads = r.get_bool_or("merge_shared_loads", false);
+  is.if_convert = r.get_bool_or("if_convert", false);
   is.idiv_instructions = cyc("idiv_instructions");
   is.fdiv_instructions = cyc("fdiv_instructions");
   is.alu_latency = cyc("alu_latency");

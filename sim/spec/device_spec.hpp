@@ -71,6 +71,9 @@ struct IssueSpec {
   // Consecutive shared loads from one aligned base become one vector load, as ptxas makes
   // LDS.64/LDS.128 (sim/isa/shared_load_merging.hpp); off: the PTX's loads.
   bool merge_shared_loads = false;
+  // Short blocks with a load that a branch jumps over are predicated instead, as ptxas does
+  // (sim/isa/if_conversion.hpp); off: the PTX's branches.
+  bool if_convert = false;
   // Instruction sequences that PTX writes as one instruction but the hardware runs as many.
   uint32_t idiv_instructions = 20;  // 32-bit integer div/rem
   uint32_t fdiv_instructions = 8;   // div.rn.f32 / div.full

@@ -52,6 +52,8 @@ TEST_CASE("310: optional timing keys default to the old behaviour", "[timing][co
   CHECK(h.issue.hoist_loads);
   CHECK_FALSE(c.issue.merge_shared_loads);
   CHECK(h.issue.merge_shared_loads);
+  CHECK_FALSE(c.issue.if_convert);
+  CHECK(h.issue.if_convert);
   CHECK(c.shared.rules == sm::BankRules::Cc2);
   CHECK(h.shared.rules == sm::BankRules::Cc9);
   CHECK_THROWS_AS(load_device_spec(repo("configs/h100.json"), {"block_dispatch_cycles=-0.5"}), ConfigError);
