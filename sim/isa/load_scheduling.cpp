@@ -83,11 +83,13 @@ bool meet(const std::vector<uint32_t>& x, const std::vector<uint32_t>& y) {
   return false;
 }
 
-// Whether instruction j (after i in PTX order) must stay after i; `feeds` is set when j
-// reads what i writes.
+// Whether instruction j (after i in PTX order) must stay after i; `feeds` is set when the
+// order comes from a register (j reads what i writes, writes what i reads, or both write).
 bool ordered(const Instr& i, const Access& ai, const Instr& j, const Access& aj, bool& feeds) {
-  feeds = meet(ai.writes, aj.reads);
-  if (feeds || meet(ai.reads, aj.writes) || meet(ai.writes, aj.writes)) return true;
+  // Any register dependence: true, anti or output (a predicated load after the move that
+  // gives its register the value of the lanes it skips).
+  feeds = meet(ai.writes, aj.reads) || meet(ai.reads, aj.writes) || meet(ai.writes, aj.writes);
+  if (feeds) return true;
   if (is_fence(i) || is_fence(j)) return true;
   if (uses_carry(i) && uses_carry(j)) return true;
   if (touches_memory(i) && touches_memory(j) && !(is_load(i) && is_load(j)) && may_overlap(i, j)) return true;
@@ -114,7 +116,7 @@ uint32_t schedule_window(Kernel& k, uint32_t first, uint32_t n, const std::vecto
       ++waiting[j];
       if (feeds) feeds_into[i].push_back(j);
     }
-  // Long-latency loads, and what feeds one (through register results), go first.
+  // Long-latency loads, and what must precede one through a register, go first.
   std::vector<bool> early(n, false);
   for (uint32_t i = n; i-- > 0;) {
     early[i] = is_long_load(k.code[first + i]);

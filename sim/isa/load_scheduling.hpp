@@ -14,8 +14,9 @@
 // to different explicit state spaces, such as a global load and a shared store; volatile
 // and call-parameter accesses keep theirs with everything), and control, barriers, fences,
 // calls and clock reads, which nothing crosses. Among the instructions ready at each step
-// the scheduler takes loads and the instructions whose results a load of the window uses
-// (transitively) first, each group in PTX order. The block's first index stays its first,
+// the scheduler takes loads and the instructions that must precede a load of the window
+// through a register (its address, or the default value of a predicated load; transitively)
+// first, each group in PTX order. The block's first index stays its first,
 // so labels, branch targets, reconvergence points and function entries are unchanged, and
 // instruction counts are the same.
 #pragma once
