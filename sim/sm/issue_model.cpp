@@ -21,11 +21,11 @@ IssueCost IssueModel::cost(const isa::Instr& in) const {
     case InstrClass::IntMul: return {Unit::Alu, s_.imul_cycles, s_.imul_latency};
     case InstrClass::IntDiv: {
       uint32_t busy = s_.alu_cycles * s_.idiv_instructions;
-      return {Unit::Alu, busy, s_.alu_latency + busy};
+      return {Unit::Alu, busy, s_.alu_latency + busy, s_.sequences_hold_dispatch ? s_.idiv_instructions : 1};
     }
     case InstrClass::FpDiv: {
       uint32_t busy = s_.alu_cycles * s_.fdiv_instructions;
-      return {Unit::Alu, busy, s_.sfu_latency + busy};
+      return {Unit::Alu, busy, s_.sfu_latency + busy, s_.sequences_hold_dispatch ? s_.fdiv_instructions : 1};
     }
     case InstrClass::Sfu: return {Unit::Sfu, s_.sfu_cycles, s_.sfu_latency};
     case InstrClass::Fp64: return {Unit::Dp, s_.dp_cycles, s_.dp_latency};

@@ -17,6 +17,7 @@ struct IssueCost {
   Unit unit = Unit::Alu;
   uint32_t busy = 1;      // cycles the unit is occupied by this warp instruction
   uint32_t latency = 1;   // cycles from issue until a dependent instruction may issue
+  uint32_t dispatch = 1;  // cycles the scheduler issues nothing else (a software sequence's length)
 };
 
 class IssueModel {

@@ -291,7 +291,7 @@ uint64_t SmCore::new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests
   return (uint64_t(id_) << 40) | (uint64_t(id) + 1);
 }
 
-void SmCore::issue(uint32_t slot, uint64_t now) {
+uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
   WarpTiming& wt = warps_[slot];
   Warp& w = *wt.warp;
   const uint32_t pc = wt.pc;  // the stack is reconverged (update_ready)
@@ -400,10 +400,11 @@ void SmCore::issue(uint32_t slot, uint64_t now) {
       wt.retired_pending = true;
       set_ready(wt, kNever);
     }
-    return;
+    return cost.dispatch;
   }
   update_ready(wt, now);
   if (wt.ready_at == kNever && dest_pending) scheds_[wt.sched].policy->long_latency(slot);
+  return cost.dispatch;
 }
 
 void SmCore::retire_warp(uint32_t slot, uint64_t now) {
@@ -428,6 +429,10 @@ uint32_t SmCore::tick(uint64_t now) {
   uint32_t issued = 0;
   for (uint32_t s = 0; s < scheds_.size(); ++s) {
     if (scheds_[s].next_try > now) continue;
+    if (scheds_[s].dispatch_free > now) {  // a wake-up during a sequence: try again after it
+      scheds_[s].next_try = scheds_[s].dispatch_free;
+      continue;
+    }
     refresh(s, now);
     uint64_t can = eligible(s, now);
     // Under memory back-pressure every warp waiting to issue a global access is held back
@@ -445,9 +450,10 @@ uint32_t SmCore::tick(uint64_t now) {
       scheds_[s].next_try = scheduler_earliest(s, now);
       continue;
     }
-    issue(static_cast<uint32_t>(slot), now);
+    const uint32_t dispatch = issue(static_cast<uint32_t>(slot), now);
     scheds_[s].policy->issued(static_cast<uint32_t>(slot));
-    scheds_[s].next_try = now + 1;
+    scheds_[s].next_try = now + dispatch;
+    scheds_[s].dispatch_free = now + dispatch;
     ++issued;
   }
   wake = next_wake(now);

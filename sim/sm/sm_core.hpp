@@ -135,7 +135,8 @@ class SmCore {
   };
 
   uint64_t unit_free(Unit u, uint32_t sched) const;
-  void issue(uint32_t slot, uint64_t now);
+  // Issues the warp's next instruction; returns the cycles its scheduler's dispatch is held.
+  uint32_t issue(uint32_t slot, uint64_t now);
   void update_ready(WarpTiming& wt, uint64_t now);
   // Records when the warp's next instruction can issue (kNever: only an event can tell)
   // and files it with its scheduler's readiness tracker.
@@ -187,6 +188,7 @@ class SmCore {
   struct alignas(64) Sched {
     uint64_t next_try = kNever;
     uint64_t alu_free = 0;
+    uint64_t dispatch_free = 0;  // issue.sequences_hold_dispatch: a sequence is still issuing
     ReadyTracker tr;
     std::unique_ptr<WarpScheduler> policy;
   };

@@ -111,6 +111,7 @@ IssueSpec parse_issue(ConfigReader r) {
   is.if_convert = r.get_bool_or("if_convert", false);
   is.idiv_instructions = cyc("idiv_instructions");
   is.fdiv_instructions = cyc("fdiv_instructions");
+  is.sequences_hold_dispatch = r.get_bool_or("sequences_hold_dispatch", false);
   is.alu_latency = cyc("alu_latency");
   is.imul_latency = cyc("imul_latency");
   is.sfu_latency = cyc("sfu_latency");

@@ -77,6 +77,9 @@ struct IssueSpec {
   // Instruction sequences that PTX writes as one instruction but the hardware runs as many.
   uint32_t idiv_instructions = 20;  // 32-bit integer div/rem
   uint32_t fdiv_instructions = 8;   // div.rn.f32 / div.full
+  // The sequences' instructions issue one per cycle from their scheduler, which issues
+  // nothing else meanwhile (SASS); off: they only keep the ALU busy.
+  bool sequences_hold_dispatch = false;
   // Latencies: cycles from issue until a dependent instruction may issue.
   uint32_t alu_latency = 24;
   uint32_t imul_latency = 24;

@@ -120,3 +120,23 @@ TEST_CASE("310: blocks start no faster than block_dispatch_cycles allows", "[tim
   CHECK(b.timing.elapsed_cycles_sm >= a.timing.elapsed_cycles_sm);
   CHECK(b.timing.elapsed_cycles_sm <= a.timing.elapsed_cycles_sm + 160);
 }
+
+TEST_CASE("310: sequences_hold_dispatch: a division's SASS sequence takes its scheduler's issue slots",
+          "[timing][config]") {
+  // Harris's reduce0 computes tid % (2*s) every step: with the key, the 22 instructions of
+  // each rem.s32 issue one per cycle and nothing else issues from that scheduler meanwhile;
+  // without it they only keep the ALU busy and shared loads, stores and branches of other
+  // warps slip in. Counts are the PTX's either way.
+  const std::string spec = "kernels/reduction/harris_reduce0.json";
+  const std::map<std::string, int64_t> vars{{"n", 65536}};
+  const LaunchStats off = timed("h100", {"issue.sequences_hold_dispatch=false"}, spec, vars);
+  const LaunchStats on = timed("h100", {}, spec, vars);
+  CHECK(on.exec.inst_executed == off.exec.inst_executed);
+  CHECK(on.timing.elapsed_cycles_sm > off.timing.elapsed_cycles_sm);
+  // Without a division nothing changes.
+  const LaunchStats plain_off = timed("h100", {"issue.sequences_hold_dispatch=false"}, "kernels/vecadd/vecadd_1m.json");
+  const LaunchStats plain_on = timed("h100", {}, "kernels/vecadd/vecadd_1m.json");
+  CHECK(plain_on.timing.elapsed_cycles_sm == plain_off.timing.elapsed_cycles_sm);
+  CHECK(load_device_spec(repo("configs/h100.json")).issue.sequences_hold_dispatch);
+  CHECK_FALSE(load_device_spec(repo("configs/c2070.json")).issue.sequences_hold_dispatch);
+}

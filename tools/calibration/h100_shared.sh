@@ -15,6 +15,9 @@ work=$(mktemp -d)
     echo "##### $p"
     ptxas -arch=sm_90 -O3 -o "$work/k.cubin" "$p" && cuobjdump -sass "$work/k.cubin"
   done
+  echo "##### kernels/reduction/harris_reduction.ptx (reduce0 and reduce1 only)"
+  ptxas -arch=sm_90 -O3 -o "$work/k.cubin" kernels/reduction/harris_reduction.ptx &&
+    cuobjdump -sass -fun _Z7reduce0PKiPi,_Z7reduce1PKiPi "$work/k.cubin"
 } > "$out/h100_shared_sass.txt" 2>&1
 nvcc -O2 -o "$work/launch" "$here/spec_launch.cu" -lcuda
 specs="kernels/matmul/*.json kernels/divergence/per_thread_sum.json kernels/transpose/*.json
