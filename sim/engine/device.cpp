@@ -17,6 +17,7 @@
 #include "sim/engine/timing_runner.hpp"
 #include "sim/isa/if_conversion.hpp"
 #include "sim/isa/load_scheduling.hpp"
+#include "sim/isa/loop_unrolling.hpp"
 #include "sim/isa/shared_load_merging.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
@@ -161,6 +162,8 @@ const isa::Module& Device::adopt(isa::Module& m) {
   // stays the one of PTX order).
   if (impl_->spec.issue.if_convert)
     for (auto& k : m.kernels) isa::if_convert_skips(*k);
+  if (impl_->spec.issue.unroll_loops > 1)
+    for (auto& k : m.kernels) isa::unroll_loops(*k, impl_->spec.issue.unroll_loops);
   if (impl_->spec.issue.merge_shared_loads)
     for (auto& k : m.kernels) isa::merge_shared_loads(*k);
   if (impl_->spec.issue.hoist_loads)

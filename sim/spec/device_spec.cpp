@@ -109,6 +109,8 @@ IssueSpec parse_issue(ConfigReader r) {
   is.hoist_loads = r.get_bool_or("hoist_loads", false);
   is.merge_shared_loads = r.get_bool_or("merge_shared_loads", false);
   is.if_convert = r.get_bool_or("if_convert", false);
+  is.unroll_loops = u32(r, "unroll_loops", r.get_uint_or("unroll_loops", 0));
+  if (is.unroll_loops > 16) r.fail("unroll_loops", "at most 16 (0 or 1: off)");
   is.idiv_instructions = cyc("idiv_instructions");
   is.fdiv_instructions = cyc("fdiv_instructions");
   is.sequences_hold_dispatch = r.get_bool_or("sequences_hold_dispatch", false);

@@ -74,6 +74,9 @@ struct IssueSpec {
   // Short blocks with a load that a branch jumps over are predicated instead, as ptxas does
   // (sim/isa/if_conversion.hpp); off: the PTX's branches.
   bool if_convert = false;
+  // Counted single-block loops unrolled this many times more, as ptxas does
+  // (sim/isa/loop_unrolling.hpp); 0 or 1: the PTX's loops.
+  uint32_t unroll_loops = 0;
   // Instruction sequences that PTX writes as one instruction but the hardware runs as many.
   uint32_t idiv_instructions = 20;  // 32-bit integer div/rem
   uint32_t fdiv_instructions = 8;   // div.rn.f32 / div.full

@@ -54,6 +54,9 @@ TEST_CASE("310: optional timing keys default to the old behaviour", "[timing][co
   CHECK(h.issue.merge_shared_loads);
   CHECK_FALSE(c.issue.if_convert);
   CHECK(h.issue.if_convert);
+  CHECK(c.issue.unroll_loops == 0);
+  CHECK(h.issue.unroll_loops == 4);
+  CHECK_THROWS_AS(load_device_spec(repo("configs/h100.json"), {"issue.unroll_loops=17"}), ConfigError);
   CHECK(c.shared.rules == sm::BankRules::Cc2);
   CHECK(h.shared.rules == sm::BankRules::Cc9);
   CHECK_THROWS_AS(load_device_spec(repo("configs/h100.json"), {"block_dispatch_cycles=-0.5"}), ConfigError);
