@@ -92,7 +92,13 @@ printf 'sample\tresult\thost_seconds\tdetail\n' > "$out/programs.tsv"
 cat "$parts"/*.prog 2>/dev/null | sort >> "$out/programs.tsv"
 rm -rf "$parts"
 {
-  echo "cuda-samples at $(cd "$root" && git rev-parse --short HEAD 2>/dev/null || echo '(no git)'), $(date -u +%Y-%m-%d), $("$nvcc" --version | tail -1)"
+  # The samples' own commit only if the copy is a repository of its own (a copy inside this
+  # one would otherwise report warpsim's commit); then warpsim's commit and the config.
+  samples_rev='(no git)'
+  if [ "$(cd "$root" && git rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$root" && pwd -P)" ]; then
+    samples_rev=$(cd "$root" && git rev-parse --short HEAD)
+  fi
+  echo "cuda-samples at $samples_rev; warpsim at $(cd "$here" && git rev-parse --short HEAD 2>/dev/null || echo '(no git)'), config $(basename "$config"); $(date -u +%Y-%m-%d), $("$nvcc" --version | tail -1)"
   total=$(($(wc -l < "$out/ptx.tsv") - 1))
   noptx=$(grep -c $'\tno_ptx\t' "$out/ptx.tsv")
   loads=$(grep -c $'\tloads\t' "$out/ptx.tsv")
