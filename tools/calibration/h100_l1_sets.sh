@@ -22,18 +22,7 @@ python3 "$here/spec_plan.py" "$work/sets.plan" "${variants[@]}"
 ncu --clock-control none --cache-control all --csv --print-units base \
   --metrics gpu__time_duration.sum,sm__cycles_elapsed.max \
   "$work/launch" "$work/sets.plan" once 2> "$out/h100_l1_sets_stderr.txt" > "$work/raw.csv"
-python3 - "$work/raw.csv" > "$out/h100_l1_sets.csv" <<'PY'
-import csv, sys
-lines = open(sys.argv[1]).read().splitlines()
-order = [l.split(',launched')[0] for l in lines if ',launched' in l and not l.startswith('"')]
-start = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
-by = {}
-for r in csv.DictReader(lines[start:]):
-    by.setdefault(int(r['ID']), {})[r['Metric Name']] = r['Metric Value'].replace(',', '')
-print('variant,ncu_time_ns,sm_cycles_max')
-for i, name in enumerate(order):
-    m = by.get(i, {})
-    print(f"{name},{m.get('gpu__time_duration.sum')},{m.get('sm__cycles_elapsed.max')}")
-PY
+python3 "$here/ncu_launches.py" "$work/raw.csv" --header variant,ncu_time_ns,sm_cycles_max \
+  gpu__time_duration.sum sm__cycles_elapsed.max > "$out/h100_l1_sets.csv"
 rm -rf "$work"
 cat "$out/h100_l1_sets.csv"

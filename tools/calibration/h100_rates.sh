@@ -31,15 +31,4 @@ ncu --clock-control none --cache-control all --csv --print-units base \
   "$work/launch" "$work/rates.plan" once 2> "$out/h100_rates_ncu_stderr.txt" | grep -v '^==' > "$out/h100_rates_ncu.csv"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv,noheader > "$out/h100_rates_device.txt"
 rm -rf "$work"
-python3 - "$out/h100_rates_ncu.csv" "$out/h100_rates_events.csv" <<'PY'
-import csv, sys
-lines = open(sys.argv[1]).read().splitlines()
-order = [l.rsplit(',', 1)[0] for l in lines if l.endswith(',launched')]
-start = next(i for i, l in enumerate(lines) if l.startswith('"ID"'))
-by = {}
-for r in csv.DictReader(lines[start:]):
-    by.setdefault(int(r['ID']), {})[r['Metric Name']] = r['Metric Value'].replace(',', '')
-for i, name in enumerate(order):
-    m = by.get(i, {})
-    print(f"{name},{m.get('gpu__time_duration.sum')},{m.get('sm__cycles_elapsed.max')}")
-PY
+python3 "$here/ncu_launches.py" "$out/h100_rates_ncu.csv" gpu__time_duration.sum sm__cycles_elapsed.max
