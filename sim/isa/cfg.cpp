@@ -257,8 +257,20 @@ RegisterRefs register_refs(const Instr& in, const std::vector<bool>& special) {
   return r;
 }
 
-RegisterLiveness::RegisterLiveness(const Kernel& k) : k_(k), special_(k.num_slots(), false) {
-  for (auto& sp : k.specials) special_[sp.slot] = true;
+bool reads_pred(const Instr& in, uint16_t p) {
+  if (in.has_guard && in.guard == p) return true;
+  for (const Operand* o : {&in.a, &in.b, &in.c, &in.e})
+    if (o->kind == Operand::Kind::Pred && o->reg == p) return true;
+  return false;
+}
+
+bool writes_pred(const Instr& in, uint16_t p) {
+  for (const Operand& d : in.d)
+    if (d.kind == Operand::Kind::Pred && d.reg == p) return true;
+  return false;
+}
+
+RegisterLiveness::RegisterLiveness(const Kernel& k) : k_(k), special_(special_slots(k)) {
   blocks_ = build_basic_blocks(k);
   live_in_.assign(blocks_.size(), std::vector<uint64_t>((k.num_slots() + 63) / 64, 0));
   for (bool changed = true; changed;) {

@@ -35,6 +35,10 @@ struct RegisterRefs {
 };
 RegisterRefs register_refs(const Instr& in, const std::vector<bool>& special);
 
+// Whether an instruction reads predicate p (as its guard or a source), or writes it.
+bool reads_pred(const Instr& in, uint16_t p);
+bool writes_pred(const Instr& in, uint16_t p);
+
 // Which data registers are live where, per thread. A guarded definition does not end a
 // value's life: the lanes it skips keep the old value.
 class RegisterLiveness {

@@ -21,17 +21,10 @@ bool same_guard(const Instr& x, const Instr& y) {
   return x.has_guard == y.has_guard && (!x.has_guard || (x.guard == y.guard && x.guard_neg == y.guard_neg));
 }
 
-bool writes_pred(const Instr& in, uint16_t p) {
-  for (const Operand& d : in.d)
-    if (d.kind == Operand::Kind::Pred && d.reg == p) return true;
-  return false;
-}
-
 }  // namespace
 
 uint32_t contract_multiply_adds(Kernel& k) {
-  std::vector<bool> special(k.num_slots(), false);
-  for (const auto& sp : k.specials) special[sp.slot] = true;
+  const std::vector<bool> special = special_slots(k);
   // How often each register is read and written anywhere in the kernel.
   std::vector<uint32_t> reads(k.num_slots(), 0), writes(k.num_slots(), 0);
   for (const Instr& in : k.code) {

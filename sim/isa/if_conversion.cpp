@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/isa/cfg.hpp"
 #include "sim/isa/code_removal.hpp"
 
 namespace warpsim::isa {
@@ -10,17 +11,7 @@ namespace warpsim::isa {
 namespace {
 
 bool predicable(const Instr& in, uint16_t guard) {
-  switch (in.op) {
-    case Op::St: case Op::Atom: case Op::Red: case Op::Sust: case Op::Bar: case Op::BarWarp: case Op::BarRed:
-    case Op::Membar: case Op::Call: case Op::FuncRet: case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap:
-      return false;
-    default:
-      break;
-  }
-  if (in.has_guard) return false;
-  for (const Operand& d : in.d)
-    if (d.kind == Operand::Kind::Pred && d.reg == guard) return false;
-  return true;
+  return !stores_or_orders(in.op) && !in.has_guard && !writes_pred(in, guard);
 }
 
 bool long_load(const Instr& in) {

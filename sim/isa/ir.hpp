@@ -189,6 +189,21 @@ struct Kernel {
   uint32_t num_slots() const { return static_cast<uint32_t>(regs.size()); }
 };
 
+// Which data slots are special registers (read-only, set by the hardware): the mask that
+// register_refs() and the dependence analyses take.
+inline std::vector<bool> special_slots(const Kernel& k) {
+  std::vector<bool> special(k.num_slots(), false);
+  for (const auto& sp : k.specials) special[sp.slot] = true;
+  return special;
+}
+
+// Fills Kernel::consts_bcast from Kernel::consts (after the const pool grew).
+inline void broadcast_consts(Kernel& k) {
+  k.consts_bcast.resize(k.consts.size() * kWarpLanes);
+  for (size_t s = 0; s < k.consts.size(); ++s)
+    for (int l = 0; l < kWarpLanes; ++l) k.consts_bcast[s * kWarpLanes + size_t(l)] = k.consts[s];
+}
+
 // A module-scope .global or .const variable (__device__ / __constant__). The device that
 // loads the module places each one in its global memory (an allocation named after the
 // variable, filled with `init`); .const variables live there too (see symbol_address).

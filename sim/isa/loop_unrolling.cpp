@@ -26,19 +26,6 @@ bool unrollable_op(const Instr& in) {
   }
 }
 
-bool reads_pred(const Instr& in, uint16_t p) {
-  if (in.has_guard && in.guard == p) return true;
-  for (const Operand* o : {&in.a, &in.b, &in.c, &in.e})
-    if (o->kind == Operand::Kind::Pred && o->reg == p) return true;
-  return false;
-}
-
-bool writes_pred(const Instr& in, uint16_t p) {
-  for (const Operand& d : in.d)
-    if (d.kind == Operand::Kind::Pred && d.reg == p) return true;
-  return false;
-}
-
 int64_t signed_const(const Kernel& k, const Operand& o, DType t) {
   const uint64_t v = k.consts[o.reg];
   return dtype_bytes(t) == 4 ? int64_t(int32_t(uint32_t(v))) : int64_t(v);
@@ -156,8 +143,7 @@ void bind(Instr& in) {
 
 uint32_t unroll_loops(Kernel& k, uint32_t factor) {
   if (factor < 2) return 0;
-  std::vector<bool> special(k.num_slots(), false);
-  for (const auto& sp : k.specials) special[sp.slot] = true;
+  const std::vector<bool> special = special_slots(k);
   const size_t n = k.code.size();
   std::vector<bool> target(n + 1, false), in_function(n, false);
   for (const Instr& in : k.code)
@@ -307,9 +293,7 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
     k.code.push_back(e.in);
     if (has_text) k.text.push_back(std::move(e.text));
   }
-  k.consts_bcast.resize(k.consts.size() * kWarpLanes);
-  for (size_t s = 0; s < k.consts.size(); ++s)
-    for (int lane = 0; lane < kWarpLanes; ++lane) k.consts_bcast[s * kWarpLanes + size_t(lane)] = k.consts[s];
+  broadcast_consts(k);
   analyse_control_flow(k);
   return uint32_t(loops.size());
 }

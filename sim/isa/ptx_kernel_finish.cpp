@@ -110,9 +110,7 @@ void ModuleParser::finish_kernel() {
     bind_semantics(in, [&](const std::string& why) { unsupported(why); });
   }
   analyse_control_flow(*k_);
-  k_->consts_bcast.resize(k_->consts.size() * kWarpLanes);
-  for (size_t s = 0; s < k_->consts.size(); ++s)
-    for (int l = 0; l < kWarpLanes; ++l) k_->consts_bcast[s * kWarpLanes + l] = k_->consts[s];
+  broadcast_consts(*k_);
   k_->estimated_registers = estimate_registers(*k_);
   k_->static_stack_bytes = isa::static_stack_bytes(*k_);
 }

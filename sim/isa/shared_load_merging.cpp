@@ -31,8 +31,8 @@ uint32_t cap(uint64_t a) { return static_cast<uint32_t>(std::min<uint64_t>(kMaxA
 // pass lowers a register to the smallest divisor one of its definitions guarantees.
 class KnownAlignment {
  public:
-  explicit KnownAlignment(const Kernel& k) : k_(k), special_(k.num_slots(), false), align_(k.num_slots(), 1) {
-    for (const auto& sp : k.specials) special_[sp.slot] = true;
+  KnownAlignment(const Kernel& k, const std::vector<bool>& special)
+      : k_(k), special_(special), align_(k.num_slots(), 1) {
     for (const Instr& in : k.code) {
       const RegisterRefs r = register_refs(in, special_);
       for (uint32_t i = 0; i < r.nwrites; ++i) align_[r.writes[i]] = kMaxAlign;
@@ -91,7 +91,7 @@ class KnownAlignment {
   }
 
   const Kernel& k_;
-  std::vector<bool> special_;
+  const std::vector<bool>& special_;
   std::vector<uint32_t> align_;
 };
 
@@ -99,17 +99,6 @@ bool mergeable_load(const Instr& in) {
   return in.op == Op::Ld && in.space == Space::Shared && in.vec == 1 && !in.is_volatile && !in.call_param &&
          !in.has_guard && in.cache == CacheOp::Default && in.d[0].kind == Operand::Kind::Reg &&
          in.a.kind == Operand::Kind::Addr && (dtype_bytes(in.type) == 4 || dtype_bytes(in.type) == 8);
-}
-
-// What no load may be moved across.
-bool blocks_motion(const Instr& in) {
-  switch (in.op) {
-    case Op::St: case Op::Atom: case Op::Red: case Op::Sust: case Op::Bar: case Op::BarWarp: case Op::BarRed:
-    case Op::Membar: case Op::Call: case Op::FuncRet: case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap:
-      return true;
-    default:
-      return false;
-  }
 }
 
 bool same_address_base(const Instr& x, const Instr& y) {
@@ -134,7 +123,7 @@ bool find_group(const Kernel& k, const std::vector<bool>& special, const std::ve
   std::vector<uint16_t> written{head.d[0].reg}, read;
   for (uint32_t pc = first + 1; pc <= last && pc <= first + kLookAhead && g.n < n; ++pc) {
     const Instr& in = k.code[pc];
-    if (blocks_motion(in)) return false;
+    if (stores_or_orders(in.op)) return false;  // no load moves across one
     const RegisterRefs r = register_refs(in, special);
     const int64_t want = head.a.offset + int64_t(g.n) * size;
     if (!taken[pc] && mergeable_load(in) && in.type == head.type && same_address_base(in, head) &&
@@ -175,9 +164,8 @@ std::string merged_text(const Kernel& k, const Group& g) {
 }  // namespace
 
 uint32_t merge_shared_loads(Kernel& k) {
-  std::vector<bool> special(k.num_slots(), false);
-  for (const auto& sp : k.specials) special[sp.slot] = true;
-  const KnownAlignment known(k);
+  const std::vector<bool> special = special_slots(k);
+  const KnownAlignment known(k, special);
   std::vector<bool> removed(k.code.size(), false), taken(k.code.size(), false);
   const bool has_text = k.text.size() == k.code.size();
   uint32_t merged = 0;

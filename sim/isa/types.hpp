@@ -67,6 +67,18 @@ constexpr bool is_memory_op(Op op) {
   return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::Tex || op == Op::Tld4 ||
          op == Op::Suld || op == Op::Sust;
 }
+// Instructions that store, synchronise or transfer control: no load-time pass moves a load
+// across one (shared_load_merging) or predicates one (if_conversion).
+constexpr bool stores_or_orders(Op op) {
+  switch (op) {
+    case Op::St: case Op::Atom: case Op::Red: case Op::Sust: case Op::Bar: case Op::BarWarp: case Op::BarRed:
+    case Op::Membar: case Op::Call: case Op::FuncRet: case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // Texture/surface geometry of tex, tld4, suld and sust.
 enum class TexGeom : uint8_t { D1, D2, D3, A1D, A2D, Cube, ACube };
 // Out-of-range behaviour of suld/sust (.trap, .clamp, .zero).

@@ -6,8 +6,7 @@ KernelDeps::KernelDeps(const isa::Kernel& k) {
   using K = isa::Operand::Kind;
   const uint32_t nslots = k.num_slots();
   size_ = nslots + static_cast<uint32_t>(k.preds.size());
-  std::vector<bool> special(nslots, false);
-  for (const auto& sp : k.specials) special[sp.slot] = true;
+  const std::vector<bool> special = isa::special_slots(k);
   off_.resize(k.code.size());
   for (size_t pc = 0; pc < k.code.size(); ++pc) {
     const isa::Instr& in = k.code[pc];

@@ -24,6 +24,12 @@ std::vector<std::string> texts(const Kernel& k, const std::string& from, size_t 
   return {k.text.begin() + at, k.text.begin() + std::min(k.text.size(), size_t(at) + n)};
 }
 
+// Whether the instruction whose text starts with `a` comes before the one starting with `b`.
+bool comes_before(const Kernel& k, const std::string& a, const std::string& b) {
+  INFO(a << " before " << b);
+  return isatest::pc_of(k, a) < isatest::pc_of(k, b);
+}
+
 std::unique_ptr<warpsim::isa::Module> parse(const std::string& body) {
   return warpsim::isa::parse_ptx(ptxtest::module(body), "t.ptx");
 }
@@ -134,10 +140,7 @@ TEST_CASE("load scheduling: no load crosses a store, barrier, volatile access or
 )");
   Kernel& k = *m->kernels[0];
   warpsim::isa::schedule_loads_first(k);
-  auto before = [&](const std::string& a, const std::string& b) {
-    INFO(a << " before " << b);
-    return isatest::pc_of(k, a) < isatest::pc_of(k, b);
-  };
+  auto before = [&](const std::string& a, const std::string& b) { return comes_before(k, a, b); };
   CHECK(before("st.global.u32 [%rd1], %r1", "ld.global.u32 %r2"));   // memory order
   CHECK(before("bar.sync", "ld.global.u32 %r4"));                    // barrier
   CHECK(before("add.s32 %r3, %r1, 2", "bar.sync"));
@@ -214,10 +217,7 @@ TEST_CASE("load scheduling: a global load moves above a shared store, not above 
 )");
   Kernel& k = *m->kernels[0];
   warpsim::isa::schedule_loads_first(k);
-  auto before = [&](const std::string& a, const std::string& b) {
-    INFO(a << " before " << b);
-    return isatest::pc_of(k, a) < isatest::pc_of(k, b);
-  };
+  auto before = [&](const std::string& a, const std::string& b) { return comes_before(k, a, b); };
   CHECK(before("ld.global.u32 %r3", "st.shared.u32 [sh], %r2"));      // global over shared
   CHECK(before("st.u32 [%rd1+64], %r3", "ld.global.u32 %r4"));          // not over a generic store
   CHECK(before("st.global.u32 [%rd1+128], %r4", "ld.global.u32 %r5"));  // nor a global one
