@@ -97,11 +97,14 @@ bool qualifies(const Kernel& k, const std::vector<bool>& special, const std::vec
   return true;
 }
 
+// Where a branch the pass makes goes, in its loop's new code.
+enum class Target : int8_t { None, Body, Join, Exit };
+
 struct Emitted {
   Instr in;
   std::string text;
   int32_t old = -1;        // the PTX instruction it is (the kept loop), or -1 for new ones
-  int32_t label = -1;      // for new branches: which label (0 head', 1 rest, 2 exit) of `loop`
+  Target target = Target::None;  // for new branches
   int32_t loop = -1;
 };
 
@@ -197,7 +200,7 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
       out.push_back({add, fmt::format("add {}, {}, {};  // unrolled x{}: the counter {} iterations on",
                                       k.regs[t].name, k.regs[test.a.reg].name, L.step * int64_t(factor - 1),
                                       factor, factor - 1),
-                     -1, -1, l});
+                     -1, Target::None, l});
       Instr nowrap = test;
       nowrap.d[0].reg = q_nowrap;
       nowrap.a = add.d[0];
@@ -207,7 +210,7 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
       out.push_back({nowrap, fmt::format("setp.{}.{} {}, {}, {};  // no wraparound", L.step > 0 ? "gt" : "lt",
                                          dtype_name(test.type), k.preds[q_nowrap].name, k.regs[t].name,
                                          k.regs[test.a.reg].name),
-                     -1, -1, l});
+                     -1, Target::None, l});
       Instr enough = test;
       enough.d[0].reg = q;
       enough.a = add.d[0];
@@ -219,13 +222,13 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
       bind(enough);
       out.push_back({enough, fmt::format("setp.and {}, {}, {}, {};  // {} more iterations left", k.preds[q].name,
                                          k.regs[t].name, bound, k.preds[q_nowrap].name, factor),
-                     -1, -1, l});
+                     -1, Target::None, l});
       Instr jump = br;
       jump.guard = q;
       jump.guard_neg = !to_body;
       out.push_back({jump, to_body ? fmt::format("@{} bra body;  // again", k.preds[q].name)
                                    : fmt::format("@!{} bra join;  // fewer left", k.preds[q].name),
-                     -1, to_body ? 0 : 1, l});
+                     -1, to_body ? Target::Body : Target::Join, l});
     };
     // head': %p = true (a lane that skips the bodies runs the loop at least once), guard.
     at[size_t(l)].head = int32_t(out.size());
@@ -235,7 +238,7 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
     bind(always);
     out.push_back({always, fmt::format("setp.eq {}, {}, {};  // true: the loop runs at least once",
                                        k.preds[br.guard].name, k.regs[test.a.reg].name, k.regs[test.a.reg].name),
-                   -1, -1, l});
+                   -1, Target::None, l});
     guard(false);
     // The bodies, the registers an iteration makes for itself renamed in all but the last,
     // none with its test; the guard again at the bottom, then the loop's own test.
@@ -247,40 +250,39 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
       for (uint32_t pc = L.head; pc < L.test; ++pc) {
         Instr c = k.code[pc];
         rename(c, to);
-        out.push_back({c, text_of(pc) + fmt::format("  // unrolled copy {} of {}", copy, factor), -1, -1, l});
+        out.push_back({c, text_of(pc) + fmt::format("  // unrolled copy {} of {}", copy, factor), -1, Target::None, l});
       }
     }
     guard(true);
-    out.push_back({test, text_of(L.test) + "  // after the unrolled bodies", -1, -1, l});
+    out.push_back({test, text_of(L.test) + "  // after the unrolled bodies", -1, Target::None, l});
     // join: lanes left with nothing to do leave; the others run the loop as it was.
     at[size_t(l)].join = int32_t(out.size());
     Instr done = br;
     done.guard_neg = true;
-    out.push_back({done, fmt::format("@!{} bra exit;  // join: done", k.preds[br.guard].name), -1, 2, l});
+    out.push_back({done, fmt::format("@!{} bra exit;  // join: done", k.preds[br.guard].name), -1, Target::Exit, l});
     out.push_back({k.code[i], text_of(i), int32_t(i)});
   }
   // Where each old instruction went.
-  std::vector<int32_t> new_index(n + 1, -1), head_new(loops.size(), -1);
+  std::vector<int32_t> new_index(n + 1, -1);
   for (size_t j = 0; j < out.size(); ++j)
     if (out[j].old >= 0) new_index[size_t(out[j].old)] = int32_t(j);
-  for (size_t l = 0; l < loops.size(); ++l) head_new[l] = at[l].head;
   new_index[n] = int32_t(out.size());
   for (size_t j = 0; j < out.size(); ++j) {
     Instr& in = out[j].in;
     if (in.op != Op::Bra || in.a.kind != Operand::Kind::Label || in.a.target < 0) continue;
     const int32_t l = out[j].loop;
-    if (out[j].old < 0 && out[j].label >= 0) {
+    if (out[j].target != Target::None) {
       const Loop& L = loops[size_t(l)];
-      in.a.target = out[j].label == 0   ? at[size_t(l)].body
-                    : out[j].label == 1 ? at[size_t(l)].join
-                                        : new_index[L.branch + 1];
+      in.a.target = out[j].target == Target::Body   ? at[size_t(l)].body
+                    : out[j].target == Target::Join ? at[size_t(l)].join
+                                                    : new_index[L.branch + 1];
       continue;
     }
     const int32_t old_target = in.a.target;
     const int32_t hl = head_of[size_t(old_target)];
     // Entering a loop at its head enters head'; the kept loop's own branch stays.
     const bool own_back_edge = hl >= 0 && out[j].old == int32_t(loops[size_t(hl)].branch);
-    in.a.target = hl >= 0 && !own_back_edge ? head_new[size_t(hl)] : new_index[size_t(old_target)];
+    in.a.target = hl >= 0 && !own_back_edge ? at[size_t(hl)].head : new_index[size_t(old_target)];
   }
   // head' is where the head was, so code that falls into the loop falls into head'.
   for (Function& f : k.functions) {
