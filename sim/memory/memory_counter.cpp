@@ -10,6 +10,21 @@ namespace warpsim {
 using mem::AccessKind;
 using mem::AccessType;
 
+namespace {
+
+// Whether every lane's address minus base equals the memo's delta (a full warp). Called for
+// most shared accesses; the x86-64-v3 clone compares four lanes per instruction.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+bool full_warp_deltas_equal(const int64_t* delta, const uint64_t* addr, uint64_t base) {
+  uint64_t diff = 0;
+  for (int l = 0; l < isa::kWarpLanes; ++l) diff |= uint64_t(delta[l]) ^ (addr[l] - base);
+  return diff == 0;
+}
+
+}  // namespace
+
 MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block,
                              uint64_t grid_threads, bool model_caches)
     : spec_(spec),
@@ -94,10 +109,7 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
   const uint64_t base = a.addr[first];
   if (hit) {
     if (a.mask == 0xFFFFFFFFu) {
-      // Full warp: one branch-free pass the compiler vectorises.
-      uint64_t diff = 0;
-      for (int l = 0; l < isa::kWarpLanes; ++l) diff |= uint64_t(memo->delta[l]) ^ (a.addr[l] - base);
-      hit = diff == 0;
+      hit = full_warp_deltas_equal(memo->delta, a.addr.data(), base);
     } else {
       for (uint32_t m = a.mask; m; m &= m - 1) {
         int l = std::countr_zero(m);

@@ -193,7 +193,10 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     return;
   }
 
-  uint64_t addr[isa::kWarpLanes];
+  // An explicit state space makes one access record: its addresses are generated in place.
+  uint64_t generic_addr[isa::kWarpLanes];
+  uint64_t* const addr = in.space == Space::Generic ? generic_addr : accesses_[r.n_accesses].addr.data();
+  uint64_t any = 0;  // the OR of the lanes' addresses
   uint32_t gmask = 0, smask = 0, lmask = 0;
   if (in.space == Space::Generic) {
     exec::for_lanes(mask, [&](int l) {
@@ -217,18 +220,17 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     const uint64_t narrow = !global_like ? 0xFFFFFFFFull : ~uint64_t(0);  // shared/local: 32-bit
     if (mask == 0xFFFFFFFFu) {
       if (base)
-        for (int l = 0; l < isa::kWarpLanes; ++l) addr[l] = (base[l] + uint64_t(off)) & narrow;
+        for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = (base[l] + uint64_t(off)) & narrow;
       else
-        for (int l = 0; l < isa::kWarpLanes; ++l) addr[l] = uint64_t(off) & narrow;
+        for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = uint64_t(off) & narrow;
     } else {
-      exec::for_lanes(mask, [&](int l) { addr[l] = ((base ? base[l] : 0) + uint64_t(off)) & narrow; });
+      exec::for_lanes(mask, [&](int l) { any |= addr[l] = ((base ? base[l] : 0) + uint64_t(off)) & narrow; });
     }
     (global_like ? gmask : in.space == Space::Shared ? smask : lmask) = mask;
   }
   {
-    // One OR over the lanes finds whether any address is misaligned (span is a power of two).
-    uint64_t any = 0;
-    exec::for_lanes(mask, [&](int l) { any |= addr[l]; });
+    // The OR finds whether any address is misaligned (span is a power of two).
+    if (in.space == Space::Generic) exec::for_lanes(mask, [&](int l) { any |= addr[l]; });
     if (any & (span - 1)) {
       uint32_t misaligned = 0;
       exec::for_lanes(mask, [&](int l) { misaligned |= uint32_t((addr[l] & (span - 1)) != 0) << l; });
@@ -251,7 +253,8 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     acc.is_volatile = in.is_volatile;
     acc.texture = false;
     acc.mask = m;
-    if (m == 0xFFFFFFFFu) std::memcpy(acc.addr.data(), addr, sizeof(addr));
+    if (addr == acc.addr.data()) return;  // generated in place
+    if (m == 0xFFFFFFFFu) std::memcpy(acc.addr.data(), addr, sizeof(generic_addr));
     else exec::for_lanes(m, [&](int l) { acc.addr[l] = addr[l]; });
   };
   r.accesses = accesses_.data();
@@ -267,8 +270,11 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
       hi = std::max(hi, addr[l]);
     });
     using GM = mem::GlobalMemory;
-    if (nv == 1 && al && al->contains(lo, hi - lo + span) &&
-        ((lo - al->base) >> GM::kPageBits) == ((hi - al->base) >> GM::kPageBits)) {
+    // A warp's lanes usually fall in one allocation, often not the last one used (a kernel
+    // reads two inputs and writes a third): look it up once for the lowest address.
+    if (!al || !al->contains(lo, span)) al = gm.find(lo, span);
+    const bool one_alloc = al && al->contains(lo, hi - lo + span);
+    if (nv == 1 && one_alloc && ((lo - al->base) >> GM::kPageBits) == ((hi - al->base) >> GM::kPageBits)) {
       if (is_load) {
         const uint8_t* p = gm.read_ptr(*al, lo);
         if (uint64_t* d = val[0]) exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo), sgn); });
@@ -277,6 +283,10 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
         const uint64_t* v = val[0];
         exec::for_lanes(gmask, [&](int l) { write_elem<EB>(p + (addr[l] - lo), v[l]); });
       }
+    } else if (one_alloc) {
+      // Several pages of one allocation: a page lookup per lane, no search.
+      if (is_load) exec::for_lanes(gmask, [&](int l) { move(const_cast<uint8_t*>(gm.read_ptr(*al, addr[l])), l); });
+      else exec::for_lanes(gmask, [&](int l) { move(gm.write_ptr(const_cast<GM::Allocation&>(*al), addr[l]), l); });
     } else exec::for_lanes(gmask, [&](int l) {
       uint64_t a = addr[l];
       if (!al || !al->contains(a, span)) {
@@ -302,8 +312,17 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
   if (smask) {
     const uint64_t limit = b.shared_bytes;
     uint8_t* sh = b.shared.data();
-    uint64_t top = 0;
-    exec::for_lanes(smask, [&](int l) { top = std::max(top, addr[l]); });
+    // The OR of the offsets bounds their maximum from above and vectorises; the exact
+    // maximum is needed only when the OR is out of range.
+    uint64_t top = any;
+    if (in.space == Space::Generic) {
+      top = 0;
+      exec::for_lanes(smask, [&](int l) { top |= addr[l]; });
+    }
+    if (top + span > limit) {
+      top = 0;
+      exec::for_lanes(smask, [&](int l) { top = std::max(top, addr[l]); });
+    }
     if (top + span > limit) {
       exec::for_lanes(smask, [&](int l) {
         if (addr[l] + span > limit)
