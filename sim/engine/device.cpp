@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <optional>
 
 #include "sim/foundation/error.hpp"
 #include "sim/engine/functional_runner.hpp"
@@ -32,6 +34,16 @@ struct Device::Impl {
   mem::DeviceHeap heap{gmem};
   sm::TextureTable textures;
   std::vector<std::unique_ptr<isa::Module>> modules;
+  // The register-storage plan of each kernel of `modules`, applied (made at its first
+  // launch; those kernels live as long as the device, so their addresses are never reused).
+  std::map<const isa::Kernel*, std::unique_ptr<const isa::Kernel>> compacted;
+
+  bool owns(const isa::Kernel& k) const {
+    for (const auto& m : modules)
+      for (const auto& mk : m->kernels)
+        if (mk.get() == &k) return true;
+    return false;
+  }
 };
 
 Device::Device(DeviceSpec spec) : impl_(std::make_unique<Impl>()) {
@@ -196,11 +208,24 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
 
   // Device functions share the kernel's register file across calls, which the storage
   // plan's liveness does not follow: kernels that call keep one slot per register.
-  const isa::Kernel exec_kernel = options.compact_registers && kernel.functions.empty()
-                                      ? isa::with_register_storage(kernel, isa::plan_register_storage(kernel))
-                                      : kernel;
+  // The plan is made once per kernel of a loaded module (a program launches the same kernel
+  // thousands of times) and per launch for a kernel from elsewhere.
+  std::optional<isa::Kernel> own_copy;
+  const isa::Kernel* exec_kernel = &kernel;
+  if (options.compact_registers && kernel.functions.empty()) {
+    auto it = impl_->compacted.find(&kernel);
+    if (it != impl_->compacted.end()) {
+      exec_kernel = it->second.get();
+    } else if (impl_->owns(kernel)) {
+      auto made = std::make_unique<const isa::Kernel>(
+          isa::with_register_storage(kernel, isa::plan_register_storage(kernel)));
+      exec_kernel = impl_->compacted.emplace(&kernel, std::move(made)).first->second.get();
+    } else {
+      exec_kernel = &own_copy.emplace(isa::with_register_storage(kernel, isa::plan_register_storage(kernel)));
+    }
+  }
   sm::LaunchContext ctx;
-  ctx.kernel = &exec_kernel;
+  ctx.kernel = exec_kernel;
   ctx.source_kernel = &kernel;
   ctx.grid = grid;
   ctx.block = block;
