@@ -249,7 +249,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   LimitGuard limits(options.limits, kernel.name);
   sm::WarpExecutor executor(ctx, stats);
   const bool timing = options.mode == SimMode::Timing;
-  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, /*model_caches=*/!timing);
+  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads,
+                        /*model_caches=*/!timing && options.functional_caches);
   if (!options.trace_warps.empty()) {
     std::vector<std::pair<uint32_t, uint32_t>> traced;
     for (const auto& t : options.trace_warps) {

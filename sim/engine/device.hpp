@@ -64,6 +64,9 @@ struct LaunchOptions {
   // Sampled timing (engine/sampling.hpp): time the first `sample_waves` waves of blocks, run
   // the rest functionally and extrapolate the time. 0: every block is timed.
   uint32_t sample_waves = 0;
+  // Functional mode: simulate the caches for their hit counts. Off for a launch whose
+  // cache counters are taken from elsewhere (engine/launch_sampling.hpp).
+  bool functional_caches = true;
   // Per-thread stack for device-function calls (CUDA's cudaLimitStackSize, 1 KiB by default):
   // a call that would go past it stops the launch with a stack-overflow fault.
   uint32_t stack_bytes = 1024;

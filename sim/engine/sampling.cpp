@@ -44,6 +44,12 @@ void extrapolate_timing(LaunchStats& stats, const DeviceSpec& spec, const TimedW
   // Time and what integrates over it.
   t.elapsed_cycles_sm = static_cast<uint64_t>(std::llround(estimate));
   t.duration_ns = double(t.elapsed_cycles_sm) * 1000.0 / spec.clock_mhz;
+  scale_timing_counters(stats, spec, time_scale, inst_scale, mem_scale);
+}
+
+void scale_timing_counters(LaunchStats& stats, const DeviceSpec& spec, double time_scale, double inst_scale,
+                           double mem_scale) {
+  TimingStats& t = stats.timing;
   t.sm_active_cycles = scaled(t.sm_active_cycles, time_scale);
   t.issue_slots = scaled(t.issue_slots, time_scale);
   for (uint64_t* stall : {&t.stall_exec_dependency, &t.stall_memory_dependency, &t.stall_sync,

@@ -37,4 +37,11 @@ TimedWork timed_work(const LaunchStats& stats);
 void extrapolate_timing(LaunchStats& stats, const DeviceSpec& spec, const TimedWork& at_end_of_timing,
                         uint64_t nblocks);
 
+// Scales the timing-only counters of `stats`, whose elapsed cycles are already set: what
+// integrates over time (active cycles, issue slots, stalls) by time_scale, the issued
+// instructions by inst_scale, the cache and DRAM counters by mem_scale; the ratios (IPC,
+// utilisations, bandwidth) are recomputed from the scaled parts.
+void scale_timing_counters(LaunchStats& stats, const DeviceSpec& spec, double time_scale, double inst_scale,
+                           double mem_scale);
+
 }  // namespace warpsim

@@ -27,6 +27,11 @@ struct ExecStats {
   uint64_t barriers = 0;                       // warp arrivals at bar.sync
   uint64_t blocks = 0, warps = 0, threads = 0;
   uint32_t warp_size = 32;
+  // Warp instructions of the blocks i, i + S, i + 2S, ... (S the SM count), wherever they
+  // ran: the work each SM gets when blocks are spread round-robin. Its maximum is what
+  // sampling over launches scales time by (engine/launch_sampling.hpp); not reported.
+  std::vector<uint64_t> round_robin_sm_instructions;
+  uint64_t longest_warp_instructions = 0;  // the most warp instructions one warp executed
 };
 
 // Counts from the memory pipeline (coalescer, bank model, caches); valid in both modes.
@@ -87,6 +92,14 @@ struct TimingStats {
     uint64_t lo_cycle = 0, lo_blocks = 0, hi_cycle = 0, hi_blocks = 0;
     double scale = 1;                 // grid time / timed time
   } sample;
+  // --sample-launches: this launch ran functionally and took its time and timing-only
+  // counters from an earlier timed launch of the same kernel and shape, scaled by the work
+  // (engine/launch_sampling.hpp).
+  struct FromLaunch {
+    bool estimated = false;
+    uint64_t launch = 0;              // that launch's index among the program's launches
+    double scale = 1;                 // time scale: this launch's busiest-SM work / that launch's
+  } from_launch;
 };
 
 struct DramChannelStats {

@@ -33,6 +33,8 @@ void add_counts(LaunchStats& into, const LaunchStats& part) {
   e.blocks += pe.blocks;
   e.warps += pe.warps;
   e.threads += pe.threads;
+  add(e.round_robin_sm_instructions, pe.round_robin_sm_instructions);
+  e.longest_warp_instructions = std::max(e.longest_warp_instructions, pe.longest_warp_instructions);
 
   MemStats& m = into.mem;
   const MemStats& pm = part.mem;

@@ -43,6 +43,10 @@ std::string format_run_summary(const LaunchStats& s, const isa::Kernel& kernel, 
                        "counters extrapolated x{:.2f}, the other counts exact\n",
                        count(s.timing.sample.timed_blocks), count(s.exec.blocks), count(s.timing.sample.timed_cycles),
                        s.timing.sample.scale);
+  if (s.timing.from_launch.estimated)
+    out += fmt::format("  not timed: ran functionally; time and cache/DRAM counters are those of launch {} of the "
+                       "same kernel and shape x{:.2f} (the busiest SM's instructions), the other counts exact\n",
+                       s.timing.from_launch.launch + 1, s.timing.from_launch.scale);
   const Roofline roof = analyze_roofline(s, kernel, device);
   if (roof.flop_total > 0 || roof.bytes > 0)
     out += fmt::format("  roofline: {}{}\n", roof.classification(),

@@ -39,6 +39,9 @@ Json stats_to_json(const LaunchStats& s, const isa::Kernel* k) {
                    {"steady_window", {s.timing.sample.lo_cycle, s.timing.sample.lo_blocks, s.timing.sample.hi_cycle,
                                       s.timing.sample.hi_blocks}},
                    {"time_scale", s.timing.sample.scale}};
+  if (s.timing.from_launch.estimated)
+    j["estimated_from_launch"] = {{"launch", s.timing.from_launch.launch},
+                                  {"time_scale", s.timing.from_launch.scale}};
   j["occupancy"] = sm::occupancy_json(s.occupancy);
   if (s.dram.valid) {
     Json chans = Json::array();

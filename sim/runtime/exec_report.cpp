@@ -113,6 +113,10 @@ std::string format_exec_summary(const std::vector<LaunchRecord>& launches, const
                      launches.size() == 1 ? "" : "es", totals.size(), totals.size() == 1 ? "" : "s");
   out += timing ? fmt::format(", {} simulated GPU time ({} in kernels)", time_text(activity_ns), time_text(total_ns))
                 : std::string();
+  uint64_t estimated = 0;
+  for (const auto& r : launches) estimated += r.stats.timing.from_launch.estimated;
+  if (estimated)
+    out += fmt::format(" ({} not timed: their time is an earlier launch's, --sample-launches)", estimated);
   if (faulted) out += fmt::format(", {} launch{} stopped by a fault", faulted, faulted == 1 ? "" : "es");
   out += fmt::format(", {:.2f} s host time\n", host_seconds);
   if (launches.empty() && copies.empty()) return out;

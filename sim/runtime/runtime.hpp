@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "sim/engine/device.hpp"
+#include "sim/engine/launch_sampling.hpp"
 #include "sim/runtime/cuda_abi.hpp"
 #include "sim/runtime/fatbin.hpp"
 #include "sim/runtime/runtime_graph.hpp"
@@ -278,6 +279,7 @@ class Runtime {
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
   std::vector<LaunchRecord> launches_;
+  LaunchSampler sampler_;                          // --sample-launches
   std::vector<CopyRecord> copies_;
   std::vector<FaultRecord> faults_;
   double sim_time_ns_ = 0;

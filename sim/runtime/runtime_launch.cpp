@@ -90,9 +90,12 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
     ++dropped_launches_;
     return;
   }
+  const LaunchShape shape{&kernel, to_dim3(grid), to_dim3(block), static_cast<uint32_t>(shared)};
+  const bool timed = options_.mode == SimMode::Timing && sampler_.time_next(shape);
   LaunchOptions lo;
-  lo.mode = options_.mode;
-  lo.sample_waves = options_.mode == SimMode::Timing ? options_.sample_waves : 0;
+  lo.mode = timed ? SimMode::Timing : SimMode::Functional;
+  lo.sample_waves = timed ? options_.sample_waves : 0;
+  lo.functional_caches = timed || options_.mode == SimMode::Functional;  // else the timed launch's
   lo.limits = options_.limits;
   lo.stack_bytes = stack_bytes_;
 
@@ -122,6 +125,8 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
     return;
   }
   sync_managed_to_host();
+  if (timed) sampler_.on_timed(shape, rec.stats, launches_.size());
+  else if (options_.mode == SimMode::Timing) sampler_.estimate(shape, rec.stats, spec());
   sim_time_ns_ += rec.stats.timing.valid ? rec.stats.timing.duration_ns : 0;
   launches_.push_back(std::move(rec));
 }

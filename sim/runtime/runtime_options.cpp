@@ -50,6 +50,11 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
     o.sample_waves = parse_number<uint32_t>("WARPSIM_SAMPLE", *v);
     if (o.sample_waves > 1000) throw ConfigError(fmt::format("WARPSIM_SAMPLE=\"{}\": expected 0 (off) to 1000 waves", *v));
   }
+  if (auto v = get("WARPSIM_SAMPLE_LAUNCHES")) {
+    o.sample_launches = parse_number<uint32_t>("WARPSIM_SAMPLE_LAUNCHES", *v);
+    if (o.sample_launches > 1000000)
+      throw ConfigError(fmt::format("WARPSIM_SAMPLE_LAUNCHES=\"{}\": expected 0 (off) to 1000000 launches", *v));
+  }
   if (auto v = get("WARPSIM_JSON")) o.json_out = *v;
   if (auto v = get("WARPSIM_SUMMARY")) {
     if (*v != "0" && *v != "1") throw ConfigError(fmt::format("WARPSIM_SUMMARY=\"{}\": expected 0 or 1", *v));

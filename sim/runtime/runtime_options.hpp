@@ -5,6 +5,9 @@
 //   WARPSIM_MODE=timing|functional       simulation mode (default timing)
 //   WARPSIM_SAMPLE=WAVES                 time only each launch's first WAVES waves of blocks,
 //                                        the rest functionally (engine/sampling.hpp; 0: off)
+//   WARPSIM_SAMPLE_LAUNCHES=N            time only the first N launches of each kernel and
+//                                        shape, the rest functionally with the time of the
+//                                        last timed one (engine/launch_sampling.hpp; 0: off)
 //   WARPSIM_JSON=PATH                    every launch's statistics as JSON, written at exit
 //   WARPSIM_SUMMARY=0|1                  the per-kernel summary on stderr at exit (default 1)
 //   WARPSIM_BY_LINE=1                    per-source-line report of each kernel in the summary
@@ -24,6 +27,7 @@ struct RuntimeOptions {
   std::vector<std::string> sets;
   SimMode mode = SimMode::Timing;
   uint32_t sample_waves = 0;
+  uint32_t sample_launches = 0;
   std::string json_out;
   bool summary = true;
   bool by_line = false;

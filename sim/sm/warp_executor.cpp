@@ -14,6 +14,7 @@ using isa::Special;
 
 WarpExecutor::WarpExecutor(const LaunchContext& ctx, LaunchStats& stats) : ctx_(ctx), stats_(stats) {
   stats_.per_pc.resize(ctx_.kernel->code.size());
+  stats_.exec.round_robin_sm_instructions.assign(std::max<uint32_t>(1, ctx_.num_sms), 0);
 }
 
 void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) const {
@@ -237,6 +238,9 @@ void WarpExecutor::exit_threads(Warp& w, uint32_t exiting, StepResult& r) {
   if (!left) {
     w.done = true;
     ++b.warps_done;
+    auto& per_sm = stats_.exec.round_robin_sm_instructions;
+    per_sm[b.linear % per_sm.size()] += w.instructions;
+    stats_.exec.longest_warp_instructions = std::max(stats_.exec.longest_warp_instructions, w.instructions);
     r.kind = StepResult::Kind::WarpDone;
   }
   if (release_barrier_if_complete(b)) r.barrier_released = true;

@@ -45,6 +45,44 @@ TEST_CASE("programs: the JSON report holds every launch with run's metrics") {
   CHECK(j["launches"][0]["metrics"].contains("gld_transactions"));
 }
 
+TEST_CASE("programs: --sample-launches times each kernel shape's first launches, the rest take their time") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("host_loop");
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/";
+  auto full = exec("--json " + dir + "host_loop_full.json", app);
+  auto part = exec("--sample-launches 2 --json " + dir + "host_loop_sampled.json", app);
+  INFO(part.err);
+  REQUIRE(full.status == 0);
+  REQUIRE(part.status == 0);
+  CHECK(part.out == full.out);  // every launch still ran, functionally or timed
+  CHECK_THAT(part.err, Catch::Contains("23 launches of 2 kernels"));
+  CHECK_THAT(part.err, Catch::Contains("(18 not timed: their time is an earlier launch's, --sample-launches)"));
+  auto f = nlohmann::json::parse(rttest::slurp(dir + "host_loop_full.json"))["launches"];
+  auto p = nlohmann::json::parse(rttest::slurp(dir + "host_loop_sampled.json"))["launches"];
+  REQUIRE(f.size() == 23);
+  REQUIRE(p.size() == 23);
+  // Launches 0-2 are partial_sums with three different grids, 3-22 jacobi with one shape:
+  // 0-4 are timed, as in the full run; 5-22 take launch 4's time.
+  for (size_t i = 0; i < 23; ++i) {
+    INFO("launch " << i);
+    for (const char* m : {"inst_executed", "thread_inst_executed", "gld_requests", "gst_requests", "gld_transactions",
+                          "gst_transactions", "shared_load_transactions", "branch", "divergent_branch"})
+      CHECK(p[i]["metrics"][m] == f[i]["metrics"][m]);
+    if (i < 5) {
+      CHECK_FALSE(p[i].contains("estimated_from_launch"));
+      CHECK(p[i]["metrics"] == f[i]["metrics"]);
+    } else {
+      REQUIRE(p[i].contains("estimated_from_launch"));
+      CHECK(p[i]["estimated_from_launch"]["launch"] == 4);
+      CHECK(p[i]["estimated_from_launch"]["time_scale"] == 1.0);
+      CHECK(p[i]["metrics"]["elapsed_cycles_sm"] == p[4]["metrics"]["elapsed_cycles_sm"]);
+    }
+  }
+  auto both = exec("--functional --sample-launches 2", app);
+  CHECK(both.status != 0);
+  CHECK_THAT(both.err, Catch::Contains("--functional excludes --sample-launches"));
+}
+
 TEST_CASE("programs: every runtime call returns what CUDA returns") {
   REQUIRE_NVCC();
   if (warpsim::kAddressSanitizer) {

@@ -13,11 +13,16 @@
 #   CUDA_SAMPLES_COMMON: cuda-samples' Common folder, for cfd's helper_cuda.h (the copy in
 #   Rodinia's hybridsort folder reads cudaDeviceProp fields that CUDA 13 removed).
 # Writes OUT_DIR/programs.tsv and OUT_DIR/summary.txt; the logs stay in WORK_DIR.
+#   measure_rodinia.sh --table prints the program table (name|folder|build|args|input|check)
+#   for other scripts (tools/bench/launch_sampling.sh runs the programs built here).
 set -uo pipefail
 
+table_only=0
+if [ "${1:-}" = --table ]; then table_only=1; root=/ out=/; else
 root=$(cd "$1" && pwd)
 out=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
+fi
 only=" $* "
 here=$(cd "$(dirname "$0")/../.." && pwd)
 warpsim=${WARPSIM:-$here/build/tools/warpsim}
@@ -29,9 +34,9 @@ tlimit=${TIMING_LIMIT:-300}
 # cudaDeviceSynchronize); most Rodinia programs call it, so every build maps it.
 compat="-DcudaThreadSynchronize=cudaDeviceSynchronize"
 common=${CUDA_SAMPLES_COMMON:-$root/cuda/hybridsort}
-work=$(mkdir -p "${WORK_DIR:-$out/work}" && cd "${WORK_DIR:-$out/work}" && pwd)
-[ -x "$warpsim" ] || { echo "measure: $warpsim not built" >&2; exit 1; }
-[ -x "$nvcc" ] || { echo "measure: $nvcc not found" >&2; exit 1; }
+[ "$table_only" = 1 ] || work=$(mkdir -p "${WORK_DIR:-$out/work}" && cd "${WORK_DIR:-$out/work}" && pwd)
+[ "$table_only" = 1 ] || [ -x "$warpsim" ] || { echo "measure: $warpsim not built" >&2; exit 1; }
+[ "$table_only" = 1 ] || [ -x "$nvcc" ] || { echo "measure: $nvcc not found" >&2; exit 1; }
 
 # ---- inputs generated here (small, deterministic), run in the program's run folder --------
 gen_bfs() {  # Rodinia graph format: n, "start degree" per node, source, m, "dest weight" per edge
@@ -135,6 +140,8 @@ srad_v2|srad/srad_v2|srad.cu|64 64 0 31 0 31 0.5 2|-|-
 streamcluster|streamcluster|streamcluster_cuda_cpu.cpp streamcluster_cuda.cu streamcluster_header.cu|10 20 16 1024 1024 100 none output.txt 1|-|-
 EOF
 }
+
+[ "$table_only" = 1 ] && { table; exit 0; }
 
 printf 'program\tbuild\tresult\tfunctional_s\ttiming_s\tdetail\n' > "$out/programs.tsv"
 table | while IFS='|' read -r name dir build args input check; do

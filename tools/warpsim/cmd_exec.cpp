@@ -29,6 +29,7 @@ struct ExecOptions {
   std::vector<std::string> sets;
   bool functional = false;
   uint32_t sample_waves = 0;
+  uint32_t sample_launches = 0;
   std::string json_out;
   bool by_line = false;
   bool no_summary = false;
@@ -109,6 +110,7 @@ int exec(const ExecOptions& o) {
   set("WARPSIM_SET", sets);
   set("WARPSIM_MODE", o.functional ? "functional" : "timing");
   set("WARPSIM_SAMPLE", std::to_string(o.sample_waves));
+  set("WARPSIM_SAMPLE_LAUNCHES", std::to_string(o.sample_launches));
   set("WARPSIM_JSON", o.json_out.empty() ? "" : fs::absolute(o.json_out).string());
   set("WARPSIM_SUMMARY", o.no_summary ? "0" : "1");
   set("WARPSIM_BY_LINE", o.by_line ? "1" : "0");
@@ -135,6 +137,11 @@ void register_exec_command(CLI::App& app) {
   cmd->add_option("--sample", o->sample_waves,
                   "time only each launch's first WAVES waves of blocks, the rest functionally (time extrapolated)")
       ->check(CLI::Range(1, 1000))
+      ->excludes("--functional");
+  cmd->add_option("--sample-launches", o->sample_launches,
+                  "time only the first N launches of each kernel and shape; later ones run functionally and take "
+                  "the last timed one's time, scaled by their work")
+      ->check(CLI::Range(1, 1000000))
       ->excludes("--functional");
   cmd->add_option("--json", o->json_out, "write every launch's statistics as JSON to this file at exit");
   cmd->add_flag("--by-line", o->by_line, "per source line report of each kernel's costliest launch");
