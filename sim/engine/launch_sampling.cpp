@@ -70,6 +70,7 @@ void LaunchSampler::estimate(const LaunchShape& shape, LaunchStats& s, const Dev
   s.timing_mode = true;
   s.timing = ref.timing;
   TimingStats& t = s.timing;
+  t.sample = {};  // this launch ran no blocks in the timing model (the reference may have sampled its own)
   t.from_launch.estimated = true;
   t.from_launch.launch = it->second.index;
   t.from_launch.scale = time_scale;

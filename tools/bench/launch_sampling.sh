@@ -5,7 +5,10 @@
 # tools/runtime/measure_cuda_samples.sh (its WORK_DIR holds NAME.app). Each program runs in
 # timing mode twice, in full and sampled, one after the other; the table gives the launches,
 # how many went untimed, the simulated kernel time of both runs and its error, and the host
-# seconds of both (single runs: on a shared machine they vary by 10-20 %). Prints markdown.
+# seconds of both (single runs: on a shared machine they vary by 10-20 %), read off
+# warpsim's summary (no --json: writing every launch's report would dominate). The
+# programs' output must be the same; the lines that differ are counted (host times the
+# programs print, or programs seeded from the clock). Prints markdown.
 #   tools/bench/launch_sampling.sh N CONFIG ITEM...
 #   ITEM: rodinia:WORK_DIR:NAME or samples:SAMPLES_ROOT:WORK_DIR:NAME
 #   WARPSIM overrides the binary (default build/tools/warpsim).
@@ -39,7 +42,7 @@ for item in "$@"; do
     extra=""
     [ $mode = sampled ] && extra="--sample-launches $n"
     start=$(date +%s.%N)
-    (cd "$cwd" && "$warpsim" exec --config "$config" --no-summary $extra --json "$tmp/$mode.json" -- "$app" $args) \
+    (cd "$cwd" && "$warpsim" exec --config "$config" $extra -- "$app" $args) \
       > "$tmp/$mode.out" 2> "$tmp/$mode.err" < /dev/null
     rc=$?
     awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }' > "$tmp/$mode.secs"
@@ -48,16 +51,20 @@ for item in "$@"; do
   # The programs' own output must not change; lines with host timings may.
   differ=$(diff "$tmp/full.out" "$tmp/sampled.out" | grep -c '^>')
   python3 - "$name" "$tmp" "$differ" <<'PY'
-import json, sys
+import re, sys
 name, tmp, differ = sys.argv[1], sys.argv[2], int(sys.argv[3])
-f = json.load(open(f"{tmp}/full.json"))["launches"]
-s = json.load(open(f"{tmp}/sampled.json"))["launches"]
-ft = sum(l["metrics"]["duration_ns"] for l in f) / 1e3
-st = sum(l["metrics"]["duration_ns"] for l in s) / 1e3
-est = sum(1 for l in s if "estimated_from_launch" in l)
+def summary(mode):  # warpsim's summary line: launches, time in kernels, launches not timed
+    line = next(l for l in open(f"{tmp}/{mode}.err") if l.startswith("==warpsim==") and " mode: " in l)
+    launches = int(re.search(r"mode: (\d+) launch", line).group(1))
+    value, unit = re.search(r"\(([0-9.]+) (ns|us|ms|s) in kernels\)", line).groups()
+    us = float(value) * {"ns": 1e-3, "us": 1, "ms": 1e3, "s": 1e6}[unit]
+    untimed = re.search(r"\((\d+) not timed", line)
+    return launches, us, int(untimed.group(1)) if untimed else 0
+n_full, ft, _ = summary("full")
+_, st, est = summary("sampled")
 fs, ss = (float(open(f"{tmp}/{m}.secs").read()) for m in ("full", "sampled"))
 err = 100 * (st - ft) / ft if ft else 0
 note = f" ({differ} output lines differ)" if differ else ""
-print(f"| {name}{note} | {len(f)} | {est} | {ft:,.1f} us | {st:,.1f} us | {err:+.2f} % | {fs:.2f} | {ss:.2f} | {fs / ss:.1f}x |")
+print(f"| {name}{note} | {n_full} | {est} | {ft:,.1f} us | {st:,.1f} us | {err:+.2f} % | {fs:.2f} | {ss:.2f} | {fs / ss:.1f}x |")
 PY
 done
