@@ -150,22 +150,24 @@ std::string format_exec_summary(const std::vector<LaunchRecord>& launches, const
   return out;
 }
 
-Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
-               const std::vector<FaultRecord>& faults, const DeviceSpec& spec, const RuntimeOptions& o) {
+namespace {
+
+Json launch_json(const LaunchRecord& r) {
+  Json l = stats_to_json(r.stats, r.source);
+  l["start_ns"] = r.start_ns;
+  l["kernel_demangled"] = demangle(r.kernel);
+  if (r.source) l["lines"] = lines_to_json(attribute_lines(r.stats, *r.source), r.stats.exec.warp_size);
+  return l;
+}
+
+// Everything but the launches.
+Json exec_json_frame(const std::vector<CopyRecord>& copies, const std::vector<FaultRecord>& faults,
+                     const DeviceSpec& spec, const RuntimeOptions& o) {
   Json j;
   j["program"] = o.program;
   j["device"] = spec.name;
   j["config"] = spec.file;
   j["mode"] = o.mode == SimMode::Timing ? "timing" : "functional";
-  Json list = Json::array();
-  for (const auto& r : launches) {
-    Json l = stats_to_json(r.stats, r.source);
-    l["start_ns"] = r.start_ns;
-    l["kernel_demangled"] = demangle(r.kernel);
-    if (r.source) l["lines"] = lines_to_json(attribute_lines(r.stats, *r.source), r.stats.exec.warp_size);
-    list.push_back(std::move(l));
-  }
-  j["launches"] = std::move(list);
   Json c = Json::array();
   for (const auto& r : copies)
     c.push_back({{"kind", r.kind}, {"bytes", r.bytes}, {"start_ns", r.start_ns}, {"duration_ns", r.duration_ns}});
@@ -174,6 +176,47 @@ Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<Copy
   for (const auto& r : faults) f.push_back({{"kernel", r.kernel}, {"kind", r.kind}, {"message", r.message}});
   j["faults"] = std::move(f);
   return j;
+}
+
+}  // namespace
+
+Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<CopyRecord>& copies,
+               const std::vector<FaultRecord>& faults, const DeviceSpec& spec, const RuntimeOptions& o) {
+  Json j = exec_json_frame(copies, faults, spec, o);
+  Json list = Json::array();
+  for (const auto& r : launches) list.push_back(launch_json(r));
+  j["launches"] = std::move(list);
+  return j;
+}
+
+void write_exec_json(std::ostream& out, const std::vector<LaunchRecord>& launches,
+                     const std::vector<CopyRecord>& copies, const std::vector<FaultRecord>& faults,
+                     const DeviceSpec& spec, const RuntimeOptions& o) {
+  // The frame is dumped with a placeholder where the launches go; they are dumped one at a
+  // time into it, indented as dump(2) indents an array's elements two levels down.
+  const std::string placeholder = "\x01launches\x01";
+  Json j = exec_json_frame(copies, faults, spec, o);
+  j["launches"] = placeholder;
+  const std::string frame = j.dump(2);
+  const std::string quoted = Json(placeholder).dump();
+  const size_t at = frame.find(quoted);
+  out << frame.substr(0, at);
+  if (launches.empty()) {
+    out << "[]";
+  } else {
+    out << "[\n";
+    for (size_t i = 0; i < launches.size(); ++i) {
+      const std::string one = launch_json(launches[i]).dump(2);
+      out << "    ";
+      for (char ch : one) {
+        out << ch;
+        if (ch == '\n') out << "    ";
+      }
+      out << (i + 1 < launches.size() ? ",\n" : "\n");
+    }
+    out << "  ]";
+  }
+  out << frame.substr(at + quoted.size()) << "\n";
 }
 
 }  // namespace warpsim::runtime

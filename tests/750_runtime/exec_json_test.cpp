@@ -1,0 +1,38 @@
+// The exit report's JSON, written one launch at a time, is the document exec_json builds.
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "sim/runtime/exec_report.hpp"
+
+using namespace warpsim;
+using namespace warpsim::runtime;
+
+TEST_CASE("runtime: the streamed JSON report is exec_json's document, byte for byte") {
+  DeviceSpec spec;
+  spec.name = "Test GPU";
+  spec.file = "configs/test.json";
+  RuntimeOptions o;
+  o.program = "prog";
+  std::vector<CopyRecord> copies{{"HtoD", 4096, 0, 500}, {"memset", 16, 600, 0}};
+  std::vector<FaultRecord> faults{{"_Z1kv", "illegal_address", "out of bounds \"here\"\nsecond line"}};
+  std::vector<LaunchRecord> launches;
+  for (size_t n : {0, 1, 3}) {
+    while (launches.size() < n) {
+      LaunchRecord r;
+      r.kernel = "_Z3addPfi";
+      r.grid = Dim3{uint32_t(launches.size() + 1), 1, 1};
+      r.start_ns = 100.0 * double(launches.size());
+      r.stats.kernel = r.kernel;
+      r.stats.exec.inst_executed = 7 * (launches.size() + 1);
+      launches.push_back(r);
+    }
+    for (bool no_faults : {false, true}) {
+      INFO(n << " launches, faults " << !no_faults);
+      const std::vector<FaultRecord> f = no_faults ? std::vector<FaultRecord>{} : faults;
+      std::ostringstream streamed;
+      write_exec_json(streamed, launches, copies, f, spec, o);
+      CHECK(streamed.str() == exec_json(launches, copies, f, spec, o).dump(2) + "\n");
+    }
+  }
+}
