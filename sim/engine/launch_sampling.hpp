@@ -1,8 +1,8 @@
 // Sampling over repeated launches (`warpsim exec --sample-launches N`). Of each launch shape
 // (kernel, grid, block, dynamic shared memory) the first N launches run in the timing
-// model. Later ones run functionally while the shape's work is steady: the N-th timed
-// launch did the same work as the one before it, and no untimed launch since did other
-// work. "The same work": warp instructions, memory transactions, the busiest SM's and the
+// model. Later ones run functionally while the shape's work is steady: the last timed
+// launch (the N-th or later) did the same work as the one before it (with N = 1 the first
+// is enough), and no untimed launch since did other work. "The same work": warp instructions, memory transactions, the busiest SM's and the
 // longest warp's instructions all within 5 %. A launch whose work differs ends the streak,
 // and the shape's next launch is timed again (a data-dependent kernel, such as a
 // breadth-first search whose frontier grows, is timed nearly every time). A kernel that
