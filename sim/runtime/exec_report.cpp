@@ -198,8 +198,11 @@ void write_exec_json(std::ostream& out, const std::vector<LaunchRecord>& launche
   Json j = exec_json_frame(copies, faults, spec, o);
   j["launches"] = placeholder;
   const std::string frame = j.dump(2);
+  // The top-level key and its value: no string value can hold it (a newline in a string is
+  // escaped), so nothing the program or a config names can be taken for it.
+  const std::string key = "\n  \"launches\": ";
   const std::string quoted = Json(placeholder).dump();
-  const size_t at = frame.find(quoted);
+  const size_t at = frame.find(key + quoted) + key.size();
   out << frame.substr(0, at);
   if (launches.empty()) {
     out << "[]";

@@ -15,7 +15,8 @@ TEST_CASE("runtime: the streamed JSON report is exec_json's document, byte for b
   RuntimeOptions o;
   o.program = "prog";
   std::vector<CopyRecord> copies{{"HtoD", 4096, 0, 500}, {"memset", 16, 600, 0}};
-  std::vector<FaultRecord> faults{{"_Z1kv", "illegal_address", "out of bounds \"here\"\nsecond line"}};
+  std::vector<FaultRecord> faults{{"_Z1kv", "illegal_address", "out of bounds \"here\"\nsecond line"},
+                                  {"\x01launches\x01", "\x01launches\x01", "\n  \"launches\": "}};
   std::vector<LaunchRecord> launches;
   for (size_t n : {0, 1, 3}) {
     while (launches.size() < n) {
