@@ -14,8 +14,8 @@
 // counters (stalls, issue, cache hits, DRAM) from the shape's last timed launch, scaled by
 // its work: time and stalls by the busiest SM's warp instructions (blocks spread
 // round-robin), issue by the warp instructions, caches and DRAM by the memory
-// transactions. Untimed launches leave the caches and DRAM as the last timed launch left
-// them.
+// transactions. (Caches and DRAM start cold at every launch, timed or not: an untimed
+// launch changes no state a later timed one sees, docs/runtime.md "Limits".)
 #pragma once
 #include <cstdint>
 #include <map>
