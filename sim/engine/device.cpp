@@ -213,16 +213,12 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   std::optional<isa::Kernel> own_copy;
   const isa::Kernel* exec_kernel = &kernel;
   if (options.compact_registers && kernel.functions.empty()) {
+    auto compact = [&] { return isa::with_register_storage(kernel, isa::plan_register_storage(kernel)); };
     auto it = impl_->compacted.find(&kernel);
-    if (it != impl_->compacted.end()) {
-      exec_kernel = it->second.get();
-    } else if (impl_->owns(kernel)) {
-      auto made = std::make_unique<const isa::Kernel>(
-          isa::with_register_storage(kernel, isa::plan_register_storage(kernel)));
-      exec_kernel = impl_->compacted.emplace(&kernel, std::move(made)).first->second.get();
-    } else {
-      exec_kernel = &own_copy.emplace(isa::with_register_storage(kernel, isa::plan_register_storage(kernel)));
-    }
+    if (it != impl_->compacted.end()) exec_kernel = it->second.get();
+    else if (impl_->owns(kernel))
+      exec_kernel = impl_->compacted.emplace(&kernel, std::make_unique<const isa::Kernel>(compact())).first->second.get();
+    else exec_kernel = &own_copy.emplace(compact());
   }
   sm::LaunchContext ctx;
   ctx.kernel = exec_kernel;

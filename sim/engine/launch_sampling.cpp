@@ -59,6 +59,8 @@ void LaunchSampler::estimate(const LaunchShape& shape, LaunchStats& s, const Dev
   auto it = shapes_.find(shape);
   if (it == shapes_.end()) throw std::logic_error("launch sampling: an untimed launch of a shape never timed");
   const LaunchStats& ref = it->second.last;
+  // Other work than the timed launch's ends the streak: the shape's next launch is timed.
+  if (!same_work(s, ref)) it->second.steady = false;
   const TimedWork ran = timed_work(s), was = timed_work(ref);
   // Time follows the busiest SM's work (the whole launch's over many waves of blocks, the
   // longest block's when there is less than one).
@@ -88,7 +90,6 @@ void LaunchSampler::estimate(const LaunchShape& shape, LaunchStats& s, const Dev
     s.per_pc[pc].stall_cycles = ref.per_pc[pc].stall_cycles;
   scale_timing_counters(s, spec, time_scale, inst_scale, mem_scale);
   ++estimated_;
-  if (!same_work(s, ref)) it->second.steady = false;  // the next launch is timed
 }
 
 }  // namespace warpsim

@@ -280,6 +280,9 @@ class Runtime {
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
   std::vector<LaunchRecord> launches_;
   LaunchSampler sampler_;                          // --sample-launches
+  LaunchSampler fresh_sampler() const {            // launch sampling only in timing mode
+    return LaunchSampler(options_.mode == SimMode::Timing ? options_.sample_launches : 0);
+  }
   std::vector<CopyRecord> copies_;
   std::vector<FaultRecord> faults_;
   double sim_time_ns_ = 0;

@@ -9,7 +9,7 @@
 namespace warpsim::runtime {
 
 Runtime::Runtime(RuntimeOptions options) : options_(std::move(options)) {
-  sampler_ = LaunchSampler(options_.mode == SimMode::Timing ? options_.sample_launches : 0);
+  sampler_ = fresh_sampler();
   device_ = std::make_unique<Device>(load_device_spec(resolve_config_path(options_.config), options_.sets));
 }
 
@@ -35,7 +35,7 @@ void Runtime::reset() {
   dropped_launches_ = 0;
   // The kernels are loaded again (new identities) and the caches start cold: launches are
   // timed afresh.
-  sampler_ = LaunchSampler(options_.mode == SimMode::Timing ? options_.sample_launches : 0);
+  sampler_ = fresh_sampler();
   fault_visible_ = false;
   sticky_message_.clear();
 }

@@ -211,7 +211,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
       } else {
         gmask |= bit;
       }
-      addr[l] = a;
+      any |= addr[l] = a;
     });
   } else {
     // Explicit state space: one plain loop per case so the compiler vectorises it.
@@ -230,7 +230,6 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
   }
   {
     // The OR finds whether any address is misaligned (span is a power of two).
-    if (in.space == Space::Generic) exec::for_lanes(mask, [&](int l) { any |= addr[l]; });
     if (any & (span - 1)) {
       uint32_t misaligned = 0;
       exec::for_lanes(mask, [&](int l) { misaligned |= uint32_t((addr[l] & (span - 1)) != 0) << l; });
@@ -312,13 +311,10 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
   if (smask) {
     const uint64_t limit = b.shared_bytes;
     uint8_t* sh = b.shared.data();
-    // The OR of the offsets bounds their maximum from above and vectorises; the exact
-    // maximum is needed only when the OR is out of range.
+    // The OR of the addresses bounds the shared offsets' maximum from above; the exact
+    // maximum is needed only when the OR is out of range (or a generic access also went
+    // to global or local memory, whose addresses are in the OR too).
     uint64_t top = any;
-    if (in.space == Space::Generic) {
-      top = 0;
-      exec::for_lanes(smask, [&](int l) { top |= addr[l]; });
-    }
     if (top + span > limit) {
       top = 0;
       exec::for_lanes(smask, [&](int l) { top = std::max(top, addr[l]); });

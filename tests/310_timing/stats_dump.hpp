@@ -27,6 +27,7 @@ inline std::string dump_all(const LaunchStats& s) {
   u("sld_req", e.shared_load_requests), u("sst_req", e.shared_store_requests), u("atom_req", e.atomic_requests);
   u("barriers", e.barriers), u("blocks", e.blocks), u("warps", e.warps), u("threads", e.threads);
   u("warp_size", e.warp_size);
+  vec("rr_sm_inst", e.round_robin_sm_instructions), u("longest_warp", e.longest_warp_instructions);
   u("mem_valid", s.mem_valid);
   const MemStats& m = s.mem;
   u("gld_t", m.gld_transactions), u("gst_t", m.gst_transactions), u("lld_t", m.local_load_transactions);
@@ -51,6 +52,7 @@ inline std::string dump_all(const LaunchStats& s) {
   u("s_sampled", t.sample.sampled), u("s_blocks", t.sample.timed_blocks), u("s_cycles", t.sample.timed_cycles);
   u("s_lo", t.sample.lo_cycle), u("s_lob", t.sample.lo_blocks), u("s_hi", t.sample.hi_cycle);
   u("s_hib", t.sample.hi_blocks), d("s_scale", t.sample.scale);
+  u("fl_est", t.from_launch.estimated), u("fl_launch", t.from_launch.launch), d("fl_scale", t.from_launch.scale);
   const DramStats& r = s.dram;
   u("dram_valid", r.valid), u("dram_cycles", r.dram_cycles), u("dram_rt", r.read_transactions);
   u("dram_wt", r.write_transactions), u("dram_rb", r.read_bytes), u("dram_wb", r.write_bytes);
