@@ -24,6 +24,7 @@
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/device_heap.hpp"
+#include "sim/memory/memory_system.hpp"
 #include "sim/sm/warp_executor.hpp"
 
 namespace warpsim {
@@ -37,6 +38,11 @@ struct Device::Impl {
   // The register-storage plan of each kernel of `modules`, applied (made at its first
   // launch; those kernels live as long as the device, so their addresses are never reused).
   std::map<const isa::Kernel*, std::unique_ptr<const isa::Kernel>> compacted;
+  // The caches and DRAM as the last launch left them (LaunchOptions::cache_control): the
+  // timed memory system and the functional L2 slices. A launch that faults mid-way leaves
+  // no memory system (the next starts cold).
+  std::unique_ptr<mem::MemorySystem> memory;
+  std::vector<mem::Cache> functional_l2;
 
   bool owns(const isa::Kernel& k) const {
     for (const auto& m : modules)
@@ -245,8 +251,11 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   LimitGuard limits(options.limits, kernel.name);
   sm::WarpExecutor executor(ctx, stats);
   const bool timing = options.mode == SimMode::Timing;
-  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads,
-                        /*model_caches=*/!timing && options.functional_caches);
+  const bool keep = options.cache_control == CacheControl::Keep;
+  const bool model_caches = !timing && options.functional_caches;
+  if (model_caches && !keep) impl_->functional_l2.clear();
+  MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, model_caches,
+                        model_caches ? &impl_->functional_l2 : nullptr);
   if (!options.trace_warps.empty()) {
     std::vector<std::pair<uint32_t, uint32_t>> traced;
     for (const auto& t : options.trace_warps) {
@@ -279,8 +288,14 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
         timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
       const uint64_t per_wave = uint64_t(spec.sm.count) * std::max<uint32_t>(1, stats.occupancy.blocks_per_sm);
       const uint64_t timed = blocks_to_time(grid.count(), per_wave, options.sample_waves);
-      run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, options.threads,
-                 options.threads_adaptive);
+      if (!keep || !impl_->memory) impl_->memory = std::make_unique<mem::MemorySystem>(spec);
+      try {
+        run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, options.threads,
+                   options.threads_adaptive, impl_->memory.get());
+      } catch (...) {
+        impl_->memory.reset();  // stopped mid-launch: requests in flight, misses outstanding
+        throw;
+      }
       if (timed < grid.count()) {
         const TimedWork at_end = timed_work(stats);
         run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);

@@ -37,6 +37,16 @@ struct KernelArg {
 
 enum class SimMode { Functional, Timing };
 
+// What a launch finds in the caches and DRAM (the timed memory system; in functional mode
+// the L2 slices that count hits):
+// - Flush: empty caches and idle DRAM, as Nsight Compute measures a kernel by default
+//   (`--cache-control all`) and as a single kernel run alone starts;
+// - Keep: what the device's previous launch in the same mode left there (L2 contents with
+//   their dirty lines, open DRAM rows, the refresh schedule), as kernels launched one after
+//   another find it on hardware. L1s start empty either way: the GPU invalidates them at
+//   a kernel's start. Host copies and functional-only launches leave the caches alone.
+enum class CacheControl { Flush, Keep };
+
 // Resource limits for one launch (0 = unlimited). Hitting one stops the launch with a
 // KernelFault of kind LimitExceeded naming the limit.
 struct Limits {
@@ -64,6 +74,7 @@ struct LaunchOptions {
   // Sampled timing (engine/sampling.hpp): time the first `sample_waves` waves of blocks, run
   // the rest functionally and extrapolate the time. 0: every block is timed.
   uint32_t sample_waves = 0;
+  CacheControl cache_control = CacheControl::Flush;
   // Functional mode: simulate the caches for their hit counts. Off for a launch whose
   // cache counters are taken from elsewhere (engine/launch_sampling.hpp).
   bool functional_caches = true;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "sim/foundation/error.hpp"
 #include "sim/memory/memory_counter.hpp"
@@ -39,12 +40,15 @@ namespace {
 }  // namespace
 
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
-                LimitGuard& limits, Timeline* timeline, uint64_t timed_blocks, uint32_t threads, bool adaptive) {
+                LimitGuard& limits, Timeline* timeline, uint64_t timed_blocks, uint32_t threads, bool adaptive,
+                mem::MemorySystem* kept) {
   const sm::LaunchContext& ctx = executor.context();
   const isa::Kernel& kernel = *ctx.kernel;
   sm::KernelDeps deps(ctx.source_kernel ? *ctx.source_kernel : kernel);  // virtual registers
   sm::IssueModel issue(spec.issue);
-  mem::MemorySystem memory(spec);
+  std::optional<mem::MemorySystem> own_memory;
+  mem::MemorySystem& memory = kept ? *kept : own_memory.emplace(spec);
+  memory.begin_launch();
   sm::TimingCounters counters;
 
   sm::SmShared shared;
@@ -153,8 +157,11 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     }
   } catch (...) {
     phase.merge_printf();  // a faulting launch still prints what it printed
+    memory.set_dram_command_sink(nullptr);
     throw;
   }
+  memory.set_dram_command_sink(nullptr);
+  memory.end_launch(now, spec.launch_overhead_cycles);
 
   for (auto& s : sms) s->account_until(now);
   phase.merge();

@@ -6,6 +6,7 @@
 #include "sim/foundation/launch_stats.hpp"
 #include "sim/engine/limit_guard.hpp"
 #include "sim/memory/memory_counter.hpp"
+#include "sim/memory/memory_system.hpp"
 #include "sim/sm/warp_executor.hpp"
 
 namespace warpsim {
@@ -19,8 +20,11 @@ class Timeline;
 // in stats.timing.sample its steady-state window (engine/sampling.hpp). `threads` > 1
 // ticks the SMs in parallel (engine/sm_phase.hpp: the same statistics for any count); a
 // timeline or warp traces make it 1; `adaptive`: SmPhase::set_adaptive.
+// `kept` (optional): the memory system of the device's earlier launches, whose L2 and DRAM
+// state this launch starts from (MemorySystem::begin_launch); null: a new, cold one. When
+// the launch throws, `kept` is left mid-launch and must not be used again.
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
                 LimitGuard& limits, Timeline* timeline = nullptr, uint64_t timed_blocks = 0, uint32_t threads = 1,
-                bool adaptive = true);
+                bool adaptive = true, mem::MemorySystem* kept = nullptr);
 
 }  // namespace warpsim

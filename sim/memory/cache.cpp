@@ -308,6 +308,11 @@ std::vector<Writeback> Cache::flush() {
   return out;
 }
 
+void Cache::invalidate_all() {
+  if (mshr_.used() != 0) throw std::logic_error("Cache::invalidate_all with misses outstanding");
+  tags_ = CacheTags(spec_);
+}
+
 const CacheLine* Cache::find_line(uint64_t addr) const {
   uint64_t line = spec_.line_addr(addr);
   uint32_t set = spec_.set_index(line);

@@ -72,6 +72,12 @@ class Cache {
   // Write back every dirty line and invalidate everything (Fermi flushes L1 between
   // kernels). Throws std::logic_error while misses are outstanding.
   std::vector<Writeback> flush();
+  // Drop every line without writing anything back and forget the replacement order: the
+  // state of a new cache. An L1 at a kernel's start (its local lines are dead, its global
+  // stores were written through). Throws std::logic_error while misses are outstanding.
+  void invalidate_all();
+  // Counting starts again from zero (a new launch on caches that keep their contents).
+  void reset_stats() { stats_ = CacheStats{}; }
 
   // Inspection (tests, traces). Sectors of addr's line present now; 0 when absent.
   uint32_t present_sectors(uint64_t addr) const;

@@ -217,13 +217,25 @@ bool DramChannel::tick(uint64_t now, std::vector<DramCompletion>& done) {
   return progress || issued;
 }
 
-void DramChannel::fill_stats(DramChannelStats& out, uint64_t elapsed) const {
+void DramChannel::restart_stats(uint64_t now) {
+  const size_t nb = banks_.size();
+  stats_ = DramChannelStats{};
+  for (auto* v : {&stats_.bank_reads, &stats_.bank_writes, &stats_.bank_row_hits,
+                  &stats_.bank_row_misses, &stats_.bank_row_conflicts, &stats_.bank_activates})
+    v->assign(nb, 0);
+  blp_advance(now);
+  blp_integral_ = blp_active_ = 0;
+  stats_start_ = now;
+}
+
+void DramChannel::fill_stats(DramChannelStats& out, uint64_t end) const {
   out = stats_;
   uint64_t integral = blp_integral_, active = blp_active_;
-  if (elapsed > blp_last_ && busy_banks_ > 0) {
-    integral += uint64_t(busy_banks_) * (elapsed - blp_last_);
-    active += elapsed - blp_last_;
+  if (end > blp_last_ && busy_banks_ > 0) {
+    integral += uint64_t(busy_banks_) * (end - blp_last_);
+    active += end - blp_last_;
   }
+  const uint64_t elapsed = end > stats_start_ ? end - stats_start_ : 0;
   out.bank_busy_cycles = integral;
   out.active_cycles = active;
   out.utilization = elapsed ? double(stats_.busy_cycles) / double(elapsed) : 0.0;

@@ -44,8 +44,12 @@ class DramChannel {
   bool tick(uint64_t now, std::vector<DramCompletion>& done);
   uint64_t next_event() const { return next_event_; }
 
-  // Counts so far; derived ratios use `elapsed` command cycles.
-  void fill_stats(DramChannelStats& out, uint64_t elapsed) const;
+  // Counts since the last restart_stats (or construction); derived ratios use the command
+  // cycles from then to `end`.
+  void fill_stats(DramChannelStats& out, uint64_t end) const;
+  // Counting starts again at cycle `now`, while the channel is idle (!busy()); rows,
+  // timing and the refresh schedule are kept.
+  void restart_stats(uint64_t now);
   const TimingEngine& engine() const { return engine_; }
   void set_command_sink(DramCommandSink* sink, uint32_t channel) {
     sink_ = sink;
@@ -97,6 +101,7 @@ class DramChannel {
   // Bank-level parallelism: time integral of banks with outstanding requests.
   uint32_t busy_banks_ = 0;
   uint64_t blp_last_ = 0, blp_integral_ = 0, blp_active_ = 0;
+  uint64_t stats_start_ = 0;
 
   DramChannelStats stats_;
 };

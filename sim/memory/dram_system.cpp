@@ -59,7 +59,14 @@ uint64_t DramSystem::next_event_cycle() const {
   return n;
 }
 
-void DramSystem::fill_stats(DramStats& out, uint64_t elapsed) const {
+void DramSystem::restart_stats(uint64_t now) {
+  if (busy()) throw Error("internal: DramSystem::restart_stats while requests are outstanding");
+  for (auto& c : channels_) c.restart_stats(now);
+  stats_start_ = now;
+}
+
+void DramSystem::fill_stats(DramStats& out, uint64_t end) const {
+  const uint64_t elapsed = end > stats_start_ ? end - stats_start_ : 0;
   out = DramStats{};
   out.valid = true;
   out.dram_cycles = elapsed;
@@ -69,7 +76,7 @@ void DramSystem::fill_stats(DramStats& out, uint64_t elapsed) const {
   uint64_t bank_busy = 0, active = 0, latency = 0;
   for (size_t i = 0; i < channels_.size(); ++i) {
     DramChannelStats& c = out.channels[i];
-    channels_[i].fill_stats(c, elapsed);
+    channels_[i].fill_stats(c, end);
     out.read_transactions += c.read_transactions;
     out.write_transactions += c.write_transactions;
     out.read_bytes += c.read_bytes;

@@ -41,7 +41,11 @@ class DramSystem {
   // Finished requests, in completion order; the caller drains (clears) it.
   std::vector<DramCompletion>& completions() { return completions_; }
 
-  void fill_stats(DramStats& out, uint64_t elapsed_dram_cycles) const;
+  // Counts since the last restart_stats (or construction), up to command cycle `end`.
+  void fill_stats(DramStats& out, uint64_t end) const;
+  // Counting starts again at command cycle `now`; the DRAM must be idle (!busy()). Open
+  // rows, timing and refresh carry on (a new launch on a device that keeps its state).
+  void restart_stats(uint64_t now);
   const DramChannel& channel(uint32_t i) const { return channels_[i]; }
   const std::vector<TimingConstraint>& timing_table() const { return table_; }
   void set_command_sink(DramCommandSink* sink) {
@@ -56,6 +60,7 @@ class DramSystem {
   std::vector<DramCompletion> completions_;
   uint32_t atom_shift_ = 0;
   uint64_t outstanding_ = 0;
+  uint64_t stats_start_ = 0;
 };
 
 }  // namespace warpsim::mem

@@ -26,12 +26,13 @@ bool full_warp_deltas_equal(const int64_t* delta, const uint64_t* addr, uint64_t
 }  // namespace
 
 MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block,
-                             uint64_t grid_threads, bool model_caches)
+                             uint64_t grid_threads, bool model_caches, std::vector<mem::Cache>* kept_l2)
     : spec_(spec),
       stats_(stats),
       threads_per_block_(threads_per_block),
       grid_threads_(grid_threads),
-      model_caches_(model_caches) {
+      model_caches_(model_caches),
+      l2_(kept_l2 ? *kept_l2 : own_l2_) {
   txns_.reserve(64);
   shared_memo_.resize(stats_.per_pc.size());
   stats_.mem_valid = true;
@@ -44,8 +45,11 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
     for (uint32_t i = 0; i < spec_.sm.count; ++i) l1_.emplace_back(spec_.l1);
   }
   if (spec_.has_l2) {
-    l2_.reserve(spec_.l2.slices);
-    for (uint32_t i = 0; i < spec_.l2.slices; ++i) l2_.emplace_back(spec_.l2.slice);
+    if (l2_.empty()) {
+      l2_.reserve(spec_.l2.slices);
+      for (uint32_t i = 0; i < spec_.l2.slices; ++i) l2_.emplace_back(spec_.l2.slice);
+    }
+    for (auto& slice : l2_) slice.reset_stats();
   }
 }
 

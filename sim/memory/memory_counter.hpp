@@ -20,8 +20,13 @@ class MemoryCounter final : public MemoryObserver {
  public:
   // `model_caches`: run the functional L1/L2 (functional mode); a timed run models the
   // caches in its memory system instead and only counts transactions here.
+  // `kept_l2` (optional, with model_caches): L2 slices that keep their contents from the
+  // device's earlier launches (empty: made here; their counts restart either way). The
+  // L1s start empty at every launch, as on hardware.
   MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block, uint64_t grid_threads,
-                bool model_caches = true);
+                bool model_caches = true, std::vector<mem::Cache>* kept_l2 = nullptr);
+  MemoryCounter(const MemoryCounter&) = delete;
+  MemoryCounter& operator=(const MemoryCounter&) = delete;
 
   void on_access(const mem::WarpMemAccess& access, const isa::Instr& instr, uint32_t pc, uint32_t block,
                  uint32_t warp) override;
@@ -75,7 +80,8 @@ class MemoryCounter final : public MemoryObserver {
   mem::WarpMemAccess local_view_;
   std::unique_ptr<mem::AddressMap> map_;
   std::vector<mem::Cache> l1_;
-  std::vector<mem::Cache> l2_;
+  std::vector<mem::Cache> own_l2_;
+  std::vector<mem::Cache>& l2_;
 };
 
 }  // namespace warpsim

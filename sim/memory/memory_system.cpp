@@ -177,20 +177,26 @@ bool MemorySystem::Impl::tick(uint64_t now) {
         parts_busy.insert(p);
     });
     progress |= icnt->tick(now);
-    // DRAM catches up to the SM clock, skipping idle command cycles.
-    while (dram_next <= dnow) {
-      uint64_t ne = dram->next_event_cycle();
-      if (ne == UINT64_MAX || ne > dnow) {
-        dram_next = dnow + 1;
-        break;
-      }
-      uint64_t c = std::max(ne, dram_next);
-      progress |= dram->tick(c);
-      dram_next = c + 1;
-      auto& done = dram->completions();
-      for (const auto& d : done) dram_completed(d, now);
-      done.clear();
+    progress |= advance_dram(dnow, now);
+  }
+  return progress;
+}
+
+bool MemorySystem::Impl::advance_dram(uint64_t dnow, uint64_t now) {
+  // DRAM catches up to the SM clock, skipping idle command cycles.
+  bool progress = false;
+  while (dram_next <= dnow) {
+    uint64_t ne = dram->next_event_cycle();
+    if (ne == UINT64_MAX || ne > dnow) {
+      dram_next = dnow + 1;
+      break;
     }
+    uint64_t c = std::max(ne, dram_next);
+    progress |= dram->tick(c);
+    dram_next = c + 1;
+    auto& done = dram->completions();
+    for (const auto& d : done) dram_completed(d, now);
+    done.clear();
   }
   return progress;
 }
@@ -232,8 +238,9 @@ bool MemorySystem::can_accept(uint32_t sm, size_t queued) const {
 }
 
 void MemorySystem::submit(uint32_t sm, const Transaction* txns, size_t ntxns, AccessKind kind, bool local,
-                          bool use_l1, uint64_t token, uint64_t now, uint32_t bytes_per_lane) {
+                          bool use_l1, uint64_t token, uint64_t launch_now, uint32_t bytes_per_lane) {
   Impl& m = *impl_;
+  const uint64_t now = base_ + launch_now;
   submitted_ = true;
   const bool wants = token != 0 && kind != AccessKind::Store;
   uint32_t group = kNoGroup;
@@ -250,16 +257,62 @@ void MemorySystem::submit(uint32_t sm, const Transaction* txns, size_t ntxns, Ac
     m.lsu_busy.insert(sm);
     ++m.lsu_pending;
   }
-  if (wants && !ntxns) responses_.push_back({sm, token, now});
+  if (wants && !ntxns) responses_.push_back({sm, token});
   if (m.sms[sm].lsu.size() > kLsuCapacity)
     throw Error(fmt::format("internal: SM {} load/store queue overflow ({} transactions)", sm, m.sms[sm].lsu.size()));
 }
 
-bool MemorySystem::tick(uint64_t now) { return impl_->tick(now); }
+bool MemorySystem::tick(uint64_t now) { return impl_->tick(base_ + now); }
+namespace {
+// Hands DRAM commands on with cycles counted from the launch's start.
+struct LaunchRelativeSink final : DramCommandSink {
+  DramCommandSink* to = nullptr;
+  uint64_t base = 0;
+  void on_dram_command(uint32_t channel, DramCommand c, uint32_t bank, uint64_t cycle) override {
+    to->on_dram_command(channel, c, bank, cycle - base);
+  }
+};
+}  // namespace
+
 void MemorySystem::set_dram_command_sink(DramCommandSink* sink) {
-  if (impl_->dram) impl_->dram->set_command_sink(sink);
+  if (!impl_->dram) return;
+  if (!sink || base_ == 0) {
+    impl_->dram->set_command_sink(sink);
+    return;
+  }
+  auto shifted = std::make_unique<LaunchRelativeSink>();
+  shifted->to = sink;
+  shifted->base = impl_->dram_cycle_at(base_);
+  impl_->dram->set_command_sink(shifted.get());
+  impl_->relative_sink = std::move(shifted);
 }
-uint64_t MemorySystem::next_event(uint64_t now) const { return impl_->next_event(now); }
+uint64_t MemorySystem::next_event(uint64_t now) const {
+  const uint64_t t = impl_->next_event(base_ + now);
+  return t == UINT64_MAX ? t : t - base_;
+}
+
+void MemorySystem::begin_launch() {
+  Impl& m = *impl_;
+  if (!idle()) throw Error("internal: MemorySystem::begin_launch while requests are outstanding");
+  if (launches_++ == 0) return;
+  base_ = next_base_;
+  for (auto& sm : m.sms)
+    if (sm.l1) {
+      sm.l1->invalidate_all();
+      sm.l1->reset_stats();
+    }
+  for (auto& p : m.parts)
+    if (p.l2) p.l2->reset_stats();
+  m.latency_sum = m.latency_count = 0;
+  if (m.dram) {
+    // Refreshes due in the gap happen in it, not in the launch's counts.
+    const uint64_t dnow = m.dram_cycle_at(base_);
+    m.advance_dram(dnow > 0 ? dnow - 1 : 0, base_);
+    m.dram->restart_stats(dnow);
+  }
+}
+
+void MemorySystem::end_launch(uint64_t end, uint64_t gap) { next_base_ = base_ + end + gap; }
 bool MemorySystem::idle() const { return impl_->idle(); }
 
 void MemorySystem::fill_stats(LaunchStats& stats, uint64_t elapsed) const {
@@ -279,7 +332,7 @@ void MemorySystem::fill_stats(LaunchStats& stats, uint64_t elapsed) const {
   s.l2_read_transactions = l2.sector_reads + l2.sector_atomics;
   s.l2_write_transactions = l2.sector_writes;
   if (m.dram) {
-    m.dram->fill_stats(stats.dram, m.dram_cycle_at(elapsed));
+    m.dram->fill_stats(stats.dram, m.dram_cycle_at(base_ + elapsed));
     stats.dram.average_memory_latency_cycles = m.latency_count ? double(m.latency_sum) / double(m.latency_count) : 0;
   }
 }

@@ -8,6 +8,11 @@
 // answered). tick(now) advances everything by one SM cycle; next_event(now) is the
 // earliest cycle at which tick can do anything (for idle skipping). Nothing is dropped:
 // every queue is bounded and applies back-pressure to the one before it.
+//
+// One memory system may serve many launches (a device that keeps its caches and DRAM
+// state from one kernel to the next, as hardware does): begin_launch()/end_launch()
+// bracket each. Every cycle passed in counts from the current launch's start; inside, one
+// clock runs on across launches, so DRAM timing, refresh and open rows carry over.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -29,13 +34,23 @@ namespace warpsim::mem {
 struct MemResponse {
   uint32_t sm = 0;
   uint64_t token = 0;
-  uint64_t cycle = 0;
 };
 
 class MemorySystem {
  public:
   MemorySystem(const DeviceSpec& spec);
   ~MemorySystem();
+
+  // A launch starts: the first needs nothing; a later one starts the gap after the last
+  // ended, with the L1s invalidated (as at a kernel's start on hardware: local data is
+  // dead, global stores were written through), the L2 slices and DRAM as the last launch
+  // left them, and every statistic counting from zero. Precondition: idle().
+  void begin_launch();
+  // The launch ended at cycle `end`; the next begins `gap` cycles later (the launch
+  // overhead: the GPU's time between two kernels).
+  void end_launch(uint64_t end, uint64_t gap);
+  // Launches begun so far.
+  uint64_t launches() const { return launches_; }
 
   // Whether SM `sm`'s load/store queue can take another warp instruction now, with
   // `queued` more transactions than it holds (an SM's submissions held back during a
@@ -66,7 +81,8 @@ class MemorySystem {
 
   // Cache and DRAM statistics into `stats` (mem.l1_*, mem.l2_*, dram).
   void fill_stats(LaunchStats& stats, uint64_t elapsed_sm_cycles) const;
-  // Reports every DRAM command to `sink` (the timeline); null turns it off.
+  // Reports every DRAM command to `sink` (the timeline) with cycles counted from the
+  // launch's start (set it after begin_launch); null turns it off.
   void set_dram_command_sink(DramCommandSink* sink);
   // A one-paragraph description of what is queued where (deadlock reports).
   std::string describe_state() const;
@@ -77,6 +93,9 @@ class MemorySystem {
   std::unique_ptr<Impl> impl_;
   std::vector<MemResponse> responses_;
   bool submitted_ = false;
+  uint64_t base_ = 0;        // the memory clock at the current launch's cycle 0
+  uint64_t next_base_ = 0;   // ... and at the next launch's
+  uint64_t launches_ = 0;
 };
 
 }  // namespace warpsim::mem

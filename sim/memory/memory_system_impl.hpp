@@ -116,6 +116,7 @@ struct MemorySystem::Impl {
   uint32_t mem_ports = 0;
   uint64_t core_khz = 0, dram_khz = 0;
   uint64_t dram_next = 0;  // next DRAM command cycle to simulate
+  std::unique_ptr<DramCommandSink> relative_sink;  // set_dram_command_sink's adapter, if any
 
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events;
   uint64_t seq = 0;
@@ -190,7 +191,7 @@ struct MemorySystem::Impl {
           latency_sum += now - g.issued;
           ++latency_count;
         }
-        responses.push_back({g.sm, g.token, now});
+        responses.push_back({g.sm, g.token});
         free_groups.push_back(t.group);
       }
     }
@@ -216,6 +217,9 @@ struct MemorySystem::Impl {
     p.user = user_kind | sm;
     return p;
   }
+
+  // Runs the DRAM's command clock up to cycle `dnow` (SM cycle `now`); returns progress.
+  bool advance_dram(uint64_t dnow, uint64_t now);
 
   // Processes the head of an SM's load/store queue; false when it must wait.
   bool lsu_step(uint32_t sm_id, uint64_t now);

@@ -117,6 +117,7 @@ std::string format_exec_summary(const std::vector<LaunchRecord>& launches, const
   for (const auto& r : launches) estimated += r.stats.timing.from_launch.estimated;
   if (estimated)
     out += fmt::format(" ({} not timed: their time is an earlier launch's, --sample-launches)", estimated);
+  if (o.cache_control == CacheControl::Flush) out += ", caches flushed before each launch (--cache-control all)";
   if (faulted) out += fmt::format(", {} launch{} stopped by a fault", faulted, faulted == 1 ? "" : "es");
   out += fmt::format(", {:.2f} s host time\n", host_seconds);
   if (launches.empty() && copies.empty()) return out;
@@ -168,6 +169,7 @@ Json exec_json_frame(const std::vector<CopyRecord>& copies, const std::vector<Fa
   j["device"] = spec.name;
   j["config"] = spec.file;
   j["mode"] = o.mode == SimMode::Timing ? "timing" : "functional";
+  j["cache_control"] = o.cache_control == CacheControl::Keep ? "none" : "all";
   Json c = Json::array();
   for (const auto& r : copies)
     c.push_back({{"kind", r.kind}, {"bytes", r.bytes}, {"start_ns", r.start_ns}, {"duration_ns", r.duration_ns}});

@@ -55,6 +55,14 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
     if (o.sample_launches > 1000000)
       throw ConfigError(fmt::format("WARPSIM_SAMPLE_LAUNCHES=\"{}\": expected 0 (off) to 1000000 launches", *v));
   }
+  if (auto v = get("WARPSIM_CACHE_CONTROL")) {
+    if (*v == "none") o.cache_control = CacheControl::Keep;
+    else if (*v == "all") o.cache_control = CacheControl::Flush;
+    else
+      throw ConfigError(fmt::format("WARPSIM_CACHE_CONTROL=\"{}\": expected none (caches keep their contents "
+                                    "between launches) or all (flushed before each launch)",
+                                    *v));
+  }
   if (auto v = get("WARPSIM_JSON")) o.json_out = *v;
   if (auto v = get("WARPSIM_SUMMARY")) {
     if (*v != "0" && *v != "1") throw ConfigError(fmt::format("WARPSIM_SUMMARY=\"{}\": expected 0 or 1", *v));

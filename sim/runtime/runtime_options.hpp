@@ -8,6 +8,9 @@
 //   WARPSIM_SAMPLE_LAUNCHES=N            time only the first N launches of each kernel and
 //                                        shape, the rest functionally with the time of the
 //                                        last timed one (engine/launch_sampling.hpp; 0: off)
+//   WARPSIM_CACHE_CONTROL=none|all      none (default): each launch finds the caches and DRAM
+//                                        as the last one left them, as on hardware; all: each
+//                                        starts cold, as Nsight Compute measures by default
 //   WARPSIM_JSON=PATH                    every launch's statistics as JSON, written at exit
 //   WARPSIM_SUMMARY=0|1                  the per-kernel summary on stderr at exit (default 1)
 //   WARPSIM_BY_LINE=1                    per-source-line report of each kernel in the summary
@@ -28,6 +31,7 @@ struct RuntimeOptions {
   SimMode mode = SimMode::Timing;
   uint32_t sample_waves = 0;
   uint32_t sample_launches = 0;
+  CacheControl cache_control = CacheControl::Keep;
   std::string json_out;
   bool summary = true;
   bool by_line = false;

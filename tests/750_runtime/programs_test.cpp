@@ -83,6 +83,46 @@ TEST_CASE("programs: --sample-launches times each kernel shape's first launches,
   CHECK_THAT(both.err, Catch::Contains("--functional excludes --sample-launches"));
 }
 
+TEST_CASE("programs: launches find the caches as the last left them, unless --cache-control all") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("host_loop");
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/";
+  auto kept = exec("--json " + dir + "host_loop_kept.json", app);
+  auto flushed = exec("--cache-control all --json " + dir + "host_loop_flushed.json", app);
+  INFO(kept.err << flushed.err);
+  REQUIRE(kept.status == 0);
+  REQUIRE(flushed.status == 0);
+  CHECK(kept.out == flushed.out);
+  CHECK_THAT(flushed.err, Catch::Contains(", caches flushed before each launch (--cache-control all)"));
+  CHECK_THAT(kept.err, !Catch::Contains("flushed"));
+  auto kj = nlohmann::json::parse(rttest::slurp(dir + "host_loop_kept.json"));
+  auto fj = nlohmann::json::parse(rttest::slurp(dir + "host_loop_flushed.json"));
+  CHECK(kj["cache_control"] == "none");
+  CHECK(fj["cache_control"] == "all");
+  auto k = kj["launches"], f = fj["launches"];
+  REQUIRE(k.size() == 23);
+  REQUIRE(f.size() == 23);
+  // The program's first launch starts cold either way.
+  CHECK(k[0]["metrics"] == f[0]["metrics"]);
+  for (size_t i = 0; i < 23; ++i) {
+    INFO("launch " << i);
+    for (const char* m : {"inst_executed", "gld_transactions", "gst_transactions", "l1_hit_rate"})
+      CHECK(k[i]["metrics"][m] == f[i]["metrics"][m]);  // the L1s start empty at every launch
+    if (i >= 4) {
+      // Launches 3-22 are jacobi on two 256-byte arrays: flushed, each reads them from
+      // DRAM; kept, from the second on each finds both in the L2.
+      CHECK(f[i]["metrics"]["elapsed_cycles_sm"] == f[3]["metrics"]["elapsed_cycles_sm"]);
+      CHECK(f[i]["metrics"]["dram_read_bytes"] > 0);
+      CHECK(k[i]["metrics"]["dram_read_bytes"] == 0);
+      CHECK(k[i]["metrics"]["l2_hit_rate"] == 100.0);
+      CHECK(k[i]["metrics"]["elapsed_cycles_sm"] < f[i]["metrics"]["elapsed_cycles_sm"]);
+    }
+  }
+  auto wrong = exec("--cache-control some", app);
+  CHECK(wrong.status != 0);
+  CHECK_THAT(wrong.err, Catch::Contains("--cache-control"));
+}
+
 TEST_CASE("programs: every runtime call returns what CUDA returns") {
   REQUIRE_NVCC();
   if (warpsim::kAddressSanitizer) {

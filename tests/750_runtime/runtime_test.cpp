@@ -289,4 +289,12 @@ TEST_CASE("runtime: the environment sets the options") {
   CHECK(RuntimeOptions::from_environment(get).sample_waves == 4);
   env["WARPSIM_SAMPLE"] = "100000";
   CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), "WARPSIM_SAMPLE=\"100000\": expected 0 (off) to 1000 waves");
+  env["WARPSIM_SAMPLE"] = "0";
+  CHECK(RuntimeOptions::from_environment(get).cache_control == CacheControl::Keep);  // as on hardware
+  env["WARPSIM_CACHE_CONTROL"] = "all";
+  CHECK(RuntimeOptions::from_environment(get).cache_control == CacheControl::Flush);
+  env["WARPSIM_CACHE_CONTROL"] = "none";
+  CHECK(RuntimeOptions::from_environment(get).cache_control == CacheControl::Keep);
+  env["WARPSIM_CACHE_CONTROL"] = "some";
+  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), Catch::StartsWith("WARPSIM_CACHE_CONTROL=\"some\": expected none"));
 }

@@ -30,6 +30,7 @@ struct ExecOptions {
   bool functional = false;
   uint32_t sample_waves = 0;
   uint32_t sample_launches = 0;
+  std::string cache_control = "none";
   std::string json_out;
   bool by_line = false;
   bool no_summary = false;
@@ -111,6 +112,7 @@ int exec(const ExecOptions& o) {
   set("WARPSIM_MODE", o.functional ? "functional" : "timing");
   set("WARPSIM_SAMPLE", std::to_string(o.sample_waves));
   set("WARPSIM_SAMPLE_LAUNCHES", std::to_string(o.sample_launches));
+  set("WARPSIM_CACHE_CONTROL", o.cache_control);
   set("WARPSIM_JSON", o.json_out.empty() ? "" : fs::absolute(o.json_out).string());
   set("WARPSIM_SUMMARY", o.no_summary ? "0" : "1");
   set("WARPSIM_BY_LINE", o.by_line ? "1" : "0");
@@ -143,6 +145,11 @@ void register_exec_command(CLI::App& app) {
                   "the last timed one's time, scaled by their work")
       ->check(CLI::Range(1, 1000000))
       ->excludes("--functional");
+  cmd->add_option("--cache-control", o->cache_control,
+                  "none: each launch finds the caches and DRAM as the last left them, as on hardware; all: "
+                  "flushed before each launch, as Nsight Compute measures by default")
+      ->check(CLI::IsMember({"none", "all"}))
+      ->capture_default_str();
   cmd->add_option("--json", o->json_out, "write every launch's statistics as JSON to this file at exit");
   cmd->add_flag("--by-line", o->by_line, "per source line report of each kernel's costliest launch");
   cmd->add_flag("--no-summary", o->no_summary, "no per-kernel summary on stderr at exit");
