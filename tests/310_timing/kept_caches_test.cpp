@@ -3,6 +3,11 @@
 // (the default) every launch starts cold. Statistics are always the launch's own.
 #include <catch2/catch.hpp>
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -148,4 +153,26 @@ TEST_CASE("310: after a launch that faults, the next starts with cold caches", "
   CHECK(test::dump_all(launch(dev, p, keep)) == test::dump_all(cold[0]));
   // And the one after it finds the L2 warm again.
   CHECK(launch(dev, p, keep).mem.l2_misses == 0);
+}
+
+TEST_CASE("310: a timeline of a later launch counts DRAM commands from that launch's start", "[timing][caches]") {
+  // The FX5800 goes to DRAM at every launch: the second launch's commands must fall within
+  // its own cycles, as the first launch's do (the memory system's clock runs on inside).
+  const std::string path = std::string(WARPSIM_BINARY_DIR) + "/kept_caches_timeline.json";
+  Device dev(load_device_spec(test::repo("configs/fx5800.json")));
+  PreparedLaunch p = prepare(dev, small_vecadd());
+  LaunchOptions o = options(CacheControl::Keep);
+  launch(dev, p, o);
+  o.timeline_path = path;
+  const LaunchStats second = launch(dev, p, o);
+  const nlohmann::json t = nlohmann::json::parse(std::ifstream(path));
+  uint64_t dram = 0, last = 0;
+  for (const auto& e : t["traceEvents"])
+    if (e.value("cat", "") == "dram") {
+      ++dram;
+      last = std::max(last, e["ts"].get<uint64_t>());
+    }
+  std::filesystem::remove(path);
+  CHECK(dram > 0);
+  CHECK(last <= second.timing.elapsed_cycles_sm);
 }
