@@ -1,6 +1,7 @@
 #include "sim/engine/sm_phase.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "sim/foundation/launch_stats_merge.hpp"
 
@@ -70,6 +71,7 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
     for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1]; ++i)
       sms_.push_back(std::make_unique<sm::SmCore>(i, wiring[t]));
   wakes_.assign(n, sm::kNever);
+  finite_.assign((n + 63) / 64, 0);
   alone_from_.assign(n, sm::kNever);
   holds_.assign(n, 0);
   issued_.assign(n, 0);
@@ -80,18 +82,26 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
 SmPhase::~SmPhase() = default;
 
 uint64_t SmPhase::tick_serial(uint64_t now, LimitGuard& limits) {
+  // SMs without a wake time are never due and do not lower the minimum: only the others
+  // are visited, in SM order (the order of a scan of all).
   uint64_t next = sm::kNever;
-  const size_t n = sms_.size();
-  for (size_t i = 0; i < n; ++i) {
-    if (i + 1 < n && wakes_[i + 1] <= now) sms_[i + 1]->prefetch();
-    if (wakes_[i] <= now) {
-      sm::SmCore& s = *sms_[i];
-      if (const uint32_t k = s.tick(now)) limits.on_instructions(total_insts_ += k);
-      wakes_[i] = s.wake;
-      alone_from_[i] = s.alone_from;
-      holds_[i] = !s.held_submits().empty();
+  for (size_t w = 0; w < finite_.size(); ++w) {
+    for (uint64_t m = finite_[w]; m; m &= m - 1) {
+      const size_t i = w * 64 + size_t(std::countr_zero(m));
+      if (const uint64_t rest = m & (m - 1)) {
+        const size_t j = w * 64 + size_t(std::countr_zero(rest));
+        if (wakes_[j] <= now) sms_[j]->prefetch();
+      }
+      if (wakes_[i] <= now) {
+        sm::SmCore& s = *sms_[i];
+        if (const uint32_t k = s.tick(now)) limits.on_instructions(total_insts_ += k);
+        wakes_[i] = s.wake;
+        alone_from_[i] = s.alone_from;
+        holds_[i] = !s.held_submits().empty();
+        note_finite(i);
+      }
+      next = std::min(next, wakes_[i]);
     }
-    next = std::min(next, wakes_[i]);
   }
   return next;
 }
@@ -143,6 +153,7 @@ uint64_t SmPhase::tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& 
     for (size_t i = 0; i < n; ++i) {
       if (faults_[i]) std::rethrow_exception(faults_[i]);
       if (issued_[i]) limits.on_instructions(total_insts_ += issued_[i]);
+      note_finite(i);
       next = std::min(next, wakes_[i]);
     }
   }

@@ -44,6 +44,7 @@ class SmPhase {
   uint64_t note_event(size_t i) {
     wakes_[i] = sms_[i]->wake;
     alone_from_[i] = sms_[i]->alone_from;
+    note_finite(i);
     return wakes_[i];
   }
   uint32_t threads() const { return team_.shares(); }
@@ -80,6 +81,15 @@ class SmPhase {
   // Per SM, contiguous so the caller's scans touch few of the workers' cache lines: copies
   // of SmCore::wake and alone_from, and whether it holds submissions.
   std::vector<uint64_t> wakes_;
+  // Bit i: SM i has a wake time (blocks resident and not all waiting for memory). A serial
+  // phase visits only these, in SM order: on a 132-SM device running a small grid the
+  // others are most of the SMs.
+  std::vector<uint64_t> finite_;
+  void note_finite(size_t i) {
+    const uint64_t bit = uint64_t(1) << (i % 64);
+    if (wakes_[i] == sm::kNever) finite_[i / 64] &= ~bit;
+    else finite_[i / 64] |= bit;
+  }
   std::vector<uint64_t> alone_from_;
   std::vector<uint8_t> holds_;
   std::vector<uint32_t> first_sm_;  // share t ticks SMs [first_sm_[t], first_sm_[t + 1])

@@ -49,8 +49,6 @@ class MemorySystem {
   // The launch ended at cycle `end`; the next begins `gap` cycles later (the launch
   // overhead: the GPU's time between two kernels).
   void end_launch(uint64_t end, uint64_t gap);
-  // Launches begun so far.
-  uint64_t launches() const { return launches_; }
 
   // Whether SM `sm`'s load/store queue can take another warp instruction now, with
   // `queued` more transactions than it holds (an SM's submissions held back during a
@@ -95,7 +93,7 @@ class MemorySystem {
   bool submitted_ = false;
   uint64_t base_ = 0;        // the memory clock at the current launch's cycle 0
   uint64_t next_base_ = 0;   // ... and at the next launch's
-  uint64_t launches_ = 0;
+  uint64_t launches_ = 0;    // begun so far
 };
 
 }  // namespace warpsim::mem
