@@ -82,6 +82,11 @@ void Device::map_external(DevPtr at, void* storage, uint64_t bytes, const std::s
 bool Device::set_heap_limit(uint64_t bytes) { return impl_->heap.set_limit(bytes); }
 uint64_t Device::heap_limit() const { return impl_->heap.limit(); }
 
+void Device::forget_caches() {
+  impl_->memory.reset();
+  std::vector<mem::Cache>().swap(impl_->functional_l2);
+}
+
 void Device::set_label(DevPtr ptr, const std::string& label) {
   if (!impl_->gmem.set_label(ptr, label))
     throw LaunchError(fmt::format("label '{}' for {:#x}: not the start of a live allocation", label, ptr));
@@ -288,7 +293,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
         timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
       const uint64_t per_wave = uint64_t(spec.sm.count) * std::max<uint32_t>(1, stats.occupancy.blocks_per_sm);
       const uint64_t timed = blocks_to_time(grid.count(), per_wave, options.sample_waves);
-      if (!keep || !impl_->memory) impl_->memory = std::make_unique<mem::MemorySystem>(spec);
+      if (!keep) impl_->memory.reset();  // before a new one is built: one at a time in memory
+      if (!impl_->memory) impl_->memory = std::make_unique<mem::MemorySystem>(spec);
       try {
         run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, options.threads,
                    options.threads_adaptive, impl_->memory.get());

@@ -126,6 +126,9 @@ class Device {
   // false, changing nothing, once a kernel has allocated from it.
   bool set_heap_limit(uint64_t bytes);
   uint64_t heap_limit() const;
+  // Drops the caches and DRAM state that LaunchOptions::cache_control Keep carries to the
+  // next launch (the next starts cold), and the memory it holds.
+  void forget_caches();
 
   // Texture and surface objects (the runtime's cudaCreateTextureObject/SurfaceObject);
   // kernels name them by handle. Their texels live in this device's global memory.

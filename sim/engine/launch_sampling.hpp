@@ -14,8 +14,9 @@
 // counters (stalls, issue, cache hits, DRAM) from the shape's last timed launch, scaled by
 // its work: time and stalls by the busiest SM's warp instructions (blocks spread
 // round-robin), issue by the warp instructions, caches and DRAM by the memory
-// transactions. (Caches and DRAM start cold at every launch, timed or not: an untimed
-// launch changes no state a later timed one sees, docs/runtime.md "Limits".)
+// transactions. An untimed launch leaves the caches and DRAM as the last timed launch left
+// them (LaunchOptions::cache_control): the next timed launch finds that launch's state, not
+// the streak's, which is the same on programs that repeat their work.
 #pragma once
 #include <cstdint>
 #include <map>

@@ -169,7 +169,7 @@ Json exec_json_frame(const std::vector<CopyRecord>& copies, const std::vector<Fa
   j["device"] = spec.name;
   j["config"] = spec.file;
   j["mode"] = o.mode == SimMode::Timing ? "timing" : "functional";
-  j["cache_control"] = o.cache_control == CacheControl::Keep ? "none" : "all";
+  j["cache_control"] = cache_control_name(o.cache_control);
   Json c = Json::array();
   for (const auto& r : copies)
     c.push_back({{"kind", r.kind}, {"bytes", r.bytes}, {"start_ns", r.start_ns}, {"duration_ns", r.duration_ns}});

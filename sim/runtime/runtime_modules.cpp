@@ -23,6 +23,7 @@ void Runtime::reset() {
   arrays_.clear();  // their memory and the texture/surface objects go with the device
   texture_descs_.clear();
   DeviceSpec spec = device_->spec();
+  device_->forget_caches();  // it launches nothing more: its memory system would only take space
   retired_devices_.push_back(std::move(device_));
   device_ = std::make_unique<Device>(std::move(spec));
   // Pinned host memory stays the program's: it is mapped into the new device as well.

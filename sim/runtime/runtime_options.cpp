@@ -56,8 +56,8 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
       throw ConfigError(fmt::format("WARPSIM_SAMPLE_LAUNCHES=\"{}\": expected 0 (off) to 1000000 launches", *v));
   }
   if (auto v = get("WARPSIM_CACHE_CONTROL")) {
-    if (*v == "none") o.cache_control = CacheControl::Keep;
-    else if (*v == "all") o.cache_control = CacheControl::Flush;
+    if (*v == cache_control_name(CacheControl::Keep)) o.cache_control = CacheControl::Keep;
+    else if (*v == cache_control_name(CacheControl::Flush)) o.cache_control = CacheControl::Flush;
     else
       throw ConfigError(fmt::format("WARPSIM_CACHE_CONTROL=\"{}\": expected none (caches keep their contents "
                                     "between launches) or all (flushed before each launch)",
@@ -75,6 +75,8 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
   if (auto v = get("WARPSIM_PROGRAM")) o.program = *v;
   return o;
 }
+
+const char* cache_control_name(CacheControl c) { return c == CacheControl::Keep ? "none" : "all"; }
 
 std::string resolve_config_path(const std::string& name_or_path) {
   namespace fs = std::filesystem;

@@ -43,6 +43,10 @@ struct RuntimeOptions {
   static RuntimeOptions from_environment(const std::function<const char*(const char*)>& getenv);
 };
 
+// The name `--cache-control` and WARPSIM_CACHE_CONTROL give a setting (Nsight Compute's):
+// "none" keeps the caches between launches, "all" flushes them.
+const char* cache_control_name(CacheControl c);
+
 // A config name or path resolved to a file: "c2070" -> <source>/configs/c2070.json.
 std::string resolve_config_path(const std::string& name_or_path);
 

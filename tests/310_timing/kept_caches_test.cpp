@@ -155,6 +155,17 @@ TEST_CASE("310: after a launch that faults, the next starts with cold caches", "
   CHECK(launch(dev, p, keep).mem.l2_misses == 0);
 }
 
+TEST_CASE("310: forget_caches makes the next launch start cold", "[timing][caches]") {
+  const auto cold = launches("h100", CacheControl::Flush, 1);
+  Device dev(load_device_spec(test::repo("configs/h100.json")));
+  PreparedLaunch p = prepare(dev, small_vecadd());
+  const LaunchOptions keep = options(CacheControl::Keep);
+  launch(dev, p, keep);
+  CHECK(launch(dev, p, keep).mem.l2_misses == 0);
+  dev.forget_caches();
+  CHECK(test::dump_all(launch(dev, p, keep)) == test::dump_all(cold[0]));
+}
+
 TEST_CASE("310: a timeline of a later launch counts DRAM commands from that launch's start", "[timing][caches]") {
   // The FX5800 goes to DRAM at every launch: the second launch's commands must fall within
   // its own cycles, as the first launch's do (the memory system's clock runs on inside).
