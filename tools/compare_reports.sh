@@ -5,6 +5,9 @@
 #   tools/compare_reports.sh OLD_WARPSIM NEW_WARPSIM OUT_DIR CONFIG...
 #   e.g. tools/compare_reports.sh /tmp/warpsim_before build/tools/warpsim /tmp/cmp c2070 h100
 # Prints one line per difference and "same=N diff=N no_report=N"; exits 1 on any difference.
+# COMPARE_IGNORE="key1 key2" leaves out keys a change added (any depth), so the values both
+# reports have are still compared bit for bit. OLD_CONFIG_DIR=DIR runs the old binary with
+# DIR/CONFIG.json (the configs of its own commit, when a change added config keys).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 old=$1 new=$2 out=$3
@@ -14,16 +17,20 @@ same=0 diff=0 none=0
 for cfg in "$@"; do
   for spec in $(find kernels -name '*.json' -not -path '*/assignments/*' | sort); do
     n=$(echo "$spec" | tr '/' '_')
-    timeout 300 "$old" run "$spec" --config "$cfg" --json "$out/$n.$cfg.old.json" >/dev/null 2>&1
+    old_cfg=$cfg
+    [ -n "${OLD_CONFIG_DIR:-}" ] && old_cfg=$OLD_CONFIG_DIR/$cfg.json
+    timeout 300 "$old" run "$spec" --config "$old_cfg" --json "$out/$n.$cfg.old.json" >/dev/null 2>&1
     a=$?
     timeout 300 "$new" run "$spec" --config "$cfg" --json "$out/$n.$cfg.new.json" >/dev/null 2>&1
     b=$?
     if [ $a -ne $b ]; then echo "exit status differs: $spec $cfg ($a, $b)"; diff=$((diff + 1)); continue; fi
     if [ ! -s "$out/$n.$cfg.old.json" ]; then none=$((none + 1)); continue; fi
     if python3 - "$out/$n.$cfg.old.json" "$out/$n.$cfg.new.json" <<'PY'
-import json, sys
+import json, os, sys
+ignore = set(os.environ.get('COMPARE_IGNORE', '').split())
 def strip(o):
-    if isinstance(o, dict): return {k: strip(v) for k, v in o.items() if 'host' not in k and 'seconds' not in k}
+    if isinstance(o, dict):
+        return {k: strip(v) for k, v in o.items() if 'host' not in k and 'seconds' not in k and k not in ignore}
     if isinstance(o, list): return [strip(x) for x in o]
     return o
 a, b = (strip(json.load(open(f))) for f in sys.argv[1:3])

@@ -43,6 +43,19 @@ struct Device::Impl {
   // no memory system (the next starts cold).
   std::unique_ptr<mem::MemorySystem> memory;
   std::vector<mem::Cache> functional_l2;
+  // The spec of each L1/shared split launches have used (with_shared_capacity), made at
+  // first use; the memory system refers to them, so they live as long as the device.
+  std::map<uint32_t, std::unique_ptr<const DeviceSpec>> splits;
+
+  // `spec` itself where it already has this split (Fixed policy, or the config's own).
+  const DeviceSpec& spec_with_capacity(uint32_t shared_bytes) {
+    const bool own_l1 = !spec.has_l1 || spec.l1.size_bytes + shared_bytes == spec.carveout.unified_bytes;
+    if (spec.carveout.policy == sm::CarveoutPolicy::Fixed || (shared_bytes == spec.sm.shared_memory && own_l1))
+      return spec;
+    auto& s = splits[shared_bytes];
+    if (!s) s = std::make_unique<const DeviceSpec>(with_shared_capacity(spec, shared_bytes));
+    return *s;
+  }
 
   bool owns(const isa::Kernel& k) const {
     for (const auto& m : modules)
@@ -205,7 +218,10 @@ std::optional<Device::SymbolInfo> Device::symbol(const isa::Module& m, const std
 
 LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
                            std::span<const KernelArg> args, const LaunchOptions& options) {
-  const DeviceSpec& spec = impl_->spec;
+  validate_launch(impl_->spec, kernel, grid, block, dynamic_shared_bytes);
+  // The launch runs with the L1/shared split the device's carveout rules choose for it.
+  const DeviceSpec& spec = impl_->spec_with_capacity(launch_shared_capacity(
+      impl_->spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread, options.shared_preference));
   LaunchStats stats;
   stats.kernel = kernel.name;
   stats.device = spec.name;
@@ -213,8 +229,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   stats.block = block;
   stats.dynamic_shared_bytes = dynamic_shared_bytes;
   stats.timing_mode = options.mode == SimMode::Timing;
-
-  validate_launch(spec, kernel, grid, block, dynamic_shared_bytes);
+  stats.l1_bytes = spec.has_l1 ? static_cast<uint32_t>(spec.l1.size_bytes) : 0;
   stats.occupancy = launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
 
   // Device functions share the kernel's register file across calls, which the storage

@@ -75,6 +75,9 @@ struct LaunchOptions {
   // the rest functionally and extrapolate the time. 0: every block is timed.
   uint32_t sample_waves = 0;
   CacheControl cache_control = CacheControl::Flush;
+  // The program's L1/shared preferences (CUDA's cache configuration and carveout), from which
+  // the device's "carveout" rules choose this launch's split.
+  sm::SharedPreference shared_preference;
   // Functional mode: simulate the caches for their hit counts. Off for a launch whose
   // cache counters are taken from elsewhere (engine/launch_sampling.hpp).
   bool functional_caches = true;

@@ -23,6 +23,7 @@
 #include <tuple>
 
 #include "sim/foundation/dim3.hpp"
+#include "sim/sm/carveout.hpp"
 #include "sim/foundation/launch_stats.hpp"
 #include "sim/spec/device_spec.hpp"
 
@@ -36,9 +37,11 @@ struct LaunchShape {
   const isa::Kernel* kernel = nullptr;
   Dim3 grid, block;
   uint32_t dynamic_shared = 0;
+  sm::SharedPreference preference;  // another L1/shared split is another shape
 
   auto key() const {
-    return std::tuple(kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, dynamic_shared);
+    return std::tuple(kernel, grid.x, grid.y, grid.z, block.x, block.y, block.z, dynamic_shared,
+                      preference.function_cache, preference.device_cache, preference.carveout_percent);
   }
   bool operator<(const LaunchShape& o) const { return key() < o.key(); }
 };

@@ -4,6 +4,7 @@
 
 #include "sim/foundation/error.hpp"
 #include "sim/isa/param_limits.hpp"
+#include "sim/sm/carveout.hpp"
 #include "sim/sm/occupancy.hpp"
 
 namespace warpsim {
@@ -46,6 +47,13 @@ void validate_launch(const DeviceSpec& spec, const isa::Kernel& k, Dim3 grid, Di
   if (dyn && !k.has_dynamic_shared) {
     // CUDA accepts it; the bytes are simply unused. Nothing to check.
   }
+}
+
+uint32_t launch_shared_capacity(const DeviceSpec& spec, const isa::Kernel& k, Dim3 block, uint32_t dyn, uint32_t regs,
+                                const sm::SharedPreference& preference) {
+  if (regs == 0) regs = std::min(k.estimated_registers, spec.sm.max_registers_per_thread);
+  return sm::launch_shared_capacity(spec.sm, spec.carveout, static_cast<uint32_t>(block.count()), regs,
+                                    sm::block_shared_bytes(spec.sm, k.static_shared_bytes, dyn), preference);
 }
 
 OccupancyStats launch_occupancy(const DeviceSpec& spec, const isa::Kernel& k, Dim3 block, uint32_t dyn,

@@ -19,4 +19,10 @@ void validate_launch(const DeviceSpec& spec, const isa::Kernel& kernel, Dim3 gri
 OccupancyStats launch_occupancy(const DeviceSpec& spec, const isa::Kernel& kernel, Dim3 block,
                                 uint32_t dynamic_shared_bytes, uint32_t registers_per_thread);
 
+// The SM's shared-memory capacity this launch gets from the device's L1/shared split
+// (sm/carveout.hpp), with the registers and shared bytes launch_occupancy() counts.
+uint32_t launch_shared_capacity(const DeviceSpec& spec, const isa::Kernel& kernel, Dim3 block,
+                                uint32_t dynamic_shared_bytes, uint32_t registers_per_thread,
+                                const sm::SharedPreference& preference);
+
 }  // namespace warpsim

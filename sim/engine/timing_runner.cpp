@@ -48,7 +48,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   sm::IssueModel issue(spec.issue);
   std::optional<mem::MemorySystem> own_memory;
   mem::MemorySystem& memory = kept ? *kept : own_memory.emplace(spec);
-  memory.begin_launch();
+  memory.begin_launch(spec.has_l1 ? &spec.l1 : nullptr);
   sm::TimingCounters counters;
 
   sm::SmShared shared;

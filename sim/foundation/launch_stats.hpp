@@ -54,6 +54,7 @@ struct OccupancyStats {
   uint32_t threads_per_block = 0;
   uint32_t registers_per_thread = 0;
   uint32_t shared_bytes_per_block = 0;  // static + dynamic + reserved
+  uint32_t shared_memory_per_sm = 0;    // the SM's shared capacity for this launch (its L1/shared split)
   uint32_t warps_per_block = 0;
   uint32_t blocks_per_sm = 0;
   uint32_t limit_warps = 0, limit_blocks = 0, limit_registers = 0, limit_shared = 0;
@@ -186,6 +187,7 @@ struct LaunchStats {
   std::string device;
   Dim3 grid, block;
   uint32_t dynamic_shared_bytes = 0;
+  uint32_t l1_bytes = 0;             // each SM's L1 for this launch (0: none); see occupancy.shared_memory_per_sm
   bool timing_mode = false;
   double host_seconds = 0;
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -49,6 +50,15 @@ class SpecParser {
     if (const Json* v = r.raw_opt("shared_bytes")) spec_.shared_bytes = to_u32(eval(*v, "shared_bytes"), "shared_bytes", 0);
     spec_.registers = static_cast<uint32_t>(r.get_uint_or("registers", 0));
     if (spec_.registers > 255) r.fail("registers", fmt::format("{} registers per thread is more than any GPU allows", spec_.registers));
+    {
+      static const std::vector<std::string> kCacheConfigs = {"none", "prefer_shared", "prefer_l1", "prefer_equal"};
+      const std::string c = r.get_choice_or("cache_config", kCacheConfigs, "none");
+      spec_.cache_config = int(std::find(kCacheConfigs.begin(), kCacheConfigs.end(), c) - kCacheConfigs.begin());
+      const int64_t carveout = r.has("shared_carveout_percent") ? r.get_int("shared_carveout_percent") : -1;
+      if (carveout < -1 || carveout > 100)
+        r.fail("shared_carveout_percent", fmt::format("{}: a percentage from 0 to 100, or -1 for none", carveout));
+      spec_.shared_carveout_percent = int(carveout);
+    }
     parse_buffers(r);
     parse_args(r);
     if (auto c = r.child_opt("check")) parse_check(*c);

@@ -88,6 +88,10 @@ struct LaunchSpec {
   Dim3 grid, block;
   uint32_t shared_bytes = 0;
   uint32_t registers = 0;           // 0: the loader's estimate
+  // The L1/shared preferences a program would set (cudaFuncSetCacheConfig, the carveout
+  // attribute): a cudaFuncCache value (0 none, 1 shared, 2 L1, 3 equal) and a percentage or -1.
+  int cache_config = 0;
+  int shared_carveout_percent = -1;
   std::vector<BufferSpec> buffers;  // in name order
   std::vector<ArgSpec> args;
   CheckSpec check;

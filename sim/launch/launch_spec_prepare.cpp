@@ -37,6 +37,10 @@ const PreparedLaunch::Buffer& PreparedLaunch::buffer(const std::string& name) co
 
 LaunchOptions PreparedLaunch::options(LaunchOptions base) const {
   if (base.registers_per_thread == 0) base.registers_per_thread = spec_.registers;
+  if (base.shared_preference == sm::SharedPreference{}) {
+    base.shared_preference.function_cache = spec_.cache_config;
+    base.shared_preference.carveout_percent = spec_.shared_carveout_percent;
+  }
   return base;
 }
 

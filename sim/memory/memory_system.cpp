@@ -291,9 +291,16 @@ uint64_t MemorySystem::next_event(uint64_t now) const {
   return t == UINT64_MAX ? t : t - base_;
 }
 
-void MemorySystem::begin_launch() {
+void MemorySystem::begin_launch(const CacheSpec* l1) {
   Impl& m = *impl_;
   if (!idle()) throw Error("internal: MemorySystem::begin_launch while requests are outstanding");
+  if (l1 && !m.sms.empty() && m.sms[0].l1) {
+    const CacheSpec& now = m.sms[0].l1->spec();
+    if (l1->line_bytes != m.spec.l1.line_bytes || l1->sector_bytes != m.spec.l1.sector_bytes)
+      throw Error("internal: MemorySystem::begin_launch with an L1 of another line or sector size");
+    if (now.size_bytes != l1->size_bytes || now.ways != l1->ways)
+      for (auto& sm : m.sms) sm.l1 = std::make_unique<Cache>(*l1);
+  }
   if (launches_++ == 0) return;
   base_ = next_base_;
   for (auto& sm : m.sms)

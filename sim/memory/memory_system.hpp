@@ -44,8 +44,10 @@ class MemorySystem {
   // A launch starts: the first needs nothing; a later one starts the gap after the last
   // ended, with the L1s invalidated (as at a kernel's start on hardware: local data is
   // dead, global stores were written through), the L2 slices and DRAM as the last launch
-  // left them, and every statistic counting from zero. Precondition: idle().
-  void begin_launch();
+  // left them, and every statistic counting from zero. `l1`, when given, is the L1 of this
+  // launch's L1/shared split: L1s of another size are rebuilt, empty (its line and sector
+  // sizes must be the config's). Precondition: idle().
+  void begin_launch(const CacheSpec* l1 = nullptr);
   // The launch ended at cycle `end`; the next begins `gap` cycles later (the launch
   // overhead: the GPU's time between two kernels).
   void end_launch(uint64_t end, uint64_t gap);

@@ -35,6 +35,9 @@ std::string format_run_summary(const LaunchStats& s, const isa::Kernel& kernel, 
                      o.blocks_per_sm, o.active_warps_per_sm, o.max_warps_per_sm, 100.0 * o.theoretical_occupancy,
                      o.limiter, o.registers_per_thread, o.registers_estimated ? " (estimated from the PTX)" : "",
                      o.shared_bytes_per_block);
+  if (device.carveout.policy != sm::CarveoutPolicy::Fixed)
+    out += fmt::format("  L1/shared split: {} KB shared memory per SM, {} KB L1\n", o.shared_memory_per_sm / 1024,
+                       s.l1_bytes / 1024);
   if (s.timing.valid)
     out += fmt::format("  time: {} cycles = {:.3f} us at {:.0f} MHz\n", count(s.timing.elapsed_cycles_sm),
                        s.timing.duration_ns / 1000.0, device.clock_mhz);

@@ -25,6 +25,7 @@ Json stats_to_json(const LaunchStats& s, const isa::Kernel* k) {
   j["grid"] = {s.grid.x, s.grid.y, s.grid.z};
   j["block"] = {s.block.x, s.block.y, s.block.z};
   j["dynamic_shared_bytes"] = s.dynamic_shared_bytes;
+  j["l1_bytes"] = s.l1_bytes;
   j["host_seconds"] = s.host_seconds;
   Json metrics = Json::object();
   for (const auto& g : collect_metrics(s))

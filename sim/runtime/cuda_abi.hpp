@@ -236,6 +236,12 @@ enum DeviceAttr : int {
 
 // cudaFuncCache
 enum FuncCache : int { PreferNone = 0, PreferShared = 1, PreferL1 = 2, PreferEqual = 3 };
+// cudaFuncAttribute (driver_types.h): 10 to 15 are the thread-block cluster attributes.
+enum FuncAttribute : int {
+  FuncAttrMaxDynamicSharedMemorySize = 8,
+  FuncAttrPreferredSharedMemoryCarveout = 9,
+  FuncAttrMax = 16,
+};
 
 // The wrapper nvcc's host code passes to __cudaRegisterFatBinary (section .nvFatBinSegment).
 struct FatbinWrapper {

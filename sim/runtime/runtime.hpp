@@ -136,6 +136,12 @@ class Runtime {
   void device_properties(cuda::DeviceProp* prop) const;
   int device_attribute(int attr) const;
   void set_cache_config(const void* host_fn, int config);  // host_fn null: device-wide
+  int device_cache_config() const { return device_cache_config_; }
+  // cudaFuncSetAttribute: the dynamic shared-memory opt-in and the carveout preference.
+  void set_func_attribute(const void* host_fn, int attr, int value);
+  // The most shared memory a block may have (static + dynamic): CUDA's 48 KB, or with
+  // `optin` the device's largest (cudaDevAttrMaxSharedMemoryPerBlockOptin).
+  uint32_t shared_per_block_limit(bool optin) const;
 
   // --- CUDA graphs and stream capture (runtime_graphs.cpp) ---
   Graph* create_graph();
@@ -204,7 +210,12 @@ class Runtime {
     Module* module = nullptr;
     std::string name;
     int cache_config = 0;
+    int carveout_percent = -1;        // cudaFuncAttributePreferredSharedMemoryCarveout
+    int64_t max_dynamic_shared = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize; -1: the default
   };
+  // The dynamic shared memory a launch of `k` may ask for, and the preferences it runs with.
+  uint64_t max_dynamic_shared(const KernelEntry& e, const isa::Kernel& k) const;
+  sm::SharedPreference shared_preference(const KernelEntry& e) const;
   struct VarEntry {
     Module* module = nullptr;
     std::string name;

@@ -24,6 +24,9 @@ bool is_capability_flag(int attr) {
 // Constant memory is 64 KB on every CUDA device (Programming Guide, Table "Technical
 // Specifications per Compute Capability").
 constexpr int kConstantMemory = 64 * 1024;
+// Shared memory per block without the opt-in (PG, "Technical Specifications per Compute
+// Capability": 48 KB on every compute capability from 2.x on).
+constexpr uint32_t kSharedPerBlockDefault = 48 * 1024;
 
 }  // namespace
 
@@ -34,7 +37,7 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   std::string name = fmt::format("{} (warpsim)", s.name);
   std::strncpy(p->name, name.c_str(), sizeof(p->name) - 1);
   p->totalGlobalMem = device_->memory_capacity();
-  p->sharedMemPerBlock = s.sm.max_shared_per_block;
+  p->sharedMemPerBlock = shared_per_block_limit(false);
   p->regsPerBlock = as_int(s.sm.registers);
   p->warpSize = as_int(s.sm.warp_size);
   p->memPitch = INT32_MAX;
@@ -64,7 +67,7 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   p->managedMemory = 1;
   p->canUseHostPointerForRegisteredMem = 1;
   p->hostRegisterSupported = 1;
-  p->sharedMemPerBlockOptin = s.sm.max_shared_per_block;
+  p->sharedMemPerBlockOptin = shared_per_block_limit(true);
   p->maxBlocksPerMultiProcessor = as_int(s.sm.max_blocks);
   p->reservedSharedMemPerBlock = s.sm.shared_reserved_per_block;
   p->pciBusID = 0;
@@ -141,8 +144,20 @@ void Runtime::set_cache_config(const void* host_fn, int config) {
   } else {
     device_cache_config_ = config;
   }
-  // The preference is recorded; the L1/shared split itself is the config's
-  // (`--set l1.size_bytes=...`), as the preference is only a hint on hardware too.
+  // Each launch passes the preferences to the device, whose "carveout" rules choose its split.
+}
+
+uint32_t Runtime::shared_per_block_limit(bool optin) const {
+  // cc 1.x counts its reserved bytes (the kernel parameters) inside the 16 KB per block;
+  // later devices reserve theirs (1 KB on cc 8.x/9.x) beside the opt-in maximum.
+  const SmSpec& sm = spec().sm;
+  const uint32_t largest =
+      spec().cc_major() >= 2 ? sm.max_shared_per_block - std::min(sm.max_shared_per_block, sm.shared_reserved_per_block)
+                             : sm.max_shared_per_block;
+  // "Kernels relying on shared memory allocations over 48 KB per block ... require an
+  // explicit opt-in" (PG, shared memory, cc 7.x and later); measured: 49,152 / 232,448 on
+  // the H100 (docs/measurements/h100_shared_limits.txt).
+  return optin ? largest : std::min<uint32_t>(largest, kSharedPerBlockDefault);
 }
 
 }  // namespace warpsim::runtime

@@ -72,9 +72,18 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
     return;
   }
   const isa::Kernel& kernel = kernel_for(host_fn, "cudaLaunchKernel");
-  if (shared > UINT32_MAX)
-    throw ApiError(cuda::ErrorInvalidValue, fmt::format("launch of {}: {} bytes of dynamic shared memory", kernel.name,
-                                                        shared));
+  const KernelEntry& entry = kernels_.at(host_fn);
+  if (const uint64_t most = max_dynamic_shared(entry, kernel); shared > most)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("launch of {}: {} bytes of dynamic shared memory exceed its limit of {} ({}; "
+                               "cudaFuncSetAttribute with cudaFuncAttributeMaxDynamicSharedMemorySize raises it up to "
+                               "{} per block)",
+                               kernel.name, shared, most,
+                               entry.max_dynamic_shared >= 0
+                                   ? "as set with cudaFuncAttributeMaxDynamicSharedMemorySize"
+                                   : fmt::format("{} per block less {} of static shared memory",
+                                                 shared_per_block_limit(false), kernel.static_shared_bytes),
+                               shared_per_block_limit(true)));
   std::vector<KernelArg> kargs(kernel.params.size());
   for (size_t i = 0; i < kernel.params.size(); ++i) {
     if (!args || !args[i])
@@ -90,7 +99,8 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
     ++dropped_launches_;
     return;
   }
-  const LaunchShape shape{&kernel, to_dim3(grid), to_dim3(block), static_cast<uint32_t>(shared)};
+  const LaunchShape shape{&kernel, to_dim3(grid), to_dim3(block), static_cast<uint32_t>(shared),
+                          shared_preference(entry)};
   const bool timed = options_.mode == SimMode::Timing && sampler_.time_next(shape);
   LaunchOptions lo;
   lo.mode = timed ? SimMode::Timing : SimMode::Functional;
@@ -99,6 +109,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   lo.cache_control = options_.cache_control;
   lo.limits = options_.limits;
   lo.stack_bytes = stack_bytes_;
+  lo.shared_preference = shared_preference(entry);
 
   sync_managed_to_device();
   LaunchRecord rec;
@@ -175,8 +186,50 @@ void Runtime::func_attributes(cuda::FuncAttributes* attr, const void* host_fn) {
   int arch = 0;
   if (sm_at != std::string::npos && std::sscanf(target.c_str() + sm_at + 3, "%d", &arch) == 1) attr->ptxVersion = arch;
   attr->binaryVersion = spec().cc_major() * 10 + spec().cc_minor();
-  attr->maxDynamicSharedSizeBytes = static_cast<int>(sm.max_shared_per_block - std::min(sm.max_shared_per_block, k.static_shared_bytes));
-  attr->preferredShmemCarveout = -1;
+  const KernelEntry& e = kernels_.at(host_fn);
+  attr->maxDynamicSharedSizeBytes = static_cast<int>(max_dynamic_shared(e, k));
+  attr->preferredShmemCarveout = e.carveout_percent;
+}
+
+uint64_t Runtime::max_dynamic_shared(const KernelEntry& e, const isa::Kernel& k) const {
+  if (e.max_dynamic_shared >= 0) return uint64_t(e.max_dynamic_shared);
+  const uint32_t limit = shared_per_block_limit(false);
+  return limit - std::min(limit, k.static_shared_bytes);
+}
+
+sm::SharedPreference Runtime::shared_preference(const KernelEntry& e) const {
+  return {e.cache_config, device_cache_config_, e.carveout_percent};
+}
+
+void Runtime::set_func_attribute(const void* host_fn, int attr, int value) {
+  const isa::Kernel& k = kernel_for(host_fn, "cudaFuncSetAttribute");
+  KernelEntry& e = kernels_.at(host_fn);
+  switch (attr) {
+    case cuda::FuncAttrMaxDynamicSharedMemorySize: {
+      const uint32_t optin = shared_per_block_limit(true);
+      const uint64_t most = optin - std::min(optin, k.static_shared_bytes);
+      if (value < 0 || uint64_t(value) > most)
+        throw ApiError(cuda::ErrorInvalidValue,
+                       fmt::format("cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, {}): at most "
+                                   "{} bytes ({} per block less {} of static shared memory)",
+                                   k.name, value, most, optin, k.static_shared_bytes));
+      e.max_dynamic_shared = value;
+      return;
+    }
+    case cuda::FuncAttrPreferredSharedMemoryCarveout:
+      if (value < -1 || value > 100)
+        throw ApiError(cuda::ErrorInvalidValue,
+                       fmt::format("cudaFuncSetAttribute({}, cudaFuncAttributePreferredSharedMemoryCarveout, {}): a "
+                                   "percentage from 0 to 100, or -1 for no preference",
+                                   k.name, value));
+      e.carveout_percent = value;
+      return;
+    default:
+      // The cluster attributes (cc 9.0): accepted; warpsim does not model thread-block
+      // clusters, and a kernel that needs one fails at its launch.
+      if (attr > cuda::FuncAttrPreferredSharedMemoryCarveout && attr < cuda::FuncAttrMax) return;
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncSetAttribute: {} is not a cudaFuncAttribute", attr));
+  }
 }
 
 int Runtime::occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64_t dynamic_shared) {
@@ -184,12 +237,19 @@ int Runtime::occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64
   if (block_size <= 0)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("cudaOccupancyMaxActiveBlocksPerMultiprocessor: block size {}", block_size));
-  const SmSpec& sm = spec().sm;
+  const KernelEntry& e = kernels_.at(host_fn);
+  // Past the per-block limit (the opt-in's where the kernel has one) no block runs.
+  const bool optin = e.max_dynamic_shared >= 0;
+  if ((optin && dynamic_shared > uint64_t(e.max_dynamic_shared)) ||
+      k.static_shared_bytes + dynamic_shared > shared_per_block_limit(optin))
+    return 0;
+  SmSpec sm = spec().sm;
   const uint32_t regs = std::min(k.estimated_registers, sm.max_registers_per_thread);
+  const uint32_t block_shared = sm::block_shared_bytes(sm, k.static_shared_bytes, static_cast<uint32_t>(dynamic_shared));
+  // The capacity the program's preferences give (the largest without one).
+  sm.shared_memory = sm::occupancy_api_shared_capacity(sm, spec().carveout, block_shared, shared_preference(e));
   try {
-    OccupancyStats o = sm::compute_occupancy(
-        sm, static_cast<uint32_t>(block_size), regs,
-        sm::block_shared_bytes(sm, k.static_shared_bytes, static_cast<uint32_t>(dynamic_shared)));
+    OccupancyStats o = sm::compute_occupancy(sm, static_cast<uint32_t>(block_size), regs, block_shared);
     return static_cast<int>(o.blocks_per_sm);
   } catch (const LaunchError&) {
     return 0;  // CUDA answers 0 blocks for a block that cannot run at all

@@ -67,6 +67,7 @@ OccupancyDetail occupancy_detail(const SmSpec& sm, uint32_t threads, uint32_t re
   s.threads_per_block = threads;
   s.registers_per_thread = regs;
   s.shared_bytes_per_block = shared;
+  s.shared_memory_per_sm = sm.shared_memory;
   s.warps_per_block = warps;
   // Resident warps per SM: max_warps, and max_threads where a config sets it lower.
   s.max_warps_per_sm = std::min(sm.max_warps, sm.max_threads / sm.warp_size);

@@ -9,6 +9,7 @@ Json occupancy_json(const OccupancyStats& s) {
       {"threads_per_block", s.threads_per_block},
       {"registers_per_thread", s.registers_per_thread},
       {"shared_bytes_per_block", s.shared_bytes_per_block},
+      {"shared_memory_per_sm", s.shared_memory_per_sm},
       {"warps_per_block", s.warps_per_block},
       {"blocks_per_sm", s.blocks_per_sm},
       {"limit_warps", s.limit_warps},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/sm/warp_scheduler.hpp"
+#include "sim/spec/carveout_spec.hpp"
 
 namespace warpsim {
 
@@ -189,6 +190,7 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
     d.l1 = mem::parse_cache_spec(*c);
     c->finish();
   }
+  if (auto c = r.child_opt("carveout")) d.carveout = parse_carveout_spec(*c, d.sm, d.has_l1, d.l1);
   if (auto c = r.child_opt("l2")) {
     if (!d.has_dram) c->fail_here("an L2 needs a \"dram\" section (its slices attach to the DRAM channels)");
     d.has_l2 = true;

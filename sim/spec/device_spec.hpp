@@ -11,6 +11,7 @@
 #include "sim/memory/dram_spec.hpp"
 #include "sim/memory/interconnect_spec.hpp"
 #include "sim/memory/partition_spec.hpp"
+#include "sim/sm/carveout.hpp"
 #include "sim/sm/shared_banks.hpp"
 
 namespace warpsim {
@@ -121,6 +122,9 @@ struct DeviceSpec {
   sm::SharedBankSpec shared;
   bool has_l1 = false;              // a cache for global loads in each SM
   mem::CacheSpec l1;
+  // How the L1 and shared memory divide one storage ("carveout" section; Fixed without it):
+  // each launch runs with the split with_shared_capacity() gives.
+  sm::CarveoutSpec carveout;
   bool has_l2 = false;
   mem::L2Spec l2;
   mem::InterconnectSpec interconnect;
@@ -132,6 +136,11 @@ struct DeviceSpec {
   int cc_major() const;
   int cc_minor() const;
 };
+
+// The spec a launch runs with when the SM's shared-memory capacity is `shared_bytes`, one
+// of spec.carveout's splits: sm.shared_memory is that capacity and the L1 has the rest of
+// the storage, with the split's ways. Anything else is `spec` as it is.
+DeviceSpec with_shared_capacity(const DeviceSpec& spec, uint32_t shared_bytes);
 
 // Parse and validate a device config document. `file` is used in error messages.
 DeviceSpec parse_device_spec(const Json& doc, const std::string& file);

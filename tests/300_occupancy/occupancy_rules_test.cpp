@@ -173,7 +173,7 @@ TEST_CASE("The JSON object of warpsim occupancy --json", "[occupancy][json]") {
   Json j = sm::occupancy_json(sm::compute_occupancy(sm, 256, 12, 2048));
   CHECK(j == Json::parse(R"({
     "threads_per_block": 256, "registers_per_thread": 12, "shared_bytes_per_block": 2048,
-    "warps_per_block": 8, "blocks_per_sm": 5,
+    "shared_memory_per_sm": 49152, "warps_per_block": 8, "blocks_per_sm": 5,
     "limit_warps": 6, "limit_blocks": 8, "limit_registers": 5, "limit_shared": 24,
     "limiter": "registers", "active_warps_per_sm": 40, "max_warps_per_sm": 48,
     "theoretical_occupancy": 0.8333333333333334, "registers_estimated": false})"));

@@ -396,3 +396,45 @@ TEST_CASE("programs: bar.red, carry arithmetic, function pointers and virtual ca
           "PASS\n");
   }
 }
+
+TEST_CASE("programs: shared-memory limits, the opt-in and the L1/shared preferences, as on an H100") {
+  REQUIRE_NVCC();
+  // carveout_calls.expected is the H100's output: the 48 KB per-block limit and its opt-in,
+  // the errors past them, the carveout attribute, the cache configurations and the
+  // occupancy API under each preference.
+  const std::string app = rttest::build_program("carveout_calls");
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/";
+  auto h = exec("--config h100 --no-summary --json " + dir + "carveout_h100.json", app);
+  INFO(h.err);
+  CHECK(h.status == 0);
+  CHECK(h.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/carveout_calls.expected"));
+  // The split of each launch is the one the H100's driver chose for it (ncu's
+  // launch__shared_mem_config_size, docs/measurements/h100_carveout_calls_ncu.csv).
+  const uint32_t h100_kb[] = {196, 228, 32, 228, 32, 132, 32, 228, 32};
+  auto launches = nlohmann::json::parse(rttest::slurp(dir + "carveout_h100.json"))["launches"];
+  REQUIRE(launches.size() == 9);
+  for (size_t i = 0; i < 9; ++i) {
+    INFO("launch " << i);
+    CHECK(launches[i]["occupancy"]["shared_memory_per_sm"] == h100_kb[i] * 1024);
+    CHECK(launches[i]["l1_bytes"] == (256 - h100_kb[i]) * 1024);
+  }
+  // The C2070: 48 KB per block with nothing to opt into, 48 KB shared / 16 KB L1 unless
+  // PreferL1 (the function's or the device's) gives 16 / 48.
+  auto f = exec("--functional --no-summary --json " + dir + "carveout_c2070.json", app);
+  CHECK(f.status == 0);
+  CHECK_THAT(f.out, Catch::Contains("sharedMemPerBlock 49152 optin 49152 per SM 49152 reserved 0\n"));
+  CHECK_THAT(f.out, Catch::Contains("max dynamic 65536: cudaErrorInvalidValue\nmax dynamic 48128: cudaSuccess\n"));
+  CHECK_THAT(f.out, Catch::Contains("occupancy (none) 32 threads 16384 dynamic: cudaSuccess 3 blocks\n"));
+  CHECK_THAT(f.out, Catch::Contains("occupancy (PreferL1) 32 threads 0 dynamic: cudaSuccess 8 blocks\n"));
+  CHECK_THAT(f.out, Catch::Contains("occupancy (PreferL1) 32 threads 20480 dynamic: cudaSuccess 2 blocks\n"));
+  CHECK_THAT(f.err, Catch::Contains("launch of _Z11with_staticPi: 49152 bytes of dynamic shared memory exceed its "
+                                    "limit of 48128"));
+  launches = nlohmann::json::parse(rttest::slurp(dir + "carveout_c2070.json"))["launches"];
+  REQUIRE(launches.size() == 9);
+  for (size_t i = 0; i < 9; ++i) {
+    INFO("launch " << i);
+    const bool prefer_l1 = i == 6 || i == 8;
+    CHECK(launches[i]["occupancy"]["shared_memory_per_sm"] == (prefer_l1 ? 16 : 48) * 1024);
+    CHECK(launches[i]["l1_bytes"] == (prefer_l1 ? 48 : 16) * 1024);
+  }
+}

@@ -84,7 +84,10 @@ WARPSIM_API int cudaDeviceSetCacheConfig(int config) {
 }
 
 WARPSIM_API int cudaDeviceGetCacheConfig(int* config) {
-  return call("cudaDeviceGetCacheConfig", [&](Runtime&) { *config = cuda::PreferNone; });
+  return call("cudaDeviceGetCacheConfig", [&](Runtime& rt) {
+    if (!config) throw ApiError(cuda::ErrorInvalidValue, "cudaDeviceGetCacheConfig: pCacheConfig is NULL");
+    *config = rt.device_cache_config();
+  });
 }
 
 WARPSIM_API int cudaDeviceSetLimit(int limit, size_t value) {

@@ -106,9 +106,8 @@ WARPSIM_API int cudaFuncSetCacheConfig(const void* func, int config) {
   return call("cudaFuncSetCacheConfig", [&](Runtime& rt) { rt.set_cache_config(func, config); });
 }
 
-WARPSIM_API int cudaFuncSetAttribute(const void* func, int /*attr*/, int /*value*/) {
-  // Max dynamic shared memory and the carveout preference: the device config decides.
-  return call("cudaFuncSetAttribute", [&](Runtime& rt) { rt.kernel_handle(func); });
+WARPSIM_API int cudaFuncSetAttribute(const void* func, int attr, int value) {
+  return call("cudaFuncSetAttribute", [&](Runtime& rt) { rt.set_func_attribute(func, attr, value); });
 }
 
 WARPSIM_API int cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
