@@ -193,7 +193,7 @@ bool DramChannel::tick(uint64_t now, std::vector<DramCompletion>& done) {
     issued = refresh_step(now, refresh_next);
     if (issued) sched_next_ = 0;  // banks changed behind the scheduler: re-scan when resumed
   } else if (!queue_.empty() && sched_next_ <= now) {
-    SchedulerInput in{queue_, banks_, engine_, now};
+    SchedulerInput in{queue_, banks_, engine_, now, capacity_};
     const SchedulerChoice c = scheduler_->pick(in);
     if (c.index >= 0) {
       const uint32_t bank = queue_[size_t(c.index)].bank;

@@ -79,6 +79,93 @@ class FrFcfs final : public DramScheduler {
   }
 };
 
+// FR-FCFS over reads, with writes held and then drained in batches: a read-to-write
+// turnaround idles the bus for tCL + burst - tWL cycles and a write-to-read one for
+// tWL + burst + tWTR, so serving writes as they come costs a turnaround pair per write.
+// Writes are served when the queue holds at least half its capacity of them, or no read,
+// and then until at most an eighth remains (or a read waits with no write left). Which
+// requests a mode may serve only changes the order: when the mode's requests cannot go
+// on at all (their banks' rows are held by the other kind), every request may go.
+class FrFcfsWriteDrain final : public DramScheduler {
+ public:
+  SchedulerChoice pick(const SchedulerInput& in) override {
+    size_t writes = 0;
+    for (const QueuedRequest& q : in.queue) writes += q.write;
+    const size_t reads = in.queue.size() - writes;
+    const size_t high = std::max<size_t>(1, in.capacity / 2), low = in.capacity / 8;
+    if (draining_ && (writes == 0 || (writes <= low && reads > 0))) draining_ = false;
+    else if (!draining_ && writes > 0 && (writes >= high || reads == 0)) draining_ = true;
+    Scan s = scan(in, draining_ ? Kind::Writes : Kind::Reads);
+    if (!s.any_eligible) s = scan(in, Kind::All);
+    SchedulerChoice ch = s.choice;
+    // After an issue the mode may change (its last read went): wake for any request then.
+    // Without one nothing changes until a request arrives, which wakes the controller.
+    const int except = ch.index >= 0 ? int(in.queue[size_t(ch.index)].bank) : -1;
+    ch.next_ready = ch.index >= 0 ? s.all.min_except(except) : s.eligible.min_except(-1);
+    return ch;
+  }
+
+  uint64_t next_ready_in_bank(const SchedulerInput& in, uint32_t bank) override {
+    // Every kind and every PRE, whichever the mode wants: an early wake only costs a scan.
+    uint64_t next = kNever;
+    const BankState& b = in.banks[bank];
+    const TimingEngine::ReadyView ready = in.engine.view();
+    for (const QueuedRequest& q : in.queue)
+      if (q.bank == bank) next = std::min(next, ready(next_command(q, b), bank));
+    return next;
+  }
+
+ private:
+  enum class Kind { All, Reads, Writes };
+  struct Scan {
+    SchedulerChoice choice;
+    BankMins eligible, all;
+    bool any_eligible = false;
+    explicit Scan(size_t banks) : eligible(banks), all(banks) {}
+  };
+
+  static Scan scan(const SchedulerInput& in, Kind kind) {
+    Scan s(in.banks.size());
+    int hit = -1, other = -1;
+    DramCommand hit_cmd = DramCommand::RD, other_cmd = DramCommand::ACT;
+    const TimingEngine::ReadyView ready = in.engine.view();
+    auto eligible = [&](const QueuedRequest& q) { return kind == Kind::All || q.write == (kind == Kind::Writes); };
+    // The open rows this mode still wants: hit by a request it may serve, or by one already
+    // part served (a multi-burst request is never cut). A row only the other kind wants may
+    // close; that kind opens it again in its turn.
+    uint64_t wanted = 0;
+    for (const QueuedRequest& q : in.queue) {
+      const BankState& b = in.banks[q.bank];
+      if (b.open && b.row == q.row && (eligible(q) || q.bursts_left < q.bursts)) wanted |= uint64_t(1) << q.bank;
+    }
+    for (size_t i = 0; i < in.queue.size(); ++i) {
+      const QueuedRequest& q = in.queue[i];
+      const BankState& b = in.banks[q.bank];
+      const bool row_hit = b.open && b.row == q.row;
+      if (!row_hit && b.open && (wanted >> q.bank & 1)) continue;  // row still wanted: no PRE
+      const DramCommand c = row_hit ? (q.write ? DramCommand::WR : DramCommand::RD)
+                                    : (b.open ? DramCommand::PRE : DramCommand::ACT);
+      const uint64_t r = ready(c, q.bank);
+      s.all.add(q.bank, r);
+      if (!eligible(q)) continue;
+      s.any_eligible = true;
+      s.eligible.add(q.bank, r);
+      if (r <= in.now) {
+        if (row_hit) {
+          if (hit < 0) hit = int(i), hit_cmd = c;
+        } else if (other < 0) {
+          other = int(i), other_cmd = c;
+        }
+      }
+    }
+    if (hit >= 0) s.choice.index = hit, s.choice.command = hit_cmd;
+    else if (other >= 0) s.choice.index = other, s.choice.command = other_cmd;
+    return s;
+  }
+
+  bool draining_ = false;
+};
+
 class Fcfs final : public DramScheduler {
  public:
   SchedulerChoice pick(const SchedulerInput& in) override {
@@ -112,8 +199,10 @@ std::unique_ptr<DramScheduler> make() {
   return std::make_unique<T>();
 }
 
-constexpr std::array<DramSchedulerEntry, 2> kSchedulers{{
+constexpr std::array<DramSchedulerEntry, 3> kSchedulers{{
     {"fr-fcfs", "first-ready first-come-first-served: row hits first, then oldest", make<FrFcfs>},
+    {"fr-fcfs-wd", "fr-fcfs over reads; writes held and drained in batches (half the queue, down to an eighth)",
+     make<FrFcfsWriteDrain>},
     {"fcfs", "in order per bank; oldest ready command across banks", make<Fcfs>},
 }};
 

@@ -7,6 +7,9 @@
 //  - "fr-fcfs" (default; Rixner et al.): ready column commands to open rows first, oldest
 //    first; otherwise the oldest request whose ACT or PRE is ready. A row is not closed
 //    while a queued request still targets it (so a multi-burst request is never cut).
+//  - "fr-fcfs-wd": fr-fcfs over reads while writes wait; writes are drained in a batch once
+//    they fill half the queue (or no read waits), down to an eighth, which saves the bus
+//    turnarounds of serving them one by one (write-drain mode of real controllers).
 //  - "fcfs": requests to one bank are served strictly in arrival order (only the oldest
 //    request of each bank may issue); across banks the oldest ready command goes first,
 //    so different banks still overlap their row activations.
@@ -30,6 +33,7 @@ struct SchedulerInput {
   std::span<const BankState> banks;
   const TimingEngine& engine;
   uint64_t now;
+  size_t capacity = 0;  // the queue's capacity (dram.queue_size)
 };
 
 struct SchedulerChoice {

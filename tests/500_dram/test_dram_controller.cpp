@@ -178,6 +178,34 @@ TEST_CASE("FR-FCFS serves a younger row hit before an older conflict; FCFS does 
   }
 }
 
+TEST_CASE("fr-fcfs-wd holds writes behind reads, then drains them in a batch", "[dram][controller][scheduler]") {
+  // Channel 0, bank 0, row 0 (FX5800 addresses): an older write and a younger read hit the
+  // same row. FR-FCFS serves the older first; fr-fcfs-wd the read, the write when no read is left.
+  const std::vector<Arrival> pair = {{0, 0x0, true}, {1, 0x20}};
+  {
+    DramSystem sys(preset("fx5800"));
+    auto c = run(sys, pair);
+    CHECK(c[0].cycle < c[1].cycle);
+  }
+  {
+    DramSystem sys(preset("fx5800", {"dram.scheduler=fr-fcfs-wd"}));
+    auto c = run(sys, pair);
+    CHECK(c[1].cycle < c[0].cycle);
+  }
+  // Eight writes (half the queue of 16) arrive, then reads keep coming: the writes are
+  // drained down to two (an eighth) while the reads wait, so six writes finish before the
+  // first read that arrived after them; the last two wait for the reads.
+  std::vector<Arrival> reqs;
+  for (int i = 0; i < 8; ++i) reqs.push_back({0, uint64_t(i) * 0x20, true});
+  for (int i = 0; i < 6; ++i) reqs.push_back({1, 0x400 + uint64_t(i) * 0x20});
+  DramSystem sys(preset("fx5800", {"dram.scheduler=fr-fcfs-wd"}));
+  auto c = run(sys, reqs);
+  const uint64_t first_read = std::min_element(c.begin() + 8, c.end(), [](auto& a, auto& b) { return a.cycle < b.cycle; })->cycle;
+  int before = 0;
+  for (int i = 0; i < 8; ++i) before += c[i].cycle < first_read;
+  CHECK(before == 6);
+}
+
 TEST_CASE("Closed-page policy precharges after each request unless the row is wanted",
           "[dram][controller]") {
   SECTION("a later access to the same row is a miss") {
@@ -279,7 +307,7 @@ TEST_CASE("Bank-level parallelism counts banks with outstanding requests", "[dra
 
 TEST_CASE("Idle skipping and ticking every cycle give identical results", "[dram][controller]") {
   for (const char* name : {"fx5800", "c2070"}) {
-    for (const char* policy : {"fr-fcfs", "fcfs"}) {
+    for (const char* policy : {"fr-fcfs", "fcfs", "fr-fcfs-wd"}) {
       INFO(name << " " << policy);
       DramSpec s = preset(name, {std::string("dram.scheduler=") + policy,
                                  "dram.timing.tREFI=2000", "dram.timing.tRFC=60"});

@@ -130,7 +130,7 @@ TEST_CASE("Validation errors name the file and the key path", "[dram][spec]") {
   CHECK_THAT(error_after("fx5800", [](Json& d) { d["timing"].erase("tRP"); }),
              Contains("dram.timing.tRP: missing required key"));
   CHECK_THAT(error_after("fx5800", [](Json& d) { d["scheduler"] = "frfcfs"; }),
-             Contains("dram.scheduler: unknown DRAM scheduler \"frfcfs\"; valid: fr-fcfs, fcfs"));
+             Contains("dram.scheduler: unknown DRAM scheduler \"frfcfs\"; valid: fr-fcfs, fr-fcfs-wd, fcfs"));
   CHECK_THAT(error_after("fx5800", [](Json& d) { d["page_policy"] = "adaptive"; }),
              Contains("dram.page_policy: \"adaptive\" is not one of: open, closed"));
   CHECK_THAT(error_after("fx5800", [](Json& d) { d["data_rate"] = "ODR"; }),
@@ -182,13 +182,13 @@ TEST_CASE("Address-map validation", "[dram][spec][address]") {
 }
 
 TEST_CASE("Scheduler registry: names and factory", "[dram][spec][scheduler]") {
-  CHECK(dram_scheduler_names() == "fr-fcfs, fcfs");
+  CHECK(dram_scheduler_names() == "fr-fcfs, fr-fcfs-wd, fcfs");
   CHECK(make_dram_scheduler("fcfs") != nullptr);
   CHECK(find_dram_scheduler("fr-fcfs") != nullptr);
   CHECK(find_dram_scheduler("FR-FCFS") == nullptr);
   CHECK_THROWS_AS(make_dram_scheduler("lifo"), warpsim::ConfigError);
   CHECK_THROWS_WITH(make_dram_scheduler("lifo"),
-                    Contains("unknown DRAM scheduler \"lifo\"; valid: fr-fcfs, fcfs"));
+                    Contains("unknown DRAM scheduler \"lifo\"; valid: fr-fcfs, fr-fcfs-wd, fcfs"));
 }
 
 TEST_CASE("Device configs carry the same DRAM as the presets", "[dram][spec]") {
