@@ -225,8 +225,9 @@ void Runtime::set_func_attribute(const void* host_fn, int attr, int value) {
       e.carveout_percent = value;
       return;
     default:
-      // The cluster attributes (cc 9.0): accepted; warpsim does not model thread-block
-      // clusters, and a kernel that needs one fails at its launch.
+      // The cluster attributes (cc 9.0): accepted and ignored. warpsim does not model
+      // thread-block clusters: a kernel declared with them does not load (unsupported PTX
+      // .reqnctapercluster / .explicitcluster).
       if (attr > cuda::FuncAttrPreferredSharedMemoryCarveout && attr < cuda::FuncAttrMax) return;
       throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncSetAttribute: {} is not a cudaFuncAttribute", attr));
   }

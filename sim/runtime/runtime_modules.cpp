@@ -34,6 +34,9 @@ void Runtime::reset() {
   call_stack_.clear();
   sticky_ = cuda::Success;
   dropped_launches_ = 0;
+  // The device's cache configuration goes with the context; the functions' attributes
+  // (dynamic-shared opt-in, carveout) stay set, as on the H100 (carveout_calls.expected).
+  device_cache_config_ = 0;
   // The kernels are loaded again (new identities) and the caches start cold: launches are
   // timed afresh.
   sampler_ = fresh_sampler();

@@ -115,5 +115,14 @@ int main() {
   occupancy("device PreferL1", 32, 0);
   launch_plain("device PreferL1", 0);
   cudaFree(out);
+
+  // cudaDeviceReset: the device's cache configuration is reset, the functions' attributes stay.
+  cudaDeviceReset();
+  cudaDeviceGetCacheConfig(&c);
+  std::printf("device cache config after reset %d\n", int(c));
+  show_attributes("after reset");
+  cudaMalloc(&out, 1024 * sizeof(int));
+  launch_static(64 * 1024);
+  cudaFree(out);
   return 0;
 }
