@@ -17,8 +17,7 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
   d.l2_fill = l2_fill;
   if (req) d.req = *req;
   const uint32_t atom = spec.dram.atom_bytes();
-  auto queue_run = [&](uint64_t begin, uint64_t end) {
-    uint64_t a = begin / atom * atom, e = (end + atom - 1) / atom * atom;
+  auto queue_one = [&](uint64_t a, uint64_t e) {
     DramRequest r;
     r.id = ctx;
     r.addr = a;
@@ -27,6 +26,24 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
     parts[part].dram_q.push_back({r, dram_ready_at});
     parts_busy.insert(part);
     ++d.left;
+  };
+  // One DRAM request per run of atoms in one row of one bank: an address scheme that
+  // interleaves banks below the run's size (row_column_bank, or a `bits` layout) splits it.
+  auto queue_run = [&](uint64_t begin, uint64_t end) {
+    uint64_t a = begin / atom * atom;
+    const uint64_t e = (end + atom - 1) / atom * atom;
+    if (e - a > atom) {
+      DramAddress first = map->decode(a);
+      for (uint64_t x = a + atom; x < e; x += atom) {
+        const DramAddress here = map->decode(x);
+        if (here.channel != first.channel || here.bank != first.bank || here.row != first.row) {
+          queue_one(a, x);
+          a = x;
+          first = here;
+        }
+      }
+    }
+    queue_one(a, e);
   };
   if (!sectors) {  // a whole transaction of line_bytes without sector detail
     queue_run(line, line + line_bytes);

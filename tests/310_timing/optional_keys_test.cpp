@@ -143,3 +143,20 @@ TEST_CASE("310: sequences_hold_dispatch: a division's SASS sequence takes its sc
   CHECK(load_device_spec(repo("configs/h100.json")).issue.sequences_hold_dispatch);
   CHECK_FALSE(load_device_spec(repo("configs/c2070.json")).issue.sequences_hold_dispatch);
 }
+
+TEST_CASE("310: an address scheme that changes bank within an L2 line gets one DRAM request per row",
+          "[timing][config][dram]") {
+  // row_column_bank moves to the next bank every 32-byte atom; the L2's 128-byte write-backs
+  // and multi-sector fills are split per bank and row instead of stopping the launch. The
+  // same sectors move either way.
+  // An L2 of 1.6 MB (160 slices x 8 sets x 10 ways) makes the copy write dirty lines back.
+  const std::string spec = "kernels/transpose/copy_2048.json";
+  const std::string small_l2 = "l2.size_bytes=1638400";
+  const LaunchStats a = timed("h100", {small_l2}, spec);
+  const LaunchStats b = timed("h100", {small_l2, "dram.address_map.scheme=row_column_bank"}, spec);
+  REQUIRE(a.dram.write_bytes > 0);
+  CHECK(b.dram.write_bytes > 0);  // which lines are dirty at the end depends on the timing
+  CHECK(b.dram.read_bytes == a.dram.read_bytes);
+  CHECK(b.exec.inst_executed == a.exec.inst_executed);
+  CHECK(b.timing.elapsed_cycles_sm != a.timing.elapsed_cycles_sm);
+}
