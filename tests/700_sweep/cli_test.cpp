@@ -75,3 +75,23 @@ TEST_CASE("warpsim sweep: CSV on stdout, progress on stderr, exit 3 when a point
   CHECK_THAT(syntax.err, Catch::Contains("warpsim: error: --vary \"dram.banks\": expected KEY=V1,V2,..."));
   CHECK(syntax.out.empty());
 }
+
+TEST_CASE("warpsim occupancy --shared-config: the occupancy of one L1/shared split", "[occupancy][cli]") {
+  if (!std::filesystem::exists(warpsim_binary())) {
+    WARN("warpsim binary not built; skipped");
+    return;
+  }
+  // The C2070 with PreferL1's 16 KB of shared memory: 6 KB blocks fit twice, not six times.
+  Result l1 = run_warpsim("occupancy --threads 256 --smem 6144 --shared-config 16384 --json");
+  REQUIRE(l1.status == 0);
+  CHECK_THAT(l1.out, Catch::Contains("\"blocks_per_sm\": 2"));
+  CHECK_THAT(l1.out, Catch::Contains("\"shared_memory_per_sm\": 16384"));
+  Result def = run_warpsim("occupancy --threads 256 --smem 6144 --json");
+  CHECK_THAT(def.out, Catch::Contains("\"blocks_per_sm\": 6"));
+  CHECK_THAT(def.out, Catch::Contains("\"shared_memory_per_sm\": 49152"));
+  Result bad = run_warpsim("occupancy --threads 256 --shared-config 1000");
+  CHECK(bad.status != 0);
+  CHECK_THAT(bad.err, Catch::Contains("--shared-config 1000: the Tesla C2070 has the shared-memory sizes 16384, 49152"));
+  Result fx = run_warpsim("occupancy --config fx5800 --threads 256 --shared-config 8192");
+  CHECK_THAT(fx.err, Catch::Contains("the Quadro FX5800 has one shared-memory size, 16384 bytes"));
+}
