@@ -30,38 +30,73 @@ class BankMins {
   std::array<uint64_t, 64> min_;
 };
 
-class FrFcfs final : public DramScheduler {
- public:
-  SchedulerChoice pick(const SchedulerInput& in) override {
-    int hit = -1, other = -1;
-    DramCommand hit_cmd = DramCommand::RD, other_cmd = DramCommand::ACT;
-    BankMins mins(in.banks.size());
-    const TimingEngine::ReadyView ready = in.engine.view();
-    const QueuedRequest* queue = in.queue.data();
-    const BankState* banks = in.banks.data();
-    const size_t n = in.queue.size();
-    const uint64_t now = in.now;
+// Which queued requests an FR-FCFS selection may choose.
+enum class Eligible { All, Reads, Writes };
+
+// The FR-FCFS selection of fr-fcfs and fr-fcfs-wd over the queue (oldest first): the oldest
+// ready column command to an open row, else the oldest ready ACT or PRE, among the eligible
+// requests. An open row is not closed while it is still wanted: hit by an eligible request,
+// or by one already part served (a multi-burst request is never cut). A row only ineligible
+// requests want may close; they open it again in their turn. Every candidate considered (each
+// request but those that would close a wanted row) is passed to
+// on_candidate(bank, ready cycle, eligible). Returns the choice without next_ready.
+template <Eligible kEligible, class OnCandidate>
+SchedulerChoice fr_fcfs_select(const SchedulerInput& in, OnCandidate&& on_candidate) {
+  const auto eligible = [](const QueuedRequest& q) {
+    if constexpr (kEligible == Eligible::All) return true;
+    else return q.write == (kEligible == Eligible::Writes);
+  };
+  const QueuedRequest* queue = in.queue.data();
+  const BankState* banks = in.banks.data();
+  const size_t n = in.queue.size();
+  // With every request eligible, a bank's open row is wanted when a queued request hits it,
+  // which the controller counts (queued_hits); otherwise one pass finds the wanted rows.
+  uint64_t wanted = 0;
+  if constexpr (kEligible != Eligible::All) {
     for (size_t i = 0; i < n; ++i) {
       const QueuedRequest& q = queue[i];
       const BankState& b = banks[q.bank];
-      const bool row_hit = b.open && b.row == q.row;
-      if (!row_hit && b.open && b.queued_hits > 0) continue;  // row still wanted: no PRE
-      const DramCommand c = row_hit ? (q.write ? DramCommand::WR : DramCommand::RD)
-                                    : (b.open ? DramCommand::PRE : DramCommand::ACT);
-      const uint64_t r = ready(c, q.bank);
-      mins.add(q.bank, r);
-      if (r <= now) {
-        if (row_hit) {
-          if (hit < 0) hit = int(i), hit_cmd = c;  // oldest ready row hit
-        } else if (other < 0) {
-          other = int(i), other_cmd = c;           // oldest ready ACT / PRE
-        }
+      if (b.open && b.row == q.row && (eligible(q) || q.bursts_left < q.bursts)) wanted |= uint64_t(1) << q.bank;
+    }
+  }
+  const auto row_wanted = [&](const BankState& b, uint32_t bank) {
+    if constexpr (kEligible == Eligible::All) return b.queued_hits > 0;
+    else return (wanted >> bank & 1) != 0;
+  };
+  int hit = -1, other = -1;
+  DramCommand hit_cmd = DramCommand::RD, other_cmd = DramCommand::ACT;
+  const TimingEngine::ReadyView ready = in.engine.view();
+  const uint64_t now = in.now;
+  for (size_t i = 0; i < n; ++i) {
+    const QueuedRequest& q = queue[i];
+    const BankState& b = banks[q.bank];
+    const bool row_hit = b.open && b.row == q.row;
+    if (!row_hit && b.open && row_wanted(b, q.bank)) continue;  // row still wanted: no PRE
+    const DramCommand c = row_hit ? (q.write ? DramCommand::WR : DramCommand::RD)
+                                  : (b.open ? DramCommand::PRE : DramCommand::ACT);
+    const uint64_t r = ready(c, q.bank);
+    const bool is_eligible = eligible(q);
+    on_candidate(q.bank, r, is_eligible);
+    if (is_eligible && r <= now) {
+      if (row_hit) {
+        if (hit < 0) hit = int(i), hit_cmd = c;  // oldest ready row hit
+      } else if (other < 0) {
+        other = int(i), other_cmd = c;           // oldest ready ACT / PRE
       }
     }
-    SchedulerChoice ch;
-    if (hit >= 0) ch.index = hit, ch.command = hit_cmd;
-    else if (other >= 0) ch.index = other, ch.command = other_cmd;
-    ch.next_ready = mins.min_except(ch.index >= 0 ? int(queue[ch.index].bank) : -1);
+  }
+  SchedulerChoice ch;
+  if (hit >= 0) ch.index = hit, ch.command = hit_cmd;
+  else if (other >= 0) ch.index = other, ch.command = other_cmd;
+  return ch;
+}
+
+class FrFcfs final : public DramScheduler {
+ public:
+  SchedulerChoice pick(const SchedulerInput& in) override {
+    BankMins mins(in.banks.size());
+    SchedulerChoice ch = fr_fcfs_select<Eligible::All>(in, [&](uint32_t bank, uint64_t r, bool) { mins.add(bank, r); });
+    ch.next_ready = mins.min_except(ch.index >= 0 ? int(in.queue[size_t(ch.index)].bank) : -1);
     return ch;
   }
 
@@ -95,8 +130,8 @@ class FrFcfsWriteDrain final : public DramScheduler {
     const size_t high = std::max<size_t>(1, in.capacity / 2), low = in.capacity / 8;
     if (draining_ && (writes == 0 || (writes <= low && reads > 0))) draining_ = false;
     else if (!draining_ && writes > 0 && (writes >= high || reads == 0)) draining_ = true;
-    Scan s = scan(in, draining_ ? Kind::Writes : Kind::Reads);
-    if (!s.any_eligible) s = scan(in, Kind::All);
+    Scan s = draining_ ? scan<Eligible::Writes>(in) : scan<Eligible::Reads>(in);
+    if (!s.any_eligible) s = scan<Eligible::All>(in);
     SchedulerChoice ch = s.choice;
     // After an issue the mode may change (its last read went): wake for any request then.
     // Without one nothing changes until a request arrives, which wakes the controller.
@@ -116,7 +151,6 @@ class FrFcfsWriteDrain final : public DramScheduler {
   }
 
  private:
-  enum class Kind { All, Reads, Writes };
   struct Scan {
     SchedulerChoice choice;
     BankMins eligible, all;
@@ -124,42 +158,15 @@ class FrFcfsWriteDrain final : public DramScheduler {
     explicit Scan(size_t banks) : eligible(banks), all(banks) {}
   };
 
-  static Scan scan(const SchedulerInput& in, Kind kind) {
+  template <Eligible kEligible>
+  static Scan scan(const SchedulerInput& in) {
     Scan s(in.banks.size());
-    int hit = -1, other = -1;
-    DramCommand hit_cmd = DramCommand::RD, other_cmd = DramCommand::ACT;
-    const TimingEngine::ReadyView ready = in.engine.view();
-    auto eligible = [&](const QueuedRequest& q) { return kind == Kind::All || q.write == (kind == Kind::Writes); };
-    // The open rows this mode still wants: hit by a request it may serve, or by one already
-    // part served (a multi-burst request is never cut). A row only the other kind wants may
-    // close; that kind opens it again in its turn.
-    uint64_t wanted = 0;
-    for (const QueuedRequest& q : in.queue) {
-      const BankState& b = in.banks[q.bank];
-      if (b.open && b.row == q.row && (eligible(q) || q.bursts_left < q.bursts)) wanted |= uint64_t(1) << q.bank;
-    }
-    for (size_t i = 0; i < in.queue.size(); ++i) {
-      const QueuedRequest& q = in.queue[i];
-      const BankState& b = in.banks[q.bank];
-      const bool row_hit = b.open && b.row == q.row;
-      if (!row_hit && b.open && (wanted >> q.bank & 1)) continue;  // row still wanted: no PRE
-      const DramCommand c = row_hit ? (q.write ? DramCommand::WR : DramCommand::RD)
-                                    : (b.open ? DramCommand::PRE : DramCommand::ACT);
-      const uint64_t r = ready(c, q.bank);
-      s.all.add(q.bank, r);
-      if (!eligible(q)) continue;
+    s.choice = fr_fcfs_select<kEligible>(in, [&](uint32_t bank, uint64_t r, bool eligible) {
+      s.all.add(bank, r);
+      if (!eligible) return;
       s.any_eligible = true;
-      s.eligible.add(q.bank, r);
-      if (r <= in.now) {
-        if (row_hit) {
-          if (hit < 0) hit = int(i), hit_cmd = c;
-        } else if (other < 0) {
-          other = int(i), other_cmd = c;
-        }
-      }
-    }
-    if (hit >= 0) s.choice.index = hit, s.choice.command = hit_cmd;
-    else if (other >= 0) s.choice.index = other, s.choice.command = other_cmd;
+      s.eligible.add(bank, r);
+    });
     return s;
   }
 
