@@ -83,7 +83,9 @@ void LaunchSampler::estimate(const LaunchShape& shape, LaunchStats& s, const Dev
   for (auto [mine, theirs] : {std::pair{&s.mem.l1_hits, &ref.mem.l1_hits}, {&s.mem.l1_misses, &ref.mem.l1_misses},
                               {&s.mem.l2_hits, &ref.mem.l2_hits}, {&s.mem.l2_misses, &ref.mem.l2_misses},
                               {&s.mem.l2_read_transactions, &ref.mem.l2_read_transactions},
-                              {&s.mem.l2_write_transactions, &ref.mem.l2_write_transactions}})
+                              {&s.mem.l2_write_transactions, &ref.mem.l2_write_transactions},
+                              {&s.mem.l2_fabric_sectors, &ref.mem.l2_fabric_sectors},
+                              {&s.mem.l2_fabric_hits, &ref.mem.l2_fabric_hits}})
     *mine = *theirs;
   s.dram = ref.dram;
   for (size_t pc = 0; pc < s.per_pc.size() && pc < ref.per_pc.size(); ++pc)

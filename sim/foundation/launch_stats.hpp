@@ -47,7 +47,11 @@ struct MemStats {
   uint64_t l1_hits = 0, l1_misses = 0;
   uint64_t l2_hits = 0, l2_misses = 0;
   uint64_t l2_read_transactions = 0, l2_write_transactions = 0;
+  // A partitioned L2: sectors a copy's miss looked up in the home partition, and of those
+  // the ones found there (not in l2_hits/l2_misses, which count the SMs' own lookups).
+  uint64_t l2_fabric_sectors = 0, l2_fabric_hits = 0;
   bool has_l1 = false, has_l2 = false;
+  bool l2_partitioned = false;
 };
 
 struct OccupancyStats {

@@ -58,6 +58,8 @@ void add_counts(LaunchStats& into, const LaunchStats& part) {
   m.l2_misses += pm.l2_misses;
   m.l2_read_transactions += pm.l2_read_transactions;
   m.l2_write_transactions += pm.l2_write_transactions;
+  m.l2_fabric_sectors += pm.l2_fabric_sectors;
+  m.l2_fabric_hits += pm.l2_fabric_hits;
 
   if (into.per_pc.size() < part.per_pc.size()) into.per_pc.resize(part.per_pc.size());
   for (size_t i = 0; i < part.per_pc.size(); ++i) {

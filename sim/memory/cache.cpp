@@ -105,6 +105,11 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
   uint32_t forward = (atomic && spec_.write_policy == WritePolicy::WriteThrough) ? want : 0;
 
   auto count_sectors = [&] {
+    if (req.fabric) {
+      stats_.fabric_sectors += popcount(want);
+      stats_.fabric_sector_hits += popcount(want & valid);
+      return;
+    }
     (atomic ? stats_.sector_atomics : stats_.sector_reads) += popcount(want);
     (atomic ? stats_.sector_atomic_hits : stats_.sector_read_hits) += popcount(want & valid);
   };
@@ -172,7 +177,9 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
 
 AccessResult Cache::write(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now) {
   const uint32_t mask = req.sector_mask;
-  const WritePolicy policy = req.local ? spec_.local_write_policy : spec_.write_policy;
+  const WritePolicy policy = req.local           ? spec_.local_write_policy
+                            : req.write_through ? WritePolicy::WriteThrough
+                                                : spec_.write_policy;
   const bool write_back = policy == WritePolicy::WriteBack;
   const bool evict = !req.local && spec_.invalidate_on_write;
   AccessResult r;
@@ -182,8 +189,13 @@ AccessResult Cache::write(const CacheRequest& req, uint64_t line, uint32_t set, 
   if (way) {
     CacheLine& l = tags_.at(set, *way);
     ++stats_.write_hits;
-    stats_.sector_writes += popcount(mask);
-    stats_.sector_write_hits += popcount(mask & l.valid);
+    if (req.fabric) {
+      stats_.fabric_sectors += popcount(mask);
+      stats_.fabric_sector_hits += popcount(mask & l.valid);
+    } else {
+      stats_.sector_writes += popcount(mask);
+      stats_.sector_write_hits += popcount(mask & l.valid);
+    }
     if (write_back) {
       l.valid |= mask;
       l.dirty |= mask;
@@ -223,7 +235,7 @@ AccessResult Cache::write(const CacheRequest& req, uint64_t line, uint32_t set, 
   }
   if (!write_back || !spec_.write_allocate) r.forward_mask = mask;
   ++stats_.write_misses;
-  stats_.sector_writes += popcount(mask);
+  (req.fabric ? stats_.fabric_sectors : stats_.sector_writes) += popcount(mask);
   stats_.forwarded_write_sectors += popcount(r.forward_mask);
   r.status = AccessStatus::Miss;
   r.ready_cycle = now + spec_.hit_latency;

@@ -34,6 +34,8 @@ struct CacheRequest {
   bool local = false;         // local memory: writes follow spec.local_write_policy and
                               // are never evicted by invalidate_on_write
   uint64_t id = 0;            // returned by fill() when a missed/merged read completes
+  bool fabric = false;        // from another L2 partition's copy: counted in fabric_* only
+  bool write_through = false; // this write keeps the line clean and is forwarded below
 };
 
 struct Writeback {

@@ -141,6 +141,27 @@ L2Spec parse_l2_spec(ConfigReader& r, uint32_t channels) {
   return l2;
 }
 
+void parse_l2_partitions(ConfigReader& r, L2Spec& l2, uint32_t channels, uint32_t sm_count) {
+  l2.partitions = uint32_t(r.get_positive_at_most("count", 64, "partitions hold whole channels"));
+  if (channels % l2.partitions != 0)
+    r.fail("count", fmt::format("{} partitions do not split {} channels evenly", l2.partitions, channels));
+  l2.far_latency = uint32_t(r.get_uint("far_latency"));
+  l2.partition_of_sm.clear();
+  if (l2.partitions == 1) {  // one partition: the SM list does not matter (--set l2.partitions.count=1)
+    r.raw_opt("sm_partition");
+    return;
+  }
+  const Json& list = r.raw("sm_partition");
+  if (!list.is_array() || list.size() != sm_count)
+    r.fail("sm_partition", fmt::format("expected an array of {} partition numbers (one per SM)", sm_count));
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_number_unsigned() || list[i].get<uint64_t>() >= l2.partitions)
+      r.fail("sm_partition", fmt::format("entry {} (SM {}): expected a partition number below {}", i, i,
+                                         l2.partitions));
+    l2.partition_of_sm.push_back(uint8_t(list[i].get<uint64_t>()));
+  }
+}
+
 const char* write_policy_name(WritePolicy p) {
   return p == WritePolicy::WriteThrough ? "write_through" : "write_back";
 }

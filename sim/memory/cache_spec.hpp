@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/foundation/config_reader.hpp"
 
@@ -52,11 +53,32 @@ struct CacheSpec {
 };
 
 // An L2: `slices` identical caches, `slices_per_channel` attached to each memory channel.
+// Optionally split into `partitions` (the A100/H100 L2): each SM is attached to one, and
+// the slices of partition q are slices [q * slices / partitions, (q + 1) * slices / partitions).
+// An address's home slice is the one its channel picks (a line read from DRAM is kept
+// there); an SM of another partition uses the slice at the same place in its own partition,
+// which keeps a clean copy and asks the home slice for what it misses and writes through
+// to it (the rules are in docs/memory-hierarchy.md, "L2 partitions").
 struct L2Spec {
   CacheSpec slice;          // one slice; slice.size_bytes = total / slices
   uint64_t total_bytes = 0;
   uint32_t slices_per_channel = 1;
   uint32_t slices = 1;      // channels * slices_per_channel
+  uint32_t partitions = 1;
+  uint32_t far_latency = 0;              // cycles a copy's miss adds to reach the home slice and back
+  std::vector<uint8_t> partition_of_sm;  // per SM (empty with one partition)
+
+  uint32_t slices_per_partition() const { return slices / partitions; }
+  uint32_t partition_of_slice(uint32_t slice_index) const { return slice_index / slices_per_partition(); }
+  // The slice at the place of `slice_index` in partition `q`.
+  uint32_t slice_in(uint32_t slice_index, uint32_t q) const {
+    const uint32_t per = slices_per_partition();
+    return q * per + slice_index % per;
+  }
+  // The slice SM `sm` uses for an address whose home slice is `home`.
+  uint32_t near_slice(uint32_t home, uint32_t sm) const {
+    return partitions == 1 ? home : slice_in(home, partition_of_sm[sm]);
+  }
 };
 
 // Reads the cache keys of `r` (see docs/memory-hierarchy.md for the schema). Does not call
@@ -67,6 +89,11 @@ CacheSpec parse_cache_spec(ConfigReader& r);
 // Reads an "l2" section: the cache keys, with `size_bytes` the total over all slices, plus
 // `slices_per_channel`. `channels` comes from the DRAM section (one slice group per channel).
 L2Spec parse_l2_spec(ConfigReader& r, uint32_t channels);
+
+// Reads the optional "partitions" object of an "l2" section into `l2` (count, far_latency,
+// sm_partition: one partition number per SM, not needed with count 1). `channels` must
+// divide evenly among them.
+void parse_l2_partitions(ConfigReader& r, L2Spec& l2, uint32_t channels, uint32_t sm_count);
 
 const char* write_policy_name(WritePolicy p);
 const char* index_function_name(IndexFunction f);

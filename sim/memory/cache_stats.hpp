@@ -30,6 +30,11 @@ struct CacheStats {
   uint64_t evictions = 0;                // allocated lines replaced by a new line
   uint64_t invalidations = 0;            // lines dropped by invalidate_on_write
 
+  // A partitioned L2 (docs/memory-hierarchy.md, "L2 partitions"): sectors of requests from
+  // another partition's copy of a line (its misses and its writes), and of those the ones
+  // present here. Not in the sector counts above, which are the SMs' own.
+  uint64_t fabric_sectors = 0, fabric_sector_hits = 0;
+
   uint64_t reads() const { return read_hits + read_misses + read_merged; }
   // Read requests that found all their sectors present. A merged miss is not a hit.
   double read_hit_rate() const { return ratio(read_hits, reads()); }
@@ -58,6 +63,7 @@ inline CacheStats& CacheStats::operator+=(const CacheStats& o) {
   fetch_sectors += o.fetch_sectors; fill_sectors += o.fill_sectors;
   forwarded_write_sectors += o.forwarded_write_sectors;
   writebacks += o.writebacks; writeback_sectors += o.writeback_sectors;
+  fabric_sectors += o.fabric_sectors; fabric_sector_hits += o.fabric_sector_hits;
   evictions += o.evictions; invalidations += o.invalidations;
   return *this;
 }

@@ -38,6 +38,7 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
   stats_.mem_valid = true;
   stats_.mem.has_l1 = spec_.has_l1;
   stats_.mem.has_l2 = spec_.has_l2;
+  stats_.mem.l2_partitioned = spec_.has_l2 && spec_.l2.partitions > 1;
   if (!model_caches_) return;
   if (spec_.has_dram) map_ = std::make_unique<mem::AddressMap>(spec_.dram);
   if (spec_.has_l1) {
@@ -209,10 +210,30 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
   if (model_caches_) through_caches(*a, block % spec_.sm.count);
 }
 
-void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type) {
+void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type, uint32_t sm) {
   if (!spec_.has_l2 || !sectors) return;
-  mem::Cache& slice = l2_[mem::l2_slice_of(spec_, *map_, addr)];
-  slice.access_functional({addr, sectors, type, false, 0});
+  const uint32_t home = mem::l2_slice_of(spec_, *map_, addr);
+  const uint32_t at =
+      spec_.l2.partitions == 1 ? home : mem::l2_slice_for(spec_, *map_, addr, sm, type == AccessType::Atomic);
+  if (at == home) {
+    l2_[home].access_functional({addr, sectors, type, false, 0});
+    return;
+  }
+  // The SM's copy in its own partition (the timing model's rules, memory_partition_side.cpp):
+  // what it misses is read from the home slice, what it is written goes through to it.
+  mem::CacheRequest near{addr, sectors, type, false, 0};
+  near.write_through = type == AccessType::Write;
+  const mem::AccessResult r = l2_[at].access_functional(near);
+  mem::CacheRequest far{addr, sectors, type, false, 0};
+  far.fabric = true;
+  if (type == AccessType::Write) {
+    l2_[home].access_functional(far);
+  } else if (r.status == mem::AccessStatus::Miss && r.fetch_mask) {
+    far.addr = r.line_addr;
+    far.sector_mask = r.fetch_mask;
+    far.type = AccessType::Read;
+    l2_[home].access_functional(far);
+  }
 }
 
 void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
@@ -226,7 +247,7 @@ void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
       uint64_t line_end = (addr / line + 1) * line;
       uint32_t bytes = uint32_t(std::min<uint64_t>(line_end, t.addr + t.size) - addr);
       if (a.kind == AccessKind::Atomic) {
-        if (spec_.has_l2) l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), AccessType::Atomic);
+        if (spec_.has_l2) l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), AccessType::Atomic, sm);
       } else if (use_l1) {
         mem::Cache& l1 = l1_[sm];
         AccessType type = a.kind == AccessKind::Store ? AccessType::Write : AccessType::Read;
@@ -234,14 +255,14 @@ void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
         if (spec_.has_l2) {
           const mem::CacheSpec& l2s = spec_.l2.slice;
           // What the L1 asks of the L2 is expressed in L2 sectors of the bytes involved.
-          if (r.fetch_mask) l2_access(r.line_addr, l2s.sector_mask(addr, bytes), AccessType::Read);
-          if (r.forward_mask) l2_access(addr, l2s.sector_mask(addr, bytes), AccessType::Write);
+          if (r.fetch_mask) l2_access(r.line_addr, l2s.sector_mask(addr, bytes), AccessType::Read, sm);
+          if (r.forward_mask) l2_access(addr, l2s.sector_mask(addr, bytes), AccessType::Write, sm);
           if (r.writeback)
-            l2_access(r.writeback->line_addr, l2s.full_line_mask(), AccessType::Write);
+            l2_access(r.writeback->line_addr, l2s.full_line_mask(), AccessType::Write, sm);
         }
       } else if (spec_.has_l2) {
         AccessType type = a.kind == AccessKind::Store ? AccessType::Write : AccessType::Read;
-        l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), type);
+        l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), type, sm);
       }
       addr += bytes;
     }
@@ -260,6 +281,8 @@ void MemoryCounter::finish() {
   m.l2_misses = l2.sector_reads + l2.sector_writes + l2.sector_atomics - m.l2_hits;
   m.l2_read_transactions = l2.sector_reads + l2.sector_atomics;
   m.l2_write_transactions = l2.sector_writes;
+  m.l2_fabric_sectors = l2.fabric_sectors;
+  m.l2_fabric_hits = l2.fabric_sector_hits;
 }
 
 }  // namespace warpsim

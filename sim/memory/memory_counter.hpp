@@ -52,7 +52,7 @@ class MemoryCounter final : public MemoryObserver {
   void count_shared(const mem::WarpMemAccess& a, uint32_t pc);
   void count_global(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
   void through_caches(const mem::WarpMemAccess& a, uint32_t sm);
-  void l2_access(uint64_t addr, uint32_t sectors, mem::AccessType type);
+  void l2_access(uint64_t addr, uint32_t sectors, mem::AccessType type, uint32_t sm);
 
   // The last shared access of each instruction: most instructions repeat one lane pattern
   // (addresses relative to the first active lane) in every warp, and the bank-conflict

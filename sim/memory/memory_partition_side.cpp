@@ -62,9 +62,61 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
   }
 }
 
+void MemorySystem::Impl::to_home(uint32_t part, uint32_t home, uint64_t addr, uint32_t sectors, PacketType type,
+                                 uint64_t now) {
+  Packet pk;
+  pk.addr = addr;
+  pk.sector_mask = sectors;
+  pk.type = type;
+  pk.src = part;
+  pk.dst = home;
+  pk.user = kUserFabric;
+  parts[home].fabric.push_back({now + spec.l2.far_latency / 2, pk});
+  parts_busy.insert(home);
+}
+
+bool MemorySystem::Impl::home_request(uint32_t p, const Packet& pk, uint64_t now) {
+  const CacheSpec& ls = spec.l2.slice;
+  Cache& l2 = *parts[p].l2;
+  const bool write = pk.type == PacketType::WriteRequest;
+  uint32_t slot = 0;
+  if (!write) {
+    slot = take_slot(preq, free_preq);
+    preq[slot] = pk;
+  }
+  CacheRequest req{pk.addr, pk.sector_mask, write ? AccessType::Write : AccessType::Read, false, slot};
+  req.fabric = true;
+  const AccessResult r = l2.access(req, now);
+  if (r.status == AccessStatus::ReservationFail) {
+    // No room at home (every way of the set waits for a fill, perhaps for one from the
+    // asking partition): the copy reads DRAM itself, the write goes to DRAM. Retrying could
+    // wait in a circle.
+    const uint64_t line = ls.line_addr(pk.addr);
+    if (write) {
+      dram_access(p, line, pk.sector_mask, ls.line_bytes, true, false, nullptr, now);
+    } else {
+      free_preq.push_back(slot);
+      dram_access(pk.src, line, pk.sector_mask, ls.line_bytes, false, true, nullptr, now);
+    }
+    return true;
+  }
+  if (!write) {
+    if (r.status == AccessStatus::Hit) {  // back to the copy's slice
+      free_preq.push_back(slot);
+      far_fill(pk.src, r.line_addr, pk.sector_mask, r.ready_cycle + fabric_back());
+    } else if (r.status == AccessStatus::Miss && r.fetch_mask) {
+      dram_access(p, r.line_addr, r.fetch_mask, ls.line_bytes, false, true, nullptr, now);
+    }
+  }
+  if (r.writeback)
+    dram_access(p, r.writeback->line_addr, r.writeback->sector_mask, ls.line_bytes, true, false, nullptr, now);
+  return true;
+}
+
 bool MemorySystem::Impl::partition_request(uint32_t p, const Packet& pk, uint64_t now) {
   Partition& part = parts[p];
   if (part.dram_q.size() > spec.partition.dram_queue_limit) return false;
+  if (pk.user & kUserFabric) return home_request(p, pk, now);
   if (part.l2) {
     Cache& l2 = *part.l2;
     const CacheSpec& ls = spec.l2.slice;
@@ -72,20 +124,30 @@ bool MemorySystem::Impl::partition_request(uint32_t p, const Packet& pk, uint64_
                       : pk.type == PacketType::AtomicRequest ? AccessType::Atomic
                                                              : AccessType::Read;
     uint32_t sectors = pk.sector_mask ? pk.sector_mask : ls.full_line_mask();
+    // A partitioned L2: this slice may hold the SM's copy of a line whose home is another
+    // partition's slice; the copy stays clean and asks the home for what it lacks.
+    const uint32_t home = spec.l2.partitions > 1 ? l2_slice_of(spec, *map, pk.addr) : p;
+    const bool copy = home != p;
     uint32_t slot = 0;
     if (type != AccessType::Write) {
       slot = take_slot(preq, free_preq);
       preq[slot] = pk;
     }
-    AccessResult r = l2.access({pk.addr, sectors, type, false, slot}, now);
+    CacheRequest req{pk.addr, sectors, type, false, slot};
+    req.write_through = copy && type == AccessType::Write;
+    AccessResult r = l2.access(req, now);
     if (r.status == AccessStatus::ReservationFail) {
       if (type != AccessType::Write) free_preq.push_back(slot);
       return false;
     }
     if (type != AccessType::Write) {
       if (r.status == AccessStatus::Hit) schedule(r.ready_cycle, EventKind::ReplyReady, p, slot);
-      else if (r.status == AccessStatus::Miss && r.fetch_mask)
-        dram_access(p, r.line_addr, r.fetch_mask, ls.line_bytes, false, true, nullptr, now);
+      else if (r.status == AccessStatus::Miss && r.fetch_mask) {
+        if (copy) to_home(p, home, r.line_addr, r.fetch_mask, PacketType::ReadRequest, now);
+        else dram_access(p, r.line_addr, r.fetch_mask, ls.line_bytes, false, true, nullptr, now);
+      }
+    } else if (copy && r.forward_mask) {
+      to_home(p, home, pk.addr, r.forward_mask, PacketType::WriteRequest, now);
     }
     if (r.writeback)
       dram_access(p, r.writeback->line_addr, r.writeback->sector_mask, ls.line_bytes, true, false, nullptr, now);
@@ -108,8 +170,13 @@ void MemorySystem::Impl::dram_completed(const DramCompletion& c, uint64_t now) {
     ready.clear();
     part.l2->fill(d.line, d.sectors, now, ready);
     for (uint64_t slot : ready) {
-      part.replies.push_back(make_reply(preq[slot]));
-      parts_busy.insert(d.part);
+      const Packet& w = preq[slot];
+      if (w.user & kUserFabric) {  // a copy's miss: the data goes back to the copy's slice
+        far_fill(w.src, spec.l2.slice.line_addr(w.addr), w.sector_mask, now + fabric_back());
+      } else {
+        part.replies.push_back(make_reply(w));
+        parts_busy.insert(d.part);
+      }
       free_preq.push_back(uint32_t(slot));
     }
   } else if (!d.write) {

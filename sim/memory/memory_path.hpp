@@ -38,4 +38,13 @@ inline uint32_t l2_slice_of(const DeviceSpec& d, const AddressMap& map, uint64_t
   return channel * spc + (spc > 1 ? uint32_t(addr / d.l2.slice.line_bytes) % spc : 0);
 }
 
+// The slice SM `sm` sends an access to: the address's home slice, or with a partitioned L2
+// the slice at the same place in the SM's own partition, which keeps the SM's copy when the
+// home is in another partition (docs/memory-hierarchy.md, "L2 partitions"). Atomics go home.
+inline uint32_t l2_slice_for(const DeviceSpec& d, const AddressMap& map, uint64_t addr, uint32_t sm,
+                             bool atomic) {
+  const uint32_t home = l2_slice_of(d, map, addr);
+  return atomic ? home : d.l2.near_slice(home, sm);
+}
+
 }  // namespace warpsim::mem

@@ -109,6 +109,8 @@ bool MemorySystem::Impl::tick(uint64_t now) {
       parts[e.a].replies.push_back(make_reply(preq[e.b]));
       parts_busy.insert(e.a);
       free_preq.push_back(uint32_t(e.b));
+    } else if (e.kind == EventKind::FarFill) {
+      dram_completed(DramCompletion{e.a, 0, false}, now);
     }
   }
   if (icnt && icnt->replies().outputs_waiting()) {
@@ -143,8 +145,19 @@ bool MemorySystem::Impl::tick(uint64_t now) {
     part_visit.unite(req.waiting_outputs());
     part_visit.for_each([&](uint32_t p) {
       Partition& part = parts[p];
-      // One request per partition per cycle: a retried one first, else one from the network.
-      if (!part.pending.empty()) {
+      // One request per partition per cycle. First one from another L2 partition's copy (a
+      // partitioned L2), if one is due: those never wait on this slice's own misses, so a
+      // request that does cannot hold them up (the two slices would wait for each other).
+      bool served = false;
+      if (!part.fabric.empty() && part.fabric.front().first <= now &&
+          partition_request(p, part.fabric.front().second, now)) {
+        part.fabric.pop_front();
+        progress = served = true;
+      }
+      // Else a retried one, else one from the network.
+      if (served) {
+        // this cycle's request was the other partition's
+      } else if (!part.pending.empty()) {
         if (partition_request(p, part.pending.front(), now)) {
           part.pending.pop_front();
           progress = true;
@@ -171,7 +184,8 @@ bool MemorySystem::Impl::tick(uint64_t now) {
         part.dram_q.pop_front();
         progress = true;
       }
-      if (part.pending.empty() && part.arriving.empty() && part.replies.empty() && part.dram_q.empty())
+      if (part.pending.empty() && part.arriving.empty() && part.replies.empty() && part.dram_q.empty() &&
+          part.fabric.empty())
         parts_busy.erase(p);
       else
         parts_busy.insert(p);
@@ -211,6 +225,7 @@ uint64_t MemorySystem::Impl::next_event(uint64_t now) const {
       const Partition& p = parts[i];
       if (!p.pending.empty() || !p.replies.empty()) soon = true;
       if (!p.arriving.empty()) t = std::min(t, p.arriving.front().first);
+      if (!p.fabric.empty()) t = std::min(t, p.fabric.front().first);
       if (!p.dram_q.empty()) t = std::min(t, p.dram_q.front().second);
     });
     if (soon) return now + 1;
@@ -227,7 +242,8 @@ bool MemorySystem::Impl::idle() const {
   if (lsu_pending || out_pending) return false;
   if (!icnt) return true;
   for (const auto& p : parts)
-    if (!p.pending.empty() || !p.replies.empty() || !p.dram_q.empty() || !p.arriving.empty()) return false;
+    if (!p.pending.empty() || !p.replies.empty() || !p.dram_q.empty() || !p.arriving.empty() || !p.fabric.empty())
+      return false;
   return icnt->idle() && !dram->busy();
 }
 MemorySystem::MemorySystem(const DeviceSpec& spec) : impl_(std::make_unique<Impl>(spec, responses_)) {}
@@ -332,12 +348,15 @@ void MemorySystem::fill_stats(LaunchStats& stats, uint64_t elapsed) const {
     if (p.l2) l2 += p.l2->stats();
   s.has_l1 = m.spec.has_l1;
   s.has_l2 = m.spec.has_l2;
+  s.l2_partitioned = m.spec.has_l2 && m.spec.l2.partitions > 1;
   s.l1_hits = l1.read_hits;
   s.l1_misses = l1.read_misses + l1.read_merged;
   s.l2_hits = l2.sector_read_hits + l2.sector_write_hits + l2.sector_atomic_hits;
   s.l2_misses = l2.sector_reads + l2.sector_writes + l2.sector_atomics - s.l2_hits;
   s.l2_read_transactions = l2.sector_reads + l2.sector_atomics;
   s.l2_write_transactions = l2.sector_writes;
+  s.l2_fabric_sectors = l2.fabric_sectors;
+  s.l2_fabric_hits = l2.fabric_sector_hits;
   if (m.dram) {
     m.dram->fill_stats(stats.dram, m.dram_cycle_at(base_ + elapsed));
     stats.dram.average_memory_latency_cycles = m.latency_count ? double(m.latency_sum) / double(m.latency_count) : 0;

@@ -21,9 +21,10 @@ inline constexpr uint32_t kLsuAcceptBelow = 192;  // room for one more warp inst
 inline constexpr uint32_t kSmOutCapacity = 16;    // packets waiting to enter the interconnect
 inline constexpr uint32_t kControlBytes = 8;      // request header / write ack (GPGPU-Sim)
 inline constexpr uint64_t kUserL1Fill = uint64_t(1) << 32;
+inline constexpr uint64_t kUserFabric = uint64_t(1) << 33;  // a copy's request to its line's home slice
 inline constexpr uint32_t kNoGroup = UINT32_MAX;
 
-enum class EventKind : uint8_t { TxnDone, ReplyReady, TokenDone };
+enum class EventKind : uint8_t { TxnDone, ReplyReady, TokenDone, FarFill };
 
 struct Event {
   uint64_t time;
@@ -92,9 +93,10 @@ struct MemorySystem::Impl {
     std::deque<Packet> pending;  // popped from the network, waiting for the L2 / DRAM queue
     std::deque<Packet> replies;  // waiting to enter the reply network
     std::deque<std::pair<DramRequest, uint64_t>> dram_q;  // (request, ready at): the partition-to-DRAM delay
+    std::deque<std::pair<uint64_t, Packet>> fabric;  // (visible at, request) from copies in other L2 partitions
   };
   std::vector<Partition> parts;
-  IndexSet parts_busy;  // partitions with anything in arriving, pending, replies or dram_q
+  IndexSet parts_busy;  // partitions with anything in arriving, pending, replies, dram_q or fabric
   std::vector<Packet> preq;  // requests waiting at an L2 for a fill
   std::vector<uint32_t> free_preq;
 
@@ -153,7 +155,11 @@ struct MemorySystem::Impl {
   uint64_t dram_cycle_at(uint64_t core) const { return core * dram_khz / core_khz; }
   uint64_t core_cycle_at(uint64_t dc) const { return (dc * core_khz + dram_khz - 1) / dram_khz; }
 
-  uint32_t port_of(uint64_t addr) const { return spec.has_l2 ? l2_slice_of(spec, *map, addr) : map->channel_of(addr); }
+  // The port (L2 slice, or channel without an L2) an SM's request goes to.
+  uint32_t port_of(uint64_t addr, uint32_t sm, PacketType type) const {
+    if (!spec.has_l2) return map->channel_of(addr);
+    return l2_slice_for(spec, *map, addr, sm, type == PacketType::AtomicRequest);
+  }
   uint32_t l2_sectors(uint64_t addr, uint32_t bytes) const {
     return spec.has_l2 ? spec.l2.slice.sector_mask(addr, bytes) : 0;
   }
@@ -213,7 +219,7 @@ struct MemorySystem::Impl {
     p.type = type;
     p.bytes = type == PacketType::ReadRequest ? kControlBytes : kControlBytes + data_bytes;
     p.src = spec.interconnect.port_of_sm(sm);
-    p.dst = port_of(addr);
+    p.dst = port_of(addr, sm, type);
     p.user = user_kind | sm;
     return p;
   }
@@ -249,6 +255,26 @@ struct MemorySystem::Impl {
     r.dst = req.src;
     r.src = req.dst;
     return r;
+  }
+
+  // A partitioned L2 (memory_partition_side.cpp): slice `part`, which keeps a copy of lines
+  // whose home is slice `home`, sends it a read of `sectors` of the line it missed, or the
+  // sectors written at `addr`; it arrives far_latency / 2 cycles later, and the home slice
+  // takes it in its turn like a request from an SM.
+  void to_home(uint32_t part, uint32_t home, uint64_t addr, uint32_t sectors, PacketType type, uint64_t now);
+  bool home_request(uint32_t p, const Packet& pk, uint64_t now);  // partition_request's for those
+  uint64_t fabric_back() const { return spec.l2.far_latency - spec.l2.far_latency / 2; }
+  // The home slice answered slice `part`'s miss; the fill arrives at `at`.
+  void far_fill(uint32_t part, uint64_t line, uint32_t sectors, uint64_t at) {
+    const uint32_t ctx = new_dctx();
+    DramCtx& d = dctx[ctx];
+    d = DramCtx{};
+    d.part = part;
+    d.line = line;
+    d.sectors = sectors;
+    d.l2_fill = true;
+    d.left = 1;
+    schedule(at, EventKind::FarFill, ctx, 0);
   }
 
   // Handles one request packet at partition p; false when it must wait (retry later).

@@ -79,6 +79,12 @@ std::vector<MetricGroup> collect_metrics(const LaunchStats& s) {
       add("l2_hit_rate", pct(m.l2_hits, m.l2_hits + m.l2_misses), U::Percent, "L2 hits / L2 accesses");
       add("l2_read_transactions", m.l2_read_transactions, U::Count, "32-byte L2 read transactions");
       add("l2_write_transactions", m.l2_write_transactions, U::Count, "32-byte L2 write transactions");
+      if (m.l2_partitioned) {
+        add("l2_fabric_sectors", m.l2_fabric_sectors, U::Count,
+            "sectors missed in the near L2 partition and looked up in the home one");
+        add("l2_fabric_hit_rate", pct(m.l2_fabric_hits, m.l2_fabric_sectors), U::Percent,
+            "of those, found in the home partition");
+      }
     }
     out.push_back(std::move(g));
   }

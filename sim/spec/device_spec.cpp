@@ -195,6 +195,10 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
     if (!d.has_dram) c->fail_here("an L2 needs a \"dram\" section (its slices attach to the DRAM channels)");
     d.has_l2 = true;
     d.l2 = mem::parse_l2_spec(*c, d.dram.channels);
+    if (auto pc = c->child_opt("partitions")) {
+      mem::parse_l2_partitions(*pc, d.l2, d.dram.channels, d.sm.count);
+      pc->finish();
+    }
     c->finish();
   }
   if (auto c = r.child_opt("partition")) {
