@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <stdexcept>
+#include <utility>
 
 #include "sim/memory/replacement.hpp"
 
@@ -25,47 +26,30 @@ CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::strin
   CacheSpec s;
   // 1 GiB: 100x today's largest L2; the tag arrays are simulated state.
   uint64_t total = r.get_positive_at_most("size_bytes", uint64_t(1) << 30, "1 GiB, the cache's tags are simulated state");
-  uint64_t line = r.get_pow2("line_bytes");
-  if (line > 65536) r.fail("line_bytes", fmt::format("{} bytes is larger than the 65536 supported", line));
-  uint64_t sector = r.get_pow2_or("sector_bytes", line);
-  if (sector > line)
-    r.fail("sector_bytes", fmt::format("{} is larger than line_bytes ({})", sector, line));
-  if (line / sector > 32)
-    r.fail("sector_bytes", fmt::format("{} sectors per line (line_bytes {} / sector_bytes {}); at most 32",
-                                       line / sector, line, sector));
-  uint64_t ways = r.get_positive("ways");
-  if (ways > kMaxWays) r.fail("ways", fmt::format("{} ways; at most {} are supported", ways, kMaxWays));
+  CacheGeometry g;
+  g.line_bytes = r.get_pow2("line_bytes");
+  g.sector_bytes = r.get_pow2_or("sector_bytes", g.line_bytes);
+  g.ways = r.get_positive("ways");
+  std::string index = r.get_choice_or("index", {"linear", "fermi_hash", "xor"}, "linear");
+  g.index = index == "xor"          ? IndexFunction::XorFold
+            : index == "fermi_hash" ? IndexFunction::FermiHash
+                                    : IndexFunction::Linear;
 
   if (total % instances != 0)
     r.fail("size_bytes", fmt::format("{} bytes do not divide evenly over {}", total, instances_why));
-  uint64_t size = total / instances;
-  std::string what = instances == 1 ? fmt::format("{} bytes", size)
-                                     : fmt::format("{} bytes per slice ({} / {})", size, total, instances_why);
-  if (size % (line * ways) != 0)
-    r.fail("size_bytes", fmt::format("{} is not a multiple of line_bytes * ways = {} * {}", what, line, ways));
-  uint64_t sets = size / (line * ways);
-  if (!is_pow2(sets))
-    r.fail("size_bytes", fmt::format("{} with line_bytes {} and ways {} gives {} sets; the set count "
-                                     "must be a power of two",
-                                     what, line, ways, sets));
+  g.size_bytes = total / instances;
+  std::string what = instances == 1 ? fmt::format("{} bytes", g.size_bytes)
+                                     : fmt::format("{} bytes per slice ({} / {})", g.size_bytes, total, instances_why);
+  if (auto problem = cache_geometry_problem(g, what)) r.fail(problem->key, problem->why);
 
-  s.size_bytes = size;
-  s.line_bytes = uint32_t(line);
-  s.sector_bytes = uint32_t(sector);
-  s.ways = uint32_t(ways);
-  s.sets = uint32_t(sets);
+  s.size_bytes = g.size_bytes;
+  s.line_bytes = uint32_t(g.line_bytes);
+  s.sector_bytes = uint32_t(g.sector_bytes);
+  s.ways = uint32_t(g.ways);
+  s.sets = uint32_t(g.size_bytes / (g.line_bytes * g.ways));
+  s.index = g.index;
 
   s.replacement = r.get_choice("replacement", replacement_policy_names());
-
-  std::string index = r.get_choice_or("index", {"linear", "fermi_hash", "xor"}, "linear");
-  if (index == "xor") s.index = IndexFunction::XorFold;
-  if (index == "fermi_hash") {
-    if (!(sets == 32 || sets == 64) || line != 128)
-      r.fail("index", fmt::format("fermi_hash needs 128-byte lines and 32 or 64 sets, not {}-byte "
-                                  "lines and {} sets",
-                                  line, sets));
-    s.index = IndexFunction::FermiHash;
-  }
 
   s.write_policy = parse_write_policy(r.get_choice("write_policy", kWritePolicies));
   s.local_write_policy = r.has("local_write_policy")
@@ -87,6 +71,37 @@ CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::strin
 }
 
 }  // namespace
+
+std::optional<CacheGeometryProblem> cache_geometry_problem(const CacheGeometry& g, const std::string& size_what) {
+  auto problem = [](const char* key, std::string why) { return CacheGeometryProblem{key, std::move(why)}; };
+  if (!is_pow2(g.line_bytes))
+    return problem("line_bytes", fmt::format("expected a power of two, got {}", g.line_bytes));
+  if (g.line_bytes > 65536)
+    return problem("line_bytes", fmt::format("{} bytes is larger than the 65536 supported", g.line_bytes));
+  if (!is_pow2(g.sector_bytes))
+    return problem("sector_bytes", fmt::format("expected a power of two, got {}", g.sector_bytes));
+  if (g.sector_bytes > g.line_bytes)
+    return problem("sector_bytes", fmt::format("{} is larger than line_bytes ({})", g.sector_bytes, g.line_bytes));
+  if (g.line_bytes / g.sector_bytes > 32)
+    return problem("sector_bytes", fmt::format("{} sectors per line (line_bytes {} / sector_bytes {}); at most 32",
+                                               g.line_bytes / g.sector_bytes, g.line_bytes, g.sector_bytes));
+  if (g.ways == 0 || g.ways > kMaxWays)
+    return problem("ways", fmt::format("{} ways (1 to {} are supported)", g.ways, kMaxWays));
+  const uint64_t set_bytes = g.line_bytes * g.ways;
+  if (g.size_bytes % set_bytes != 0)
+    return problem("size_bytes", fmt::format("{} is not a multiple of line_bytes * ways = {} * {}", size_what,
+                                             g.line_bytes, g.ways));
+  const uint64_t sets = g.size_bytes / set_bytes;
+  if (!is_pow2(sets))
+    return problem("size_bytes", fmt::format("{} with line_bytes {} and ways {} gives {} sets; the set count must "
+                                             "be a power of two",
+                                             size_what, g.line_bytes, g.ways, sets));
+  if (g.index == IndexFunction::FermiHash && ((sets != 32 && sets != 64) || g.line_bytes != 128))
+    return problem("index", fmt::format("{} with line_bytes {} and ways {} gives {} sets; index fermi_hash needs "
+                                        "128-byte lines and 32 or 64 sets",
+                                        size_what, g.line_bytes, g.ways, sets));
+  return std::nullopt;
+}
 
 uint32_t CacheSpec::sector_mask(uint64_t addr, uint32_t bytes) const {
   uint64_t offset = addr & (line_bytes - 1);

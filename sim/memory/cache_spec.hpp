@@ -2,6 +2,7 @@
 // validated from a JSON section such as "l1" or "l2". Mutable state lives in Cache.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -80,6 +81,31 @@ struct L2Spec {
     return partitions == 1 ? home : slice_in(home, partition_of_sm[sm]);
   }
 };
+
+// The keys that fix a cache's shape, as read (wider than CacheSpec's fields, so that a value
+// too large for them is reported rather than cut).
+struct CacheGeometry {
+  uint64_t size_bytes = 0;    // of one instance (one L1, or one L2 slice)
+  uint64_t line_bytes = 0;
+  uint64_t sector_bytes = 0;
+  uint64_t ways = 0;
+  IndexFunction index = IndexFunction::Linear;
+};
+
+// A geometry rule that a cache breaks: the key of a cache section it concerns, and why.
+struct CacheGeometryProblem {
+  const char* key;  // "line_bytes", "sector_bytes", "ways", "size_bytes" or "index"
+  std::string why;
+};
+
+// The geometry rules of one cache, wherever its shape comes from (a cache section, or the L1
+// of a carveout split): line_bytes a power of two up to 65536, sector_bytes a power of two
+// with 1 to 32 sectors a line, 1 to kMaxWays ways, size_bytes a multiple of line_bytes * ways
+// giving a power-of-two set count, and fermi_hash's 128-byte lines with 32 or 64 sets.
+// `size_what` names the size in the messages ("49152 bytes", "an L1 of 49152 bytes"); the
+// caller adds the key path. Returns the first rule broken, in that order, or nullopt; with
+// none broken the set count is size_bytes / (line_bytes * ways).
+std::optional<CacheGeometryProblem> cache_geometry_problem(const CacheGeometry& g, const std::string& size_what);
 
 // Reads the cache keys of `r` (see docs/memory-hierarchy.md for the schema). Does not call
 // r.finish(): the owner of the section may read further keys first, then finish it.

@@ -2,32 +2,9 @@
 // storage. Read after "sm" and "l1", whose values it must agree with.
 #include <fmt/format.h>
 
-#include <bit>
-
-#include "sim/memory/replacement.hpp"
 #include "sim/spec/carveout_spec.hpp"
 
 namespace warpsim {
-
-namespace {
-
-// Why an L1 of `bytes` with `ways` cannot be built like the config's L1, or "".
-std::string l1_geometry_problem(const mem::CacheSpec& l1, uint64_t bytes, uint64_t ways) {
-  if (ways == 0 || ways > mem::kMaxWays) return fmt::format("{} ways (1 to {} are supported)", ways, mem::kMaxWays);
-  if (bytes % (uint64_t(l1.line_bytes) * ways) != 0)
-    return fmt::format("an L1 of {} bytes is not a multiple of line_bytes * ways = {} * {}", bytes, l1.line_bytes,
-                       ways);
-  const uint64_t sets = bytes / (uint64_t(l1.line_bytes) * ways);
-  if (!std::has_single_bit(sets))
-    return fmt::format("an L1 of {} bytes with {} ways has {} sets; the set count must be a power of two", bytes,
-                       ways, sets);
-  if (l1.index == mem::IndexFunction::FermiHash && sets != 32 && sets != 64)
-    return fmt::format("an L1 of {} bytes with {} ways has {} sets; index fermi_hash needs 32 or 64", bytes, ways,
-                       sets);
-  return "";
-}
-
-}  // namespace
 
 sm::CarveoutSpec parse_carveout_spec(ConfigReader& r, const SmSpec& sm, bool has_l1, const mem::CacheSpec& l1) {
   sm::CarveoutSpec c;
@@ -52,7 +29,11 @@ sm::CarveoutSpec parse_carveout_spec(ConfigReader& r, const SmSpec& sm, bool has
       e.fail("shared_bytes", "splits must be listed by increasing shared_bytes");
     s.shared_bytes = uint32_t(shared);
     const uint64_t ways = e.get_positive("l1_ways");
-    if (std::string why = l1_geometry_problem(l1, unified - shared, ways); !why.empty()) e.fail("l1_ways", why);
+    // The split's L1 is the l1 section's cache with this size and associativity. Its other
+    // keys passed the same rules in the l1 section, so any problem is this split's l1_ways.
+    const mem::CacheGeometry g{unified - shared, l1.line_bytes, l1.sector_bytes, ways, l1.index};
+    if (auto problem = mem::cache_geometry_problem(g, fmt::format("an L1 of {} bytes", g.size_bytes)))
+      e.fail("l1_ways", problem->why);
     s.l1_ways = uint32_t(ways);
     e.finish();
     c.splits.push_back(s);

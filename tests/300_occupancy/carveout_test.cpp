@@ -173,8 +173,8 @@ TEST_CASE("300: the carveout section's errors name the key", "[occupancy][carveo
   {
     Json d = config("c2070");
     d["carveout"]["splits"][0]["l1_ways"] = 3;
-    CHECK(spec_error(d) == "test.json: carveout.splits[0].l1_ways: an L1 of 49152 bytes with 3 ways has 128 sets; "
-                           "index fermi_hash needs 32 or 64");
+    CHECK(spec_error(d) == "test.json: carveout.splits[0].l1_ways: an L1 of 49152 bytes with line_bytes 128 and ways "
+                           "3 gives 128 sets; index fermi_hash needs 128-byte lines and 32 or 64 sets");
   }
   {
     Json d = config("h100");
@@ -184,8 +184,8 @@ TEST_CASE("300: the carveout section's errors name the key", "[occupancy][carveo
   {
     Json d = config("h100");
     d["carveout"]["splits"][5]["l1_ways"] = 13;
-    CHECK(spec_error(d) == "test.json: carveout.splits[5].l1_ways: an L1 of 159744 bytes with 13 ways has 96 sets; "
-                           "the set count must be a power of two");
+    CHECK(spec_error(d) == "test.json: carveout.splits[5].l1_ways: an L1 of 159744 bytes with line_bytes 128 and "
+                           "ways 13 gives 96 sets; the set count must be a power of two");
   }
   {
     Json d = config("c2070");

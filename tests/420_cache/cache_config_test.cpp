@@ -1,5 +1,6 @@
 // Parsing the l1 / l2 sections: the C2070 values, and errors that name the key path.
 #include <catch2/catch.hpp>
+#include <fmt/format.h>
 
 #include <string>
 
@@ -128,13 +129,19 @@ TEST_CASE("cache config errors name the file and key path", "[cache][config]") {
     doc["sector_bytes"] = 256;
     CHECK(l1_error(doc) == "test.json: l1.sector_bytes: 256 is larger than line_bytes (128)");
   }
+  SECTION("ways within the supported range") {
+    Json doc = c2070_l1();
+    doc["ways"] = 128;
+    CHECK(l1_error(doc) == "test.json: l1.ways: 128 ways (1 to 64 are supported)");
+  }
   SECTION("fermi_hash needs 32 or 64 sets") {
     Json doc = c2070_l1();
     doc["size_bytes"] = 32768;  // 64 sets x 4 ways is fine ...
     CHECK(l1_error(doc) == "");
     doc["size_bytes"] = 65536;  // ... 128 sets is not
     CHECK(l1_error(doc) ==
-          "test.json: l1.index: fermi_hash needs 128-byte lines and 32 or 64 sets, not 128-byte lines and 128 sets");
+          "test.json: l1.index: 65536 bytes with line_bytes 128 and ways 4 gives 128 sets; index fermi_hash needs "
+          "128-byte lines and 32 or 64 sets");
   }
   SECTION("invalidate_on_write needs write-through") {
     Json doc = c2070_l1();
@@ -156,6 +163,29 @@ TEST_CASE("cache config errors name the file and key path", "[cache][config]") {
     doc["notes"]["assoc"] = "typo";
     CHECK(l1_error(doc) == "test.json: l1.notes.assoc: note for a key that this object does not have");
   }
+}
+
+TEST_CASE("cache_geometry_problem: the rules of a cache section and of a carveout split's L1", "[cache][config]") {
+  CacheGeometry g{16384, 128, 128, 4, IndexFunction::FermiHash};  // the C2070 L1: 32 sets
+  CHECK_FALSE(cache_geometry_problem(g, "an L1 of 16384 bytes"));
+  auto problem = [&] {
+    auto p = cache_geometry_problem(g, fmt::format("an L1 of {} bytes", g.size_bytes));
+    return p ? std::string(p->key) + ": " + p->why : std::string();
+  };
+  g.sector_bytes = 2;
+  CHECK(problem() == "sector_bytes: 64 sectors per line (line_bytes 128 / sector_bytes 2); at most 32");
+  g.sector_bytes = 128, g.ways = 65;
+  CHECK(problem() == "ways: 65 ways (1 to 64 are supported)");
+  g.ways = 5;
+  CHECK(problem() == "size_bytes: an L1 of 16384 bytes is not a multiple of line_bytes * ways = 128 * 5");
+  g.ways = 4, g.size_bytes = 49152;
+  CHECK(problem() == "size_bytes: an L1 of 49152 bytes with line_bytes 128 and ways 4 gives 96 sets; the set count "
+                     "must be a power of two");
+  g.size_bytes = 65536;
+  CHECK(problem() == "index: an L1 of 65536 bytes with line_bytes 128 and ways 4 gives 128 sets; index fermi_hash "
+                     "needs 128-byte lines and 32 or 64 sets");
+  g.index = IndexFunction::Linear;
+  CHECK(problem() == "");
 }
 
 TEST_CASE("L2 errors explain the per-slice arithmetic", "[cache][config]") {
