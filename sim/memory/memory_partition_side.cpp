@@ -7,14 +7,8 @@ namespace warpsim::mem {
 void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sectors, uint32_t line_bytes,
                                      bool write, bool l2_fill, const Packet* req, uint64_t now) {
   const uint64_t dram_ready_at = now + spec.partition.dram_latency;
-  uint32_t ctx = new_dctx();
+  const uint32_t ctx = new_dctx(part, line, sectors, write, l2_fill);
   DramCtx& d = dctx[ctx];
-  d = DramCtx{};
-  d.part = part;
-  d.line = line;
-  d.sectors = sectors;
-  d.write = write;
-  d.l2_fill = l2_fill;
   if (req) d.req = *req;
   const uint32_t atom = spec.dram.atom_bytes();
   auto queue_one = [&](uint64_t a, uint64_t e) {

@@ -240,7 +240,18 @@ struct MemorySystem::Impl {
   void reply_arrived(const Packet& p, uint64_t now);
 
   // ---- partition side ----------------------------------------------------------------------
-  uint32_t new_dctx() { return take_slot(dctx, free_dctx); }
+  // A new DRAM (or far) fill / write context for `sectors` of `line` at partition `part`.
+  uint32_t new_dctx(uint32_t part, uint64_t line, uint32_t sectors, bool write, bool l2_fill) {
+    const uint32_t id = take_slot(dctx, free_dctx);
+    DramCtx& d = dctx[id];
+    d = DramCtx{};
+    d.part = part;
+    d.line = line;
+    d.sectors = sectors;
+    d.write = write;
+    d.l2_fill = l2_fill;
+    return id;
+  }
 
   // Queues DRAM requests for `sectors` (32-byte units) of the line at `line`, one per
   // contiguous run, widened to whole DRAM access atoms.
@@ -266,14 +277,8 @@ struct MemorySystem::Impl {
   uint64_t fabric_back() const { return spec.l2.far_latency - spec.l2.far_latency / 2; }
   // The home slice answered slice `part`'s miss; the fill arrives at `at`.
   void far_fill(uint32_t part, uint64_t line, uint32_t sectors, uint64_t at) {
-    const uint32_t ctx = new_dctx();
-    DramCtx& d = dctx[ctx];
-    d = DramCtx{};
-    d.part = part;
-    d.line = line;
-    d.sectors = sectors;
-    d.l2_fill = true;
-    d.left = 1;
+    const uint32_t ctx = new_dctx(part, line, sectors, false, true);
+    dctx[ctx].left = 1;
     schedule(at, EventKind::FarFill, ctx, 0);
   }
 
