@@ -10,16 +10,10 @@
 #     runs with their JSON, and shared_limits_sim.txt (h100_shared_limits.txt on the device:
 #     per-block limits, opt-in and the errors past them; its stderr apart)
 #   Then:                python3 tools/calibration/carveout_table.py DEVICE_OUTDIR SIM_OUTDIR
-set -euo pipefail
-mode=${1:?usage: carveout.sh device|sim OUTDIR [WARPSIM]}
-out=${2:?usage: carveout.sh device|sim OUTDIR [WARPSIM]}
 here=$(cd "$(dirname "$0")" && pwd)
-export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-nvcc -O3 -arch=sm_90 -cudart shared -o "$work/carveout" "$here/carveout.cu"
-nvcc -O3 -arch=sm_90 -cudart shared -o "$work/shared_limits" "$here/shared_limits.cu"
+source "$here/common.sh" "carveout.sh device|sim OUTDIR [WARPSIM]" "$@"
+build carveout
+build shared_limits
 case $mode in
   device)
     "$work/carveout" > "$out/h100_carveout_chase.csv"
@@ -36,7 +30,7 @@ case $mode in
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/h100_carveout_gpu.txt"
     ;;
   sim)
-    warpsim=${3:-$(cd "$here/../.." && pwd)/build/tools/warpsim}
+    warpsim=${3:-$default_warpsim}
     "$warpsim" exec --config h100 --no-summary -- "$work/carveout" > "$out/carveout_sim.csv"
     "$warpsim" exec --config h100 --no-summary --json "$out/carveout_sim_one.json" -- "$work/carveout" one \
       > "$out/carveout_sim_one.csv"

@@ -6,15 +6,9 @@
 #   Here:                tools/calibration/dram_inflight.sh sim OUTDIR [WARPSIM] [--set K=V]...
 #     writes OUTDIR/dram_inflight_sim.json and .csv (--cache-control all, no flush kernel)
 #   Then:                python3 tools/calibration/dram_inflight_table.py DEVICE_OUTDIR SIM_OUTDIR
-set -euo pipefail
-mode=${1:?usage: dram_inflight.sh device|sim OUTDIR [WARPSIM] [--set K=V]...}
-out=${2:?usage: dram_inflight.sh device|sim OUTDIR [WARPSIM] [--set K=V]...}
 here=$(cd "$(dirname "$0")" && pwd)
-export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-nvcc -O3 -arch=sm_90 -cudart shared -o "$work/dram_inflight" "$here/dram_inflight.cu"
+source "$here/common.sh" "dram_inflight.sh device|sim OUTDIR [WARPSIM] [--set K=V]..." "$@"
+build dram_inflight
 case $mode in
   device)
     for run in 1 2 3; do "$work/dram_inflight" | sed "s/^/$run,/"; done > "$out/h100_dram_inflight_events.csv"
@@ -25,7 +19,7 @@ case $mode in
     cuobjdump -sass "$work/dram_inflight" | grep -E "Function|LDG|STG" > "$out/h100_dram_inflight_sass.txt"
     ;;
   sim)
-    warpsim=${3:-$(cd "$here/../.." && pwd)/build/tools/warpsim}
+    warpsim=${3:-$default_warpsim}
     shift 3 || true
     "$warpsim" exec --config h100 --cache-control all --no-summary "$@" --json "$out/dram_inflight_sim.json" \
       -- "$work/dram_inflight" noflush > "$out/dram_inflight_sim.csv"

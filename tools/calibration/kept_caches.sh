@@ -7,15 +7,9 @@
 #   Here:                tools/calibration/kept_caches.sh sim OUTDIR [WARPSIM]
 #     writes OUTDIR/kept_caches_sim.json and kept_caches_sim.csv
 #   Then:                python3 tools/calibration/kept_caches_table.py DEVICE_OUTDIR SIM_OUTDIR
-set -euo pipefail
-mode=${1:?usage: kept_caches.sh device|sim OUTDIR [WARPSIM]}
-out=${2:?usage: kept_caches.sh device|sim OUTDIR [WARPSIM]}
 here=$(cd "$(dirname "$0")" && pwd)
-export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-nvcc -O3 -arch=sm_90 -cudart shared -o "$work/kept_caches" "$here/kept_caches.cu"
+source "$here/common.sh" "kept_caches.sh device|sim OUTDIR [WARPSIM]" "$@"
+build kept_caches
 case $mode in
   device)
     for run in 1 2 3; do "$work/kept_caches" | sed "s/^/$run,/"; done > "$out/h100_kept_caches_events.csv"
@@ -26,7 +20,7 @@ case $mode in
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$out/h100_kept_caches_gpu.txt"
     ;;
   sim)
-    warpsim=${3:-$(cd "$here/../.." && pwd)/build/tools/warpsim}
+    warpsim=${3:-$default_warpsim}
     "$warpsim" exec --config h100 --no-summary --json "$out/kept_caches_sim.json" -- "$work/kept_caches" \
       > "$out/kept_caches_sim.csv"
     ;;

@@ -10,7 +10,6 @@
 //                                 pass, A's pass, B's pass
 //   l2_partitions hist MB A B MB2 per-load latency histograms: B's two passes and A's pass
 //                                 again after A read MB; A's second pass through MB2
-//   l2_partitions twice MB SM     SM's two passes through MB (one capacity point, for ncu)
 //   l2_partitions pair MB A B     A reads MB once, then B once (for ncu, one experiment)
 // Output: CSV lines, cycles per load with two decimals.
 #include <cstdio>
@@ -197,14 +196,6 @@ int main(int argc, char** argv) {
     p.flush();
     p.pass(a);
     p.timed_pass(a, "capacity_second", mb2);
-  } else if (!std::strcmp(mode, "twice")) {
-    // SM's two passes through MB after an eviction (one capacity point, for ncu).
-    const int mb = arg(2, 32), sm = arg(3, 0);
-    Probe p(mb);
-    p.layout(mb, p.next);
-    p.flush();
-    const double f = p.pass(sm), s = p.pass(sm);
-    std::printf("twice,%d,%d,%.2f,%.2f\n", mb, sm, f, s);
   } else if (!std::strcmp(mode, "pair")) {
     const int mb = arg(2, 4), a = arg(3, 0), b = arg(4, 1);
     Probe p(mb);

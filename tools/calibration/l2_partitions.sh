@@ -8,27 +8,21 @@
 #   ncu only:            tools/calibration/l2_partitions.sh ncu OUTDIR
 #   Here:                tools/calibration/l2_partitions.sh sim OUTDIR [WARPSIM] [--set K=V]...
 #     writes OUTDIR/l2_partitions_sim.csv (every 11th SM in the map, capacity 16-64 MB by 8,
-#     the same writes) and l2_partitions_sim_hist.csv (about an hour on one core)
-set -euo pipefail
-mode=${1:?usage: l2_partitions.sh device|sim OUTDIR [WARPSIM] [--set K=V]...}
-out=${2:?usage: l2_partitions.sh device|sim OUTDIR [WARPSIM] [--set K=V]...}
+#     the same writes) and l2_partitions_sim_hist.csv (about 25 minutes on one core)
 here=$(cd "$(dirname "$0")" && pwd)
-export PATH=/usr/local/cuda/bin:$PATH
-mkdir -p "$out"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-nvcc -O3 -arch=sm_90 -cudart shared -o "$work/l2p" "$here/l2_partitions.cu"
+source "$here/common.sh" "l2_partitions.sh device|ncu|sim OUTDIR [WARPSIM] [--set K=V]..." "$@"
+build l2_partitions
 case $mode in
   device|ncu)
-    run() { "$work/l2p" "$@"; }
+    run() { "$work/l2_partitions" "$@"; }
     step=1
     capacity="4 80 4"
     ;;
   sim)
-    warpsim=${3:-$(cd "$here/../.." && pwd)/build/tools/warpsim}
+    warpsim=${3:-$default_warpsim}
     shift 3 || true
     extra=("$@")
-    run() { "$warpsim" exec --config h100 --no-summary "${extra[@]}" -- "$work/l2p" "$@"; }
+    run() { "$warpsim" exec --config h100 --no-summary "${extra[@]}" -- "$work/l2_partitions" "$@"; }
     step=11
     capacity="16 64 8"
     ;;
@@ -53,13 +47,13 @@ if [ "$mode" != sim ]; then
   for b in 1 66; do
     ncu --replay-mode application --cache-control none --clock-control none --csv --print-units base -k chase_on \
       --metrics gpu__time_duration.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_lookup_hit.sum,lts__t_sectors_srcunit_tex_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum,dram__bytes_read.sum \
-      "$work/l2p" pair 4 0 "$b" 2>>"$out/h100_l2_partitions_ncu_stderr.txt" | grep '^"' | sed "s/^/$b,/" || true
+      "$work/l2_partitions" pair 4 0 "$b" 2>>"$out/h100_l2_partitions_ncu_stderr.txt" | grep '^"' | sed "s/^/$b,/" || true
   done > "$out/h100_l2_partitions_ncu.csv"
   # The same counts for SM 0's second pass through 16-64 MB (where its partition overflows).
   for mb in 16 32 48 52 64; do
     ncu --replay-mode application --cache-control none --clock-control none --csv --print-units base -k chase_on \
       --launch-skip 1 --launch-count 1 \
       --metrics gpu__time_duration.sum,lts__t_sectors_srcunit_tex.sum,lts__t_sectors_srcunit_tex_lookup_hit.sum,lts__t_sectors_srcunit_tex_lookup_miss.sum,lts__t_sectors_srcunit_ltcfabric.sum,lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum,lts__t_sectors_srcunit_ltcfabric_lookup_miss.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      "$work/l2p" twice "$mb" 0 2>>"$out/h100_l2_partitions_ncu_stderr.txt" | grep '^"' | sed "s/^/$mb,/" || true
+      "$work/l2_partitions" capacity 0 "$mb" "$mb" 1 2>>"$out/h100_l2_partitions_ncu_stderr.txt" | grep '^"' | sed "s/^/$mb,/" || true
   done > "$out/h100_l2_partitions_capacity_ncu.csv"
 fi
