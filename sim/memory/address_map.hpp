@@ -72,6 +72,13 @@ class AddressMap {
 
   DramAddress decode(uint64_t addr) const;
   uint32_t channel_of(uint64_t addr) const;
+  // The address with the channel field removed (step 1 above): the addresses one channel
+  // serves, numbered densely from 0, so consecutive chunks of a channel are adjacent here.
+  uint64_t channel_local(uint64_t addr) const {
+    uint64_t rest;
+    split(addr, rest);
+    return rest;
+  }
   uint32_t channels() const { return channels_; }
   uint64_t interleave_bytes() const { return uint64_t(1) << ilv_shift_; }
 

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <stdexcept>
+#include <utility>
 
 namespace warpsim::mem {
 
@@ -36,8 +37,10 @@ const CacheSpec& checked(const CacheSpec& s) {
 }
 }  // namespace
 
-Cache::Cache(const CacheSpec& spec)
-    : spec_(checked(spec)), tags_(spec), mshr_(spec.mshr_entries, spec.mshr_max_merge) {
+Cache::Cache(const CacheSpec& spec) : Cache(spec, SetIndex(spec)) {}
+
+Cache::Cache(const CacheSpec& spec, SetIndex index)
+    : spec_(checked(spec)), index_(std::move(index)), tags_(spec), mshr_(spec.mshr_entries, spec.mshr_max_merge) {
   scratch_.reserve(spec.mshr_max_merge);
 }
 
@@ -47,7 +50,7 @@ AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
                                             "the {} sectors of a line",
                                             req.sector_mask, spec_.sectors_per_line()));
   uint64_t line = spec_.line_addr(req.addr);
-  uint32_t set = spec_.set_index(line);
+  uint32_t set = index_(line);
   last_fail_ = FailReason::None;
   return req.type == AccessType::Write ? write(req, line, set, now) : read_like(req, line, set, now);
 }
@@ -246,7 +249,7 @@ void Cache::fill(uint64_t line_addr, uint32_t sector_mask, uint64_t now, std::ve
   MshrEntry* e = mshr_.find(line_addr);
   if (!e)
     throw std::logic_error(fmt::format("Cache::fill: no outstanding miss for line 0x{:x}", line_addr));
-  uint32_t set = spec_.set_index(line_addr);
+  uint32_t set = index_(line_addr);
   std::optional<uint32_t> way = tags_.find(set, line_addr);
   if (!way) throw std::logic_error("Cache::fill: reserved line missing from the tag array");
   CacheLine& l = tags_.at(set, *way);
@@ -327,7 +330,7 @@ void Cache::invalidate_all() {
 
 const CacheLine* Cache::find_line(uint64_t addr) const {
   uint64_t line = spec_.line_addr(addr);
-  uint32_t set = spec_.set_index(line);
+  uint32_t set = index_(line);
   std::optional<uint32_t> way = tags_.find(set, line);
   return way ? &tags_.at(set, *way) : nullptr;
 }

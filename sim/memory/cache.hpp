@@ -16,6 +16,7 @@
 #include "sim/memory/cache_spec.hpp"
 #include "sim/memory/cache_stats.hpp"
 #include "sim/memory/cache_tags.hpp"
+#include "sim/memory/set_index.hpp"
 
 namespace warpsim::mem {
 
@@ -56,7 +57,8 @@ enum class FailReason : uint8_t { None, MshrFull, MergeLimit, NoVictim };
 
 class Cache {
  public:
-  explicit Cache(const CacheSpec& spec);
+  explicit Cache(const CacheSpec& spec);  // an address index function (not slice_xor)
+  Cache(const CacheSpec& spec, SetIndex index);  // an L2 slice: any index function
 
   // One request at cycle `now`. Reads and atomics need their sectors present; writes are
   // handled at sector granularity (write-validate: a write never fetches).
@@ -102,6 +104,7 @@ class Cache {
   const CacheLine* find_line(uint64_t addr) const;
 
   CacheSpec spec_;
+  SetIndex index_;
   CacheTags tags_;
   MshrTable mshr_;
   CacheStats stats_;

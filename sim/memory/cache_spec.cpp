@@ -22,7 +22,8 @@ const std::vector<std::string> kWritePolicies = {"write_back", "write_through"};
 
 // Reads the cache keys. The capacity of one instance is size_bytes / `instances`;
 // `instances_why` explains the division in error messages ("" when instances == 1).
-CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::string& instances_why) {
+// `l2`: the section is an L2's (slice_xor is allowed).
+CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::string& instances_why, bool l2) {
   CacheSpec s;
   // 1 GiB: 100x today's largest L2; the tag arrays are simulated state.
   uint64_t total = r.get_positive_at_most("size_bytes", uint64_t(1) << 30, "1 GiB, the cache's tags are simulated state");
@@ -30,10 +31,14 @@ CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::strin
   g.line_bytes = r.get_pow2("line_bytes");
   g.sector_bytes = r.get_pow2_or("sector_bytes", g.line_bytes);
   g.ways = r.get_positive("ways");
-  std::string index = r.get_choice_or("index", {"linear", "fermi_hash", "xor"}, "linear");
+  std::string index = r.get_choice_or("index", {"linear", "fermi_hash", "xor", "slice_xor"}, "linear");
   g.index = index == "xor"          ? IndexFunction::XorFold
+            : index == "slice_xor"  ? IndexFunction::SliceXor
             : index == "fermi_hash" ? IndexFunction::FermiHash
                                     : IndexFunction::Linear;
+  if (g.index == IndexFunction::SliceXor && !l2)
+    r.fail("index", "slice_xor numbers a line among the lines of its L2 slice (its address with the DRAM "
+                    "channel removed); only an l2 section has slices: use xor");
 
   if (total % instances != 0)
     r.fail("size_bytes", fmt::format("{} bytes do not divide evenly over {}", total, instances_why));
@@ -114,6 +119,14 @@ uint32_t CacheSpec::sector_mask(uint64_t addr, uint32_t bytes) const {
   return upto & ~((1u << first) - 1);
 }
 
+uint32_t xor_fold_set(uint64_t line_number, uint32_t sets) {
+  const uint32_t bits = uint32_t(std::countr_zero(sets));
+  if (bits == 0) return 0;
+  uint64_t set = 0;
+  for (; line_number; line_number >>= bits) set ^= line_number & (sets - 1);
+  return uint32_t(set);
+}
+
 uint32_t CacheSpec::set_index(uint64_t addr) const {
   switch (index) {
     case IndexFunction::FermiHash: {
@@ -127,21 +140,16 @@ uint32_t CacheSpec::set_index(uint64_t addr) const {
       if (sets == 64) set |= uint32_t((addr >> 12) & 1) << 5;
       return set;
     }
-    case IndexFunction::XorFold: {
-      uint64_t line = addr / line_bytes;
-      uint32_t bits = uint32_t(std::countr_zero(sets));
-      if (bits == 0) return 0;
-      uint64_t set = 0;
-      for (; line; line >>= bits) set ^= line & (sets - 1);
-      return uint32_t(set);
-    }
+    case IndexFunction::XorFold: return xor_fold_set(addr / line_bytes, sets);
+    case IndexFunction::SliceXor:
+      throw std::logic_error("CacheSpec::set_index: slice_xor needs the DRAM address map (SetIndex)");
     case IndexFunction::Linear:
     default:
       return uint32_t((addr / line_bytes) & (sets - 1));
   }
 }
 
-CacheSpec parse_cache_spec(ConfigReader& r) { return parse_cache_keys(r, 1, ""); }
+CacheSpec parse_cache_spec(ConfigReader& r) { return parse_cache_keys(r, 1, "", false); }
 
 L2Spec parse_l2_spec(ConfigReader& r, uint32_t channels) {
   if (channels == 0) r.fail_here("the memory system has no channels to attach L2 slices to");
@@ -151,7 +159,8 @@ L2Spec parse_l2_spec(ConfigReader& r, uint32_t channels) {
   l2.slice = parse_cache_keys(
       r, l2.slices,
       fmt::format("{} slices ({} channels x {} slices_per_channel)", l2.slices, channels,
-                  l2.slices_per_channel));
+                  l2.slices_per_channel),
+      true);
   l2.total_bytes = l2.slice.size_bytes * l2.slices;
   return l2;
 }
@@ -185,6 +194,7 @@ const char* index_function_name(IndexFunction f) {
   switch (f) {
     case IndexFunction::FermiHash: return "fermi_hash";
     case IndexFunction::XorFold: return "xor";
+    case IndexFunction::SliceXor: return "slice_xor";
     case IndexFunction::Linear: break;
   }
   return "linear";

@@ -23,6 +23,9 @@ enum class IndexFunction : uint8_t {
               // 128-byte lines; XORs address bits 13,14,15,17,19 into the line-index bits 7..11
   XorFold,    // set = XOR of all log2(sets)-bit slices of the line address: every set stays in
               // use even when low line bits are fixed (an L2 slice chosen by those bits)
+  SliceXor,   // L2 slices only: the XOR fold of the line's number among its slice's lines
+              // (its address with the DRAM channel field removed, / line_bytes / slices per
+              // channel), so a contiguous buffer fills a slice's sets evenly (SetIndex)
 };
 
 struct CacheSpec {
@@ -50,8 +53,13 @@ struct CacheSpec {
   // The sectors of addr's line that the byte range [addr, addr + bytes) touches. The range
   // must not cross the line (callers split at line boundaries; the coalescer already does).
   uint32_t sector_mask(uint64_t addr, uint32_t bytes) const;
+  // The set of an address for the index functions that need nothing but the address (not
+  // slice_xor, which needs the DRAM address map: see SetIndex, set_index.hpp).
   uint32_t set_index(uint64_t addr) const;
 };
+
+// The XOR of all log2(sets)-bit pieces of a line number (index functions xor, slice_xor).
+uint32_t xor_fold_set(uint64_t line_number, uint32_t sets);
 
 // An L2: `slices` identical caches, `slices_per_channel` attached to each memory channel.
 // Optionally split into `partitions` (the A100/H100 L2): each SM is attached to one, and

@@ -40,7 +40,7 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
   stats_.mem.has_l2 = spec_.has_l2;
   stats_.mem.l2_partitioned = spec_.has_l2 && spec_.l2.partitions > 1;
   if (!model_caches_) return;
-  if (spec_.has_dram) map_ = std::make_unique<mem::AddressMap>(spec_.dram);
+  if (spec_.has_dram) map_ = std::make_shared<const mem::AddressMap>(spec_.dram);
   if (spec_.has_l1) {
     l1_.reserve(spec_.sm.count);
     for (uint32_t i = 0; i < spec_.sm.count; ++i) l1_.emplace_back(spec_.l1);
@@ -48,7 +48,7 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
   if (spec_.has_l2) {
     if (l2_.empty()) {
       l2_.reserve(spec_.l2.slices);
-      for (uint32_t i = 0; i < spec_.l2.slices; ++i) l2_.emplace_back(spec_.l2.slice);
+      for (uint32_t i = 0; i < spec_.l2.slices; ++i) l2_.emplace_back(spec_.l2.slice, mem::l2_set_index(spec_, map_));
     }
     for (auto& slice : l2_) slice.reset_stats();
   }

@@ -78,7 +78,7 @@ class MemoryCounter final : public MemoryObserver {
   void record_trace(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
   std::vector<mem::Transaction> txns_;
   mem::WarpMemAccess local_view_;
-  std::unique_ptr<mem::AddressMap> map_;
+  std::shared_ptr<const mem::AddressMap> map_;
   std::vector<mem::Cache> l1_;
   std::vector<mem::Cache> own_l2_;
   std::vector<mem::Cache>& l2_;

@@ -4,10 +4,12 @@
 // route every transaction the same way.
 #pragma once
 #include <cstdint>
+#include <memory>
 
 #include "sim/spec/device_spec.hpp"
 #include "sim/memory/address_map.hpp"
 #include "sim/memory/mem_access.hpp"
+#include "sim/memory/set_index.hpp"
 
 namespace warpsim::mem {
 
@@ -36,6 +38,11 @@ inline uint32_t l2_slice_of(const DeviceSpec& d, const AddressMap& map, uint64_t
   uint32_t spc = d.l2.slices_per_channel;
   uint32_t channel = map.channel_of(addr);
   return channel * spc + (spc > 1 ? uint32_t(addr / d.l2.slice.line_bytes) % spc : 0);
+}
+
+// How an L2 slice of this device picks a set (slice_xor numbers lines through `map`).
+inline SetIndex l2_set_index(const DeviceSpec& d, std::shared_ptr<const AddressMap> map) {
+  return SetIndex(d.l2.slice, std::move(map), d.l2.slices_per_channel);
 }
 
 // The slice SM `sm` sends an access to: the address's home slice, or with a partitioned L2

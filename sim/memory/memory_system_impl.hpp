@@ -114,7 +114,7 @@ struct MemorySystem::Impl {
 
   std::unique_ptr<Interconnect> icnt;
   std::unique_ptr<DramSystem> dram;
-  std::unique_ptr<AddressMap> map;
+  std::shared_ptr<const AddressMap> map;
   uint32_t mem_ports = 0;
   uint64_t core_khz = 0, dram_khz = 0;
   uint64_t dram_next = 0;  // next DRAM command cycle to simulate
@@ -136,13 +136,13 @@ struct MemorySystem::Impl {
     core_khz = uint64_t(spec.clock_mhz * 1000.0 + 0.5);
     if (spec.has_dram) {
       dram = std::make_unique<DramSystem>(spec.dram);
-      map = std::make_unique<AddressMap>(spec.dram);
+      map = std::make_shared<const AddressMap>(spec.dram);
       dram_khz = uint64_t(spec.dram.command_clock_mhz * 1000.0 + 0.5);
       mem_ports = spec.has_l2 ? spec.l2.slices : spec.dram.channels;
       parts.resize(mem_ports);
       parts_busy = IndexSet(mem_ports);
       if (spec.has_l2)
-        for (auto& p : parts) p.l2 = std::make_unique<Cache>(spec.l2.slice);
+        for (auto& p : parts) p.l2 = std::make_unique<Cache>(spec.l2.slice, l2_set_index(spec, map));
       icnt = std::make_unique<Interconnect>(spec.interconnect, spec.interconnect.ports_for_sms(spec.sm.count),
                                             mem_ports);
     }

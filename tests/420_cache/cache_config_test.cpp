@@ -143,6 +143,13 @@ TEST_CASE("cache config errors name the file and key path", "[cache][config]") {
           "test.json: l1.index: 65536 bytes with line_bytes 128 and ways 4 gives 128 sets; index fermi_hash needs "
           "128-byte lines and 32 or 64 sets");
   }
+  SECTION("slice_xor is for L2 slices") {
+    Json doc = c2070_l1();
+    doc["index"] = "slice_xor";
+    CHECK(l1_error(doc) ==
+          "test.json: l1.index: slice_xor numbers a line among the lines of its L2 slice (its address with the "
+          "DRAM channel removed); only an l2 section has slices: use xor");
+  }
   SECTION("invalidate_on_write needs write-through") {
     Json doc = c2070_l1();
     doc["write_policy"] = "write_back";

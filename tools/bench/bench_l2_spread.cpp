@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,9 @@ int main(int argc, char** argv) {
     fmt::print("{}: no L2\n", config);
     return 1;
   }
-  const mem::AddressMap map(d.dram);
+  const auto shared_map = std::make_shared<const mem::AddressMap>(d.dram);
+  const mem::AddressMap& map = *shared_map;
+  const mem::SetIndex set_of = mem::l2_set_index(d, shared_map);
   const uint32_t line = d.l2.slice.line_bytes, sets = d.l2.slice.sets, ways = d.l2.slice.ways;
   fmt::print("{}: {} slices of {} sets x {} ways, {} partition(s); SM 0's view, buffer at 0x{:x}\n", config,
              d.l2.slices, sets, ways, d.l2.partitions, base);
@@ -35,7 +38,7 @@ int main(int argc, char** argv) {
     for (uint64_t i = 0; i < lines; ++i) {
       const uint64_t a = base + i * line;
       const uint32_t slice = d.l2.near_slice(mem::l2_slice_of(d, map, a), 0);
-      ++count[size_t(slice) * sets + d.l2.slice.set_index(a)];
+      ++count[size_t(slice) * sets + set_of(a)];
     }
     uint64_t over = 0;
     uint32_t most = 0;
