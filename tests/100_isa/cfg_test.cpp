@@ -54,7 +54,7 @@ SKIP:
   CHECK(k.num_branches == 1);
 }
 
-TEST_CASE("if/else reconverges after both arms; the arms' jumps share the join", "[isa][cfg]") {
+TEST_CASE("if/else reconverges after both arms, the arms' jumps share the join", "[isa][cfg]") {
   auto m = kernel_body(R"(
   @%p1 bra ELSE;
   mov.u32 %r1, 1;

@@ -261,7 +261,7 @@ TEST_CASE("cvt f64 -> f32 in every rounding mode, with .ftz and .sat", "[semanti
   CHECK(n("cvt.rn.ftz.f32.f64 %d, %a;", -std::ldexp(1.0, -140)) == 0x80000000u);
 }
 
-TEST_CASE("cvt f32 -> f64 is exact; .ftz flushes a subnormal source", "[semantics][cvt]") {
+TEST_CASE("cvt f32 -> f64 is exact, .ftz flushes a subnormal source", "[semantics][cvt]") {
   std::vector<uint64_t> srcs;
   for (float x : float_sources<float>()) srcs.push_back(bits(x));
   run_cvt("cvt.f64.f32 %d, %a;", "f64", "f32", srcs, [](uint64_t b) { return bits(double(from_bits<float>(b))); },

@@ -263,7 +263,7 @@ TEST_CASE("abs, neg and copysign", "[semantics][float]") {
   CHECK(from_bits<float>(c[0].d) == -2.0f);
 }
 
-TEST_CASE("rcp and sqrt .rn are correctly rounded; the approximate functions are close and exact at special values",
+TEST_CASE("rcp and sqrt .rn are correctly rounded, the approximate functions are close and exact at special values",
           "[semantics][float]") {
   auto v = float_edges<float>();
   std::vector<semtest::Case> cases;

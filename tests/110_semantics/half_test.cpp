@@ -42,7 +42,7 @@ TEST_CASE("half: f32 to f16 rounds to nearest even, with subnormals, overflow an
   CHECK((nan[0].d & 0x3FF) != 0);
 }
 
-TEST_CASE("half: f16 to f32 and f64 is exact; bf16 both ways", "[semantics][half]") {
+TEST_CASE("half: f16 to f32 and f64 is exact, bf16 both ways", "[semantics][half]") {
   auto out = eval("cvt.f32.f16 %d, %a;", Types("f32", "b16"),
                   {{0x3C00, 0, 0, 0, 0}, {0x0001, 0, 0, 0, 0}, {0x7BFF, 0, 0, 0, 0}, {0xFC00, 0, 0, 0, 0},
                    {0x8000, 0, 0, 0, 0}, {0x3555, 0, 0, 0, 0}});
@@ -83,7 +83,7 @@ TEST_CASE("half: add, sub, mul, fma, min, max, neg, abs on .f16", "[semantics][h
   CHECK(eval("mul.ftz.f16 %d, %a, %b;", Types("b16", "b16", "b16"), {{0x0400, 0x3800, 0, 0, 0}})[0].d == 0x0000);
 }
 
-TEST_CASE("half: .f16x2 works on both halves; halves pack with mov.b32 {lo, hi}", "[semantics][half]") {
+TEST_CASE("half: .f16x2 works on both halves, halves pack with mov.b32 {lo, hi}", "[semantics][half]") {
   // a = {1, 2}, b = {1.5, -4}: low half first.
   const semtest::Case c = {0x40003C00, 0xC4003E00, 0x3C003C00, 0, 0};
   CHECK(eval("add.f16x2 %d, %a, %b;", Types("b32", "b32", "b32"), {c})[0].d == 0xC0004100);  // {2.5, -2}

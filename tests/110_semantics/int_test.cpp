@@ -204,7 +204,7 @@ TEST_CASE("mul24 and mad24 use the low 24 bits", "[semantics][int]") {
   CHECK(mh[0].d == uint32_t((int64_t(-0x800000) * -0x800000) >> 16) + 5);
 }
 
-TEST_CASE("abs and neg at the most negative value; not, cnot", "[semantics][int]") {
+TEST_CASE("abs and neg at the most negative value, not, cnot", "[semantics][int]") {
   auto un = [](const std::string& code, const std::string& t, uint64_t a) {
     return eval(code, {t, t, "", ""}, {{a, 0, 0, 0}})[0].d;
   };
@@ -469,7 +469,7 @@ TEST_CASE("mov.pred takes nvcc's -1 as true", "[semantics][int]") {
   CHECK(!off[0].q);
 }
 
-TEST_CASE("bmsk: b one-bits from bit a, clamped or wrapped; nanosleep does nothing", "[semantics][int]") {
+TEST_CASE("bmsk: b one-bits from bit a, clamped or wrapped, nanosleep does nothing", "[semantics][int]") {
   using semtest::Types;
   const std::vector<semtest::Case> cases = {
       {0, 4, 0, 0, 0}, {8, 8, 0, 0, 0}, {28, 8, 0, 0, 0}, {0, 32, 0, 0, 0}, {33, 3, 0, 0, 0}, {4, 40, 0, 0, 0}};

@@ -133,7 +133,7 @@ TEST_CASE("textures: 2D point and linear fetches in every address mode equal the
       }
 }
 
-TEST_CASE("textures: tld4 gathers the footprint in the H100's order; missing channels read 0",
+TEST_CASE("textures: tld4 gathers the footprint in the H100's order, missing channels read 0",
           "[semantics][texture]") {
   const auto want = h100();
   Fixture fx;

@@ -230,7 +230,7 @@ TEST_CASE("sparse memory: a multi-GiB buffer costs almost nothing until touched"
   CHECK(sim.dev.bytes_allocated() == 0);
 }
 
-TEST_CASE("kernel parameters: 32,764 bytes from Volta on, 4 KB before; more is a parse error",
+TEST_CASE("kernel parameters: 32,764 bytes from Volta on, 4 KB before, more is a parse error",
           "[engine][host][launch]") {
   // A pointer that the kernel writes through, then a by-value array parameter of n bytes.
   auto big = [](uint32_t n) {
@@ -254,6 +254,7 @@ TEST_CASE("kernel parameters: 32,764 bytes from Volta on, 4 KB before; more is a
     auto out = sim.zeros<uint32_t>(1);
     std::vector<warpsim::KernelArg> args(2);
     args[0] = ptr(out);
+    args[1].kind = warpsim::KernelArg::Kind::Bytes;
     args[1].bytes = bytes;
     CHECK(launch_error(sim, k, {1, 1, 1}, {1, 1, 1}, args) ==
           "kernel 'big' takes 32764 bytes of parameters; the Tesla C2070 (cc 2.0) allows 4096 (32764 needs cc 7.0 or "
@@ -266,6 +267,7 @@ TEST_CASE("kernel parameters: 32,764 bytes from Volta on, 4 KB before; more is a
     DevPtr out = dev.malloc(4);
     std::vector<warpsim::KernelArg> args(2);
     args[0] = ptr(out);
+    args[1].kind = warpsim::KernelArg::Kind::Bytes;
     args[1].bytes = bytes;
     warpsim::LaunchOptions o;
     o.mode = warpsim::SimMode::Functional;

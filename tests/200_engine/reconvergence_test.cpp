@@ -122,7 +122,7 @@ TEST_CASE("nested if/else with several warps and blocks: counts scale per warp",
   CHECK(st.per_pc[pc_of(k, "st.global.u32")].executed == 6);
 }
 
-TEST_CASE("a loop whose threads leave at different iterations reconverges after it; per-instance branch counts",
+TEST_CASE("a loop whose threads leave at different iterations reconverges after it, per-instance branch counts",
           "[engine][simt]") {
   ptxtest::Sim sim;
   const auto& k = sim.kernel(ptxtest::module(R"(

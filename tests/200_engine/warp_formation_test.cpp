@@ -112,7 +112,7 @@ void check_layout(warpsim::Dim3 grid, warpsim::Dim3 block) {
 
 }  // namespace
 
-TEST_CASE("1D, 2D and 3D blocks form warps row-major with x fastest; partial last warps", "[engine][warps]") {
+TEST_CASE("1D, 2D and 3D blocks form warps row-major with x fastest, partial last warps", "[engine][warps]") {
   check_layout({1, 1, 1}, {48, 1, 1});  // 32 + 16
   check_layout({2, 1, 1}, {8, 6, 1});   // 48 threads in rows of 8
   check_layout({1, 2, 1}, {16, 16, 1});

@@ -51,7 +51,7 @@ TEST_CASE("310: latency hiding follows Little's law", "[timing]") {
   CHECK(fma_fraction(8, 128) > 0.75);
 }
 
-TEST_CASE("310: a divergent if/else costs both paths; a warp-aligned condition one", "[timing]") {
+TEST_CASE("310: a divergent if/else costs both paths, a warp-aligned condition one", "[timing]") {
   auto odd_even = run_spec("kernels/divergence/divergence_odd_even_branch.json", "c2070");
   auto warps = run_spec("kernels/divergence/divergence_warps_branch.json", "c2070");
   REQUIRE(odd_even.correct);

@@ -13,7 +13,7 @@ constexpr uint32_t kFull = 0xF;
 constexpr uint64_t A = 0x000, B = 0x080, C = 0x100;  // three lines in different sets (4 sets)
 }  // namespace
 
-TEST_CASE("MSHR: a second miss to the same line merges; limits give ReservationFail", "[cache][mshr]") {
+TEST_CASE("MSHR: a second miss to the same line merges, limits give ReservationFail", "[cache][mshr]") {
   CacheSpec s = tiny_spec(4, 2);
   s.mshr_entries = 2;
   s.mshr_max_merge = 2;

@@ -23,7 +23,7 @@ TEST_CASE("sector_mask covers exactly the sectors a byte range touches", "[cache
   CHECK_THROWS_AS(s.sector_mask(0x100, 0), std::invalid_argument);
 }
 
-TEST_CASE("a hit needs every requested sector; a sector miss keeps the line", "[cache][sector]") {
+TEST_CASE("a hit needs every requested sector, a sector miss keeps the line", "[cache][sector]") {
   Cache c(tiny_spec(4, 2));
   const uint64_t A = 0x200;
 
@@ -49,7 +49,7 @@ TEST_CASE("a hit needs every requested sector; a sector miss keeps the line", "[
   CHECK(c.stats().fill_sectors == 2);
 }
 
-TEST_CASE("merging with sectors: fetch only what is not pending; partial fills wake whom they can",
+TEST_CASE("merging with sectors: fetch only what is not pending, partial fills wake whom they can",
           "[cache][sector][mshr]") {
   Cache c(tiny_spec(4, 2));
   const uint64_t A = 0x400;

@@ -128,7 +128,7 @@ TEST_CASE("bandwidth: N packets through one port take the computed number of cyc
   }
 }
 
-TEST_CASE("back-pressure: can_push is false when the input buffer is full; nothing is lost",
+TEST_CASE("back-pressure: can_push is false when the input buffer is full, nothing is lost",
           "[icnt][backpressure]") {
   Crossbar x(spec(2, /*in*/ 4, /*out*/ 2), 1, 1, "test");
   for (uint64_t i = 0; i < 4; ++i) {

@@ -150,7 +150,7 @@ TEST_CASE("Refresh costs the row-hit stream tRP + tRFC + tRCD per tREFI", "[dram
   CHECK(st.channels[1].refreshes == st.channels[0].refreshes);
 }
 
-TEST_CASE("FR-FCFS serves a younger row hit before an older conflict; FCFS does not",
+TEST_CASE("FR-FCFS serves a younger row hit before an older conflict, FCFS does not",
           "[dram][controller][scheduler]") {
   // Channel 0, bank 0: A row 0, B row 1, C row 0 (FX5800 addresses).
   const std::vector<Arrival> reqs = {{0, 0x0}, {1, 0x20000}, {2, 0x20}};

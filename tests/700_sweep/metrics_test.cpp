@@ -31,7 +31,7 @@ TEST_CASE("default metrics per mode", "[sweep][metrics]") {
   CHECK(all_functional.size() < all_timing.size());
 }
 
-TEST_CASE("a chosen list keeps its order; unknown, duplicate and timing-only names are errors", "[sweep][metrics]") {
+TEST_CASE("a chosen list keeps its order, unknown, duplicate and timing-only names are errors", "[sweep][metrics]") {
   CHECK(parse_metric_list("ipc, elapsed_cycles_sm", SimMode::Timing) ==
         std::vector<std::string>{"ipc", "elapsed_cycles_sm"});
   CHECK_THROWS_WITH(parse_metric_list("ipc,bandwidth", SimMode::Timing),

@@ -69,7 +69,7 @@ TEST_CASE("peak rates of both configs", "[plots][roofline]") {
   CHECK(f.dram_gbps == Approx(102.4));   // 8 channels x 8 B x 2 (DDR) x 800 MHz
 }
 
-TEST_CASE("FLOPs: add/sub/mul 1, fma/mad 2, per active thread; FP64 apart; nothing else", "[plots][roofline]") {
+TEST_CASE("FLOPs: add/sub/mul 1, fma/mad 2, per active thread, FP64 apart, nothing else", "[plots][roofline]") {
   HandMade h = mixed();
   FlopCount f = count_flops(h.kernel, h.stats);
   CHECK(f.sp_add == 110);
@@ -111,7 +111,7 @@ TEST_CASE("a memory-bound kernel on the C2070: intensity, ridge, achieved rate",
   CHECK(j["ridge"].get<double>() == Approx(7.1556).epsilon(1e-4));
 }
 
-TEST_CASE("a compute-bound kernel on the FX5800; FP64-heavy kernels use the FP64 roof", "[plots][roofline]") {
+TEST_CASE("a compute-bound kernel on the FX5800, FP64-heavy kernels use the FP64 roof", "[plots][roofline]") {
   HandMade h;
   h.kernel.name = "fma_chain";
   h.add(Op::Fma, DType::F32, 64000);  // 128,000 flops

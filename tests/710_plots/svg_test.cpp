@@ -78,7 +78,7 @@ TEST_CASE("a chart is well-formed SVG with its labels, ticks, series and legend"
   CHECK(root->all("style").empty());
 }
 
-TEST_CASE("a series without a name stays out of the legend; an empty panel says so", "[plots][svg]") {
+TEST_CASE("a series without a name stays out of the legend, an empty panel says so", "[plots][svg]") {
   svg::Chart c;
   svg::Panel p;
   svg::Series s;

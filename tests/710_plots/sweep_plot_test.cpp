@@ -44,7 +44,7 @@ TEST_CASE("columns are parameters, metrics or the status", "[plots][sweep]") {
   CHECK(sweep::metric_label("ipc") == "ipc");
 }
 
-TEST_CASE("one line per other parameter; a linked column does not split lines; failed rows are left out",
+TEST_CASE("one line per other parameter, a linked column does not split lines, failed rows are left out",
           "[plots][sweep]") {
   csv::Table t = csv::parse(kTwoAxes, "s.csv");
   sweep::PlotOptions o;

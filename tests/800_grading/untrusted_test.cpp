@@ -114,7 +114,7 @@ TEST_CASE("untrusted: includes a submission may use", "[grading][untrusted]") {
   CHECK(check_includes("#include <nvml_secret.h>\n", "k.cu", toolkit).starts_with("k.cu:1: #include <nvml_secret.h> is not allowed"));
 }
 
-TEST_CASE("untrusted: a refused include is a compile verdict naming it; nvcc never runs", "[grading][untrusted]") {
+TEST_CASE("untrusted: a refused include is a compile verdict naming it, nvcc never runs", "[grading][untrusted]") {
   Scratch s;
   Assignment a = grading_test::load(s, small_assignment());
   s.write("private/secret.h", "SECRET-CONTENTS\n");
