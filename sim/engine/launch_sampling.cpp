@@ -82,6 +82,10 @@ void LaunchSampler::estimate(const LaunchShape& shape, LaunchStats& s, const Dev
   // (instructions, requests, transactions, bank conflicts) stays this launch's own.
   for (auto [mine, theirs] : {std::pair{&s.mem.l1_hits, &ref.mem.l1_hits}, {&s.mem.l1_misses, &ref.mem.l1_misses},
                               {&s.mem.l2_hits, &ref.mem.l2_hits}, {&s.mem.l2_misses, &ref.mem.l2_misses},
+                              {&s.mem.l1_sectors, &ref.mem.l1_sectors},
+                              {&s.mem.l1_sector_hits, &ref.mem.l1_sector_hits},
+                              {&s.mem.l2_read_sectors, &ref.mem.l2_read_sectors},
+                              {&s.mem.l2_read_sector_hits, &ref.mem.l2_read_sector_hits},
                               {&s.mem.l2_read_transactions, &ref.mem.l2_read_transactions},
                               {&s.mem.l2_write_transactions, &ref.mem.l2_write_transactions},
                               {&s.mem.l2_fabric_sectors, &ref.mem.l2_fabric_sectors},

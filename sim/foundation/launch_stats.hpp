@@ -46,6 +46,10 @@ struct MemStats {
   uint64_t shared_load_bank_conflicts = 0, shared_store_bank_conflicts = 0;  // extra passes
   uint64_t l1_hits = 0, l1_misses = 0;
   uint64_t l2_hits = 0, l2_misses = 0;
+  // Load sectors at the L1s and the SMs' read sectors at the L2, and of each those found
+  // present or already on their way (CacheStats::sector_read_tag_hits, ncu's lookup hits).
+  uint64_t l1_sectors = 0, l1_sector_hits = 0;
+  uint64_t l2_read_sectors = 0, l2_read_sector_hits = 0;
   uint64_t l2_read_transactions = 0, l2_write_transactions = 0;
   // A partitioned L2: sectors a copy's miss looked up in the home partition, and of those
   // the ones found there (not in l2_hits/l2_misses, which count the SMs' own lookups).

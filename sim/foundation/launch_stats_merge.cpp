@@ -56,6 +56,10 @@ void add_counts(LaunchStats& into, const LaunchStats& part) {
   m.l1_misses += pm.l1_misses;
   m.l2_hits += pm.l2_hits;
   m.l2_misses += pm.l2_misses;
+  m.l1_sectors += pm.l1_sectors;
+  m.l1_sector_hits += pm.l1_sector_hits;
+  m.l2_read_sectors += pm.l2_read_sectors;
+  m.l2_read_sector_hits += pm.l2_read_sector_hits;
   m.l2_read_transactions += pm.l2_read_transactions;
   m.l2_write_transactions += pm.l2_write_transactions;
   m.l2_fabric_sectors += pm.l2_fabric_sectors;

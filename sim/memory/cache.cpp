@@ -107,7 +107,8 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
   // An atomic in a write-through cache also updates the level below.
   uint32_t forward = (atomic && spec_.write_policy == WritePolicy::WriteThrough) ? want : 0;
 
-  auto count_sectors = [&] {
+  // `pending`: the sectors a miss of this line is already fetching.
+  auto count_sectors = [&](uint32_t pending) {
     if (req.fabric) {
       stats_.fabric_sectors += popcount(want);
       stats_.fabric_sector_hits += popcount(want & valid);
@@ -115,6 +116,7 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
     }
     (atomic ? stats_.sector_atomics : stats_.sector_reads) += popcount(want);
     (atomic ? stats_.sector_atomic_hits : stats_.sector_read_hits) += popcount(want & valid);
+    if (!atomic) stats_.sector_read_tag_hits += popcount(want & (valid | pending));
   };
 
   if (missing == 0) {
@@ -122,7 +124,7 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
     tags_.touch(set, *way);
     if (atomic && spec_.write_policy == WritePolicy::WriteBack) l.dirty |= want;
     ++(atomic ? stats_.atomic_hits : stats_.read_hits);
-    count_sectors();
+    count_sectors(0);
     stats_.forwarded_write_sectors += popcount(forward);
     r.status = AccessStatus::Hit;
     r.forward_mask = forward;
@@ -135,10 +137,10 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
     if (!way) throw std::logic_error("Cache: MSHR for a line missing from the tag array");
     if (!mshr_.can_merge(*e)) return fail(r, FailReason::MergeLimit);
     uint32_t need = missing & ~e->pending;
+    count_sectors(e->pending);
     e->pending |= need;
     e->waiters.push_back({req.id, want, req.type});
     tags_.touch(set, *way);
-    count_sectors();
     stats_.fetch_sectors += popcount(need);
     stats_.forwarded_write_sectors += popcount(forward);
     if (need) {
@@ -169,7 +171,7 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
   e.pending = missing;
   e.waiters.push_back({req.id, want, req.type});
   ++(atomic ? stats_.atomic_misses : stats_.read_misses);
-  count_sectors();
+  count_sectors(0);
   stats_.fetch_sectors += popcount(missing);
   stats_.forwarded_write_sectors += popcount(forward);
   r.status = AccessStatus::Miss;

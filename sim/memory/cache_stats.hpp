@@ -21,6 +21,9 @@ struct CacheStats {
   uint64_t sector_reads = 0, sector_read_hits = 0;
   uint64_t sector_writes = 0, sector_write_hits = 0;
   uint64_t sector_atomics = 0, sector_atomic_hits = 0;
+  // Read sectors whose line was present with them valid or already being fetched (a pending
+  // miss's): Nsight Compute's "lookup hit", which counts a tag hit on a sector in flight.
+  uint64_t sector_read_tag_hits = 0;
 
   // Traffic with the level below.
   uint64_t fetch_sectors = 0;            // sectors requested by misses
@@ -58,6 +61,7 @@ inline CacheStats& CacheStats::operator+=(const CacheStats& o) {
   fail_mshr_full += o.fail_mshr_full; fail_merge_limit += o.fail_merge_limit;
   fail_no_victim += o.fail_no_victim;
   sector_reads += o.sector_reads; sector_read_hits += o.sector_read_hits;
+  sector_read_tag_hits += o.sector_read_tag_hits;
   sector_writes += o.sector_writes; sector_write_hits += o.sector_write_hits;
   sector_atomics += o.sector_atomics; sector_atomic_hits += o.sector_atomic_hits;
   fetch_sectors += o.fetch_sectors; fill_sectors += o.fill_sectors;

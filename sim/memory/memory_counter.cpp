@@ -279,6 +279,10 @@ void MemoryCounter::finish() {
   m.l1_misses = l1.read_misses + l1.read_merged;
   m.l2_hits = l2.sector_read_hits + l2.sector_write_hits + l2.sector_atomic_hits;
   m.l2_misses = l2.sector_reads + l2.sector_writes + l2.sector_atomics - m.l2_hits;
+  m.l1_sectors = l1.sector_reads;
+  m.l1_sector_hits = l1.sector_read_tag_hits;
+  m.l2_read_sectors = l2.sector_reads;
+  m.l2_read_sector_hits = l2.sector_read_tag_hits;
   m.l2_read_transactions = l2.sector_reads + l2.sector_atomics;
   m.l2_write_transactions = l2.sector_writes;
   m.l2_fabric_sectors = l2.fabric_sectors;

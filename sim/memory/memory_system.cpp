@@ -353,6 +353,10 @@ void MemorySystem::fill_stats(LaunchStats& stats, uint64_t elapsed) const {
   s.l1_misses = l1.read_misses + l1.read_merged;
   s.l2_hits = l2.sector_read_hits + l2.sector_write_hits + l2.sector_atomic_hits;
   s.l2_misses = l2.sector_reads + l2.sector_writes + l2.sector_atomics - s.l2_hits;
+  s.l1_sectors = l1.sector_reads;
+  s.l1_sector_hits = l1.sector_read_tag_hits;
+  s.l2_read_sectors = l2.sector_reads;
+  s.l2_read_sector_hits = l2.sector_read_tag_hits;
   s.l2_read_transactions = l2.sector_reads + l2.sector_atomics;
   s.l2_write_transactions = l2.sector_writes;
   s.l2_fabric_sectors = l2.fabric_sectors;

@@ -140,6 +140,10 @@ void check_same(const warpsim::LaunchStats& a, const warpsim::LaunchStats& b) {
   CHECK(m.l1_misses == n.l1_misses);
   CHECK(m.l2_hits == n.l2_hits);
   CHECK(m.l2_misses == n.l2_misses);
+  CHECK(m.l1_sectors == n.l1_sectors);
+  CHECK(m.l1_sector_hits == n.l1_sector_hits);
+  CHECK(m.l2_read_sectors == n.l2_read_sectors);
+  CHECK(m.l2_read_sector_hits == n.l2_read_sector_hits);
   REQUIRE(a.per_pc.size() == b.per_pc.size());
   for (size_t pc = 0; pc < a.per_pc.size(); ++pc) {
     INFO("pc " << pc);

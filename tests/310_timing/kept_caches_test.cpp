@@ -70,6 +70,11 @@ TEST_CASE("310: kept caches: the second launch finds its data in the L2, its L1s
       // Every sector A and B are read from and C is written to is in the L2 already.
       CHECK(m.l2_misses == 0);
       CHECK(m.l2_hits == first.l2_hits + first.l2_misses);
+      // The reads alone: the first launch's sectors of A and B, all found now.
+      CHECK(first.l2_read_sector_hits < first.l2_read_sectors);
+      CHECK(m.l2_read_sectors == first.l2_read_sectors);
+      CHECK(m.l2_read_sector_hits == m.l2_read_sectors);
+      CHECK(m.l2_read_sectors < m.l2_hits);  // C's writes are not reads
       CHECK(kept[i].dram.read_bytes == 0);
       CHECK(kept[i].dram.read_transactions == 0);
       // The L1s start empty at every launch, so they count what the first launch counted.

@@ -59,6 +59,22 @@ TEST_CASE("MSHR: a second miss to the same line merges, limits give ReservationF
   CHECK(c.mshrs_in_use() == 0);
 }
 
+TEST_CASE("a sector already being fetched is a lookup hit, not a present one", "[cache][mshr]") {
+  Cache c(tiny_spec(4, 2));
+  CHECK(c.access(read(A, 0x3, 1), 100).status == AccessStatus::Miss);  // sectors 0-1 fetched
+  AccessResult r = c.access(read(A, kFull, 2), 101);                    // 0-1 pending, 2-3 not
+  CHECK(r.status == AccessStatus::Miss);
+  CHECK(r.fetch_mask == 0xC);
+  CHECK(c.access(read(A + 32, 0x2, 3), 102).status == AccessStatus::HitOnPendingMiss);
+  CHECK(c.stats().sector_reads == 7);
+  CHECK(c.stats().sector_read_hits == 0);      // nothing was present
+  CHECK(c.stats().sector_read_tag_hits == 3);  // 2 of the second read, 1 of the third
+  c.fill(A, kFull, 150);
+  CHECK(c.access(read(A, kFull, 4), 200).status == AccessStatus::Hit);
+  CHECK(c.stats().sector_read_hits == 4);
+  CHECK(c.stats().sector_read_tag_hits == 7);
+}
+
 TEST_CASE("ReservationFail when every way of the set waits for a fill", "[cache][mshr]") {
   Cache c(tiny_spec(1, 1));
   CHECK(c.access(read(A, kFull, 1), 0).status == AccessStatus::Miss);

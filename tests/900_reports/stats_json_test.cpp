@@ -69,9 +69,13 @@ std::map<std::string, double> expected_metrics(const LaunchStats& s) {
               {"shared_load_transactions_per_request", ratio(m.shared_load_transactions, e.shared_load_requests)},
               {"shared_store_transactions_per_request", ratio(m.shared_store_transactions, e.shared_store_requests)},
               {"shared_bank_conflicts", m.shared_load_bank_conflicts + m.shared_store_bank_conflicts}});
-    if (m.has_l1) w["l1_hit_rate"] = pct(m.l1_hits, m.l1_hits + m.l1_misses);
+    if (m.has_l1) {
+      w["l1_hit_rate"] = pct(m.l1_hits, m.l1_hits + m.l1_misses);
+      w["l1_sector_hit_rate"] = pct(m.l1_sector_hits, m.l1_sectors);
+    }
     if (m.has_l2) {
       w["l2_hit_rate"] = pct(m.l2_hits, m.l2_hits + m.l2_misses);
+      w["l2_read_hit_rate"] = pct(m.l2_read_sector_hits, m.l2_read_sectors);
       w["l2_read_transactions"] = m.l2_read_transactions;
       w["l2_write_transactions"] = m.l2_write_transactions;
     }
