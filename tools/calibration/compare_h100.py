@@ -3,9 +3,12 @@
 for every row of docs/measurements/h100_kernel_times.csv (measured by run_h100.sh, joined by
 summarize_h100.py), with the registers per thread the measured sm_90 binary used and prints per kernel the measured ncu duration, the simulated one, the
 error, then MAPE, the worst error and Spearman's rank correlation; and whether the global
-load/store requests and sectors warpsim counts equal ncu's for the same launch.
-  tools/calibration/compare_h100.py [--warpsim build/tools/warpsim] [--csv OUT] [--min-us X] [-j N]
---min-us drops kernels whose measured time is under X us from the summary (all are listed)."""
+load/store requests and sectors warpsim counts equal ncu's for the same launch, and how far its L1
+global-load and L2 read hit rates are from ncu's (h100_hit_rates.csv, h100_hit_rates.sh).
+  tools/calibration/compare_h100.py [--warpsim build/tools/warpsim] [--csv OUT] [--markdown OUT] [--min-us X] [-j N]
+--min-us drops kernels whose measured time is under X us from the summary (all are listed).
+--markdown writes the tables of docs/calibration.md ("Kernel times"): the summary over all
+launches and over those of 10 us and more, then one row per launch."""
 import argparse, csv, json, os, subprocess, sys, tempfile
 from concurrent.futures import ThreadPoolExecutor
 
@@ -52,6 +55,8 @@ def main():
     ap.add_argument('--warpsim', default=os.path.join(ROOT, 'build/tools/warpsim'))
     ap.add_argument('--measured', default=os.path.join(ROOT, 'docs/measurements/h100_kernel_times.csv'))
     ap.add_argument('--csv')
+    ap.add_argument('--markdown')
+    ap.add_argument('--hit-rates', default=os.path.join(ROOT, 'docs/measurements/h100_hit_rates.csv'))
     ap.add_argument('--min-us', type=float, default=0.0)
     ap.add_argument('-j', type=int, default=2)
     ap.add_argument('--set', action='append', default=[], help='config override passed to warpsim')
@@ -94,21 +99,65 @@ def main():
     print(f"\ncounts: {equal} of {equal + len(differ)} equal to ncu's")
     for d in differ:
         print('  differs:', d)
+    # Hit rates (percent), where ncu's and warpsim's count the same thing (h100_hit_rates.csv,
+    # summarize_hit_rates.py): global-load sectors in the L1, the SMs' read sectors in the L2.
+    rates = {}
+    if os.path.exists(a.hit_rates):
+        rates = {r['spec']: r for r in csv.DictReader(open(a.hit_rates))}
+    rate_pairs = [('l1_sector_hit_rate', 'l1_ld_hit_pct'), ('l2_read_hit_rate', 'l2_read_hit_pct')]
+    near, far = 0, []
+    for r, (m, _) in zip(rows, sims):
+        h = rates.get(r['spec'])
+        if m is None or h is None:
+            continue
+        for ours, theirs in rate_pairs:
+            if h.get(theirs, '') == '' or ours not in m:
+                continue
+            d = m[ours] - float(h[theirs])
+            if abs(d) <= 5.0:
+                near += 1
+            else:
+                far.append(f"{r['spec']}: {ours} {m[ours]:.1f} vs ncu {float(h[theirs]):.1f}")
+    print(f"\nhit rates: {near} of {near + len(far)} within 5 points of ncu's")
+    for d in far:
+        print('  differs:', d)
     if a.csv:
         with open(a.csv, 'w') as f:
             w = csv.writer(f, lineterminator='\n')
             w.writerow(['spec', 'measured_us', 'simulated_us', 'error_pct'])
             for s, m_, s_, e in out:
                 w.writerow([s, f'{m_:.3f}', f'{s_:.3f}', f'{100 * e:.1f}'])
+    if a.markdown:
+        write_markdown(a.markdown, out)
     sel = [x for x in out if x[1] >= a.min_us]
     if not sel:
         return 1
-    mape = 100 * sum(abs(x[3]) for x in sel) / len(sel)
-    worst = max(sel, key=lambda x: abs(x[3]))
-    rho = spearman([x[1] for x in sel], [x[2] for x in sel])
+    mape, worst, rho = summary(sel)
     print(f"\n{len(sel)} kernels (measured >= {a.min_us} us) of {len(rows)}: MAPE {mape:.1f}%, "
           f"worst {100 * worst[3]:+.1f}% ({worst[0]}), Spearman {rho:.3f}")
     return 0 if len(out) == len(rows) else 1
+
+def summary(sel):
+    """MAPE (%), the row with the largest |error|, Spearman's rho of measured against simulated."""
+    mape = 100 * sum(abs(x[3]) for x in sel) / len(sel)
+    worst = max(sel, key=lambda x: abs(x[3]))
+    return mape, worst, spearman([x[1] for x in sel], [x[2] for x in sel])
+
+def write_markdown(path, out):
+    short = lambda spec: spec.removeprefix('kernels/')
+    with open(path, 'w') as f:
+        f.write('| kernels | n | MAPE | worst | Spearman | within 10 % / 30 % |\n|---|---|---|---|---|---|\n')
+        for label, sel in (('all', out), ('measured >= 10 us', [x for x in out if x[1] >= 10.0])):
+            if not sel:
+                continue
+            mape, worst, rho = summary(sel)
+            name = os.path.splitext(os.path.basename(worst[0].partition(':')[0]))[0]
+            within = lambda lim: sum(abs(x[3]) <= lim for x in sel)
+            f.write(f'| {label} | {len(sel)} | {mape:.1f} % | {100 * worst[3]:+.1f} % ({name}) | {rho:.3f} | '
+                    f'{within(0.10)} / {within(0.30)} |\n')
+        f.write('\n| launch spec (`kernels/...`) | measured (us) | simulated (us) | error |\n|---|---|---|---|\n')
+        for spec, meas, sim, e in out:
+            f.write(f'| {short(spec)} | {meas:.3f} | {sim:.3f} | {100 * e:+.1f} % |\n')
 
 if __name__ == '__main__':
     sys.exit(main())
