@@ -4,6 +4,8 @@
 // nvprof names (docs/memory-hierarchy.md): l1_hit_rate = read_hit_rate() of the L1s (global
 // loads); l2_hit_rate = sector_hit_rate() over the L2 slices; l2_read_transactions =
 // sector_reads and l2_write_transactions = sector_writes summed over the slices (32-byte units).
+// Nsight Compute's ratios: l1_sector_hit_rate and l2_read_hit_rate = sector_read_tag_hits /
+// sector_reads of the L1s and of the L2 slices.
 #pragma once
 #include <cstdint>
 
