@@ -82,20 +82,12 @@ def main():
         e = (sim - meas) / meas
         out.append((r['spec'], meas, sim, e))
         print(f"{r['spec']:58} {meas:11.3f} {sim:12.3f} {100 * e:7.1f}%")
-    # Counts: warpsim metric -> ncu column of h100_kernel_times.csv.
-    pairs = [('gld_requests', 'gld_requests'), ('gst_requests', 'gst_requests'),
-             ('gld_transactions', 'gld_sectors'), ('gst_transactions', 'gst_sectors')]
-    equal, differ = 0, []
-    for r, (m, _) in zip(rows, sims):
-        if m is None:
-            continue
-        for ours, theirs in pairs:
-            if r.get(theirs, '') == '':
-                continue
-            if int(m[ours]) == int(float(r[theirs])):
-                equal += 1
-            else:
-                differ.append(f"{r['spec']}: {ours} {int(m[ours])} vs ncu {int(float(r[theirs]))}")
+    # Counts: warpsim metric -> ncu column of h100_kernel_times.csv, equal or not.
+    count_pairs = [('gld_requests', 'gld_requests'), ('gst_requests', 'gst_requests'),
+                   ('gld_transactions', 'gld_sectors'), ('gst_transactions', 'gst_sectors')]
+    by_spec = {r['spec']: r for r in rows}
+    equal, differ = tally(rows, sims, by_spec, count_pairs, lambda ours, theirs: int(ours) == int(theirs),
+                          lambda ours, theirs: f"{int(ours)} vs ncu {int(theirs)}")
     print(f"\ncounts: {equal} of {equal + len(differ)} equal to ncu's")
     for d in differ:
         print('  differs:', d)
@@ -105,19 +97,8 @@ def main():
     if os.path.exists(a.hit_rates):
         rates = {r['spec']: r for r in csv.DictReader(open(a.hit_rates))}
     rate_pairs = [('l1_sector_hit_rate', 'l1_ld_hit_pct'), ('l2_read_hit_rate', 'l2_read_hit_pct')]
-    near, far = 0, []
-    for r, (m, _) in zip(rows, sims):
-        h = rates.get(r['spec'])
-        if m is None or h is None:
-            continue
-        for ours, theirs in rate_pairs:
-            if h.get(theirs, '') == '' or ours not in m:
-                continue
-            d = m[ours] - float(h[theirs])
-            if abs(d) <= 5.0:
-                near += 1
-            else:
-                far.append(f"{r['spec']}: {ours} {m[ours]:.1f} vs ncu {float(h[theirs]):.1f}")
+    near, far = tally(rows, sims, rates, rate_pairs, lambda ours, theirs: abs(ours - theirs) <= 5.0,
+                      lambda ours, theirs: f"{ours:.1f} vs ncu {theirs:.1f}")
     print(f"\nhit rates: {near} of {near + len(far)} within 5 points of ncu's")
     for d in far:
         print('  differs:', d)
@@ -136,6 +117,23 @@ def main():
     print(f"\n{len(sel)} kernels (measured >= {a.min_us} us) of {len(rows)}: MAPE {mape:.1f}%, "
           f"worst {100 * worst[3]:+.1f}% ({worst[0]}), Spearman {rho:.3f}")
     return 0 if len(out) == len(rows) else 1
+
+def tally(rows, sims, measured, pairs, agree, show):
+    """Over the launches simulated and measured (`measured`: spec -> CSV row), each (warpsim
+    metric, ncu column) pair: how many agree, and a line for each that does not."""
+    n, lines = 0, []
+    for r, (m, _) in zip(rows, sims):
+        h = measured.get(r['spec'])
+        if m is None or h is None:
+            continue
+        for ours, theirs in pairs:
+            if h.get(theirs, '') == '' or ours not in m:
+                continue
+            if agree(m[ours], float(h[theirs])):
+                n += 1
+            else:
+                lines.append(f"{r['spec']}: {ours} {show(m[ours], float(h[theirs]))}")
+    return n, lines
 
 def summary(sel):
     """MAPE (%), the row with the largest |error|, Spearman's rho of measured against simulated."""
