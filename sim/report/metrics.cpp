@@ -75,12 +75,12 @@ std::vector<MetricGroup> collect_metrics(const LaunchStats& s) {
     if (m.has_l1) {
       add("l1_hit_rate", pct(m.l1_hits, m.l1_hits + m.l1_misses), U::Percent, "L1 hits / L1 accesses (global loads)");
       add("l1_sector_hit_rate", pct(m.l1_sector_hits, m.l1_sectors), U::Percent,
-          "L1 load sectors present or already being fetched / L1 load sectors (ncu's lookup hit rate of loads)");
+          "L1 load sectors present or on their way / load sectors (ncu lookup hits)");
     }
     if (m.has_l2) {
       add("l2_hit_rate", pct(m.l2_hits, m.l2_hits + m.l2_misses), U::Percent, "L2 hits / L2 accesses");
       add("l2_read_hit_rate", pct(m.l2_read_sector_hits, m.l2_read_sectors), U::Percent,
-          "L2 read sectors present or already being fetched / L2 read sectors (ncu's lookup hit rate of the SMs' reads)");
+          "L2 read sectors present or on their way / read sectors (ncu lookup hits)");
       add("l2_read_transactions", m.l2_read_transactions, U::Count, "32-byte L2 read transactions");
       add("l2_write_transactions", m.l2_write_transactions, U::Count, "32-byte L2 write transactions");
       if (m.l2_partitioned) {
