@@ -1,6 +1,7 @@
 #!/bin/bash
 # What Nsight Compute's L1 and L2 hit rates of the validation launches are made of: the same
-# 72 launches as run_h100.sh (spec_launch, caches flushed by ncu), with the hit rates split
+# 74 launches as run_h100.sh (every launch spec and two pointer-chase variants, spec_launch,
+# caches flushed by ncu), with the hit rates split
 # into reads and writes, once with kernel replay (run_h100.sh's, where ncu saves and restores
 # the memory a launch writes between its passes) and once with application replay (every pass
 # runs the program again, nothing restored).
