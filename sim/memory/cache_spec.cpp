@@ -127,8 +127,8 @@ uint32_t xor_fold_set(uint64_t line_number, uint32_t sets) {
   return uint32_t(set);
 }
 
-uint32_t CacheSpec::set_index(uint64_t addr) const {
-  switch (index) {
+uint32_t address_set_index(IndexFunction f, uint32_t line_bytes, uint32_t sets, uint64_t addr) {
+  switch (f) {
     case IndexFunction::FermiHash: {
       // Nugteren et al., "A Detailed GPU Cache Model Based on Reuse Distance Theory",
       // HPCA 2014, as used by GPGPU-Sim: line bits 7..11 XOR address bits 13,14,15,17,19;
@@ -142,12 +142,14 @@ uint32_t CacheSpec::set_index(uint64_t addr) const {
     }
     case IndexFunction::XorFold: return xor_fold_set(addr / line_bytes, sets);
     case IndexFunction::SliceXor:
-      throw std::logic_error("CacheSpec::set_index: slice_xor needs the DRAM address map (SetIndex)");
+      throw std::logic_error("set index: slice_xor needs the DRAM address map (SetIndex)");
     case IndexFunction::Linear:
     default:
       return uint32_t((addr / line_bytes) & (sets - 1));
   }
 }
+
+uint32_t CacheSpec::set_index(uint64_t addr) const { return address_set_index(index, line_bytes, sets, addr); }
 
 CacheSpec parse_cache_spec(ConfigReader& r) { return parse_cache_keys(r, 1, "", false); }
 

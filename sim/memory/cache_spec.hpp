@@ -60,6 +60,9 @@ struct CacheSpec {
 
 // The XOR of all log2(sets)-bit pieces of a line number (index functions xor, slice_xor).
 uint32_t xor_fold_set(uint64_t line_number, uint32_t sets);
+// The set of `addr` under an address function (linear, fermi_hash, xor) of a cache with
+// `line_bytes` lines and `sets` sets; throws std::logic_error for slice_xor.
+uint32_t address_set_index(IndexFunction f, uint32_t line_bytes, uint32_t sets, uint64_t addr);
 
 // An L2: `slices` identical caches, `slices_per_channel` attached to each memory channel.
 // Optionally split into `partitions` (the A100/H100 L2): each SM is attached to one, and

@@ -5,13 +5,13 @@
 
 namespace warpsim::mem {
 
-SetIndex::SetIndex(const CacheSpec& spec) : spec_(spec), sets_(spec.sets) {
+SetIndex::SetIndex(const CacheSpec& spec) : index_(spec.index), line_bytes_(spec.line_bytes), sets_(spec.sets) {
   if (spec.index == IndexFunction::SliceXor)
     throw std::invalid_argument("SetIndex: slice_xor needs the DRAM address map and the slices per channel");
 }
 
 SetIndex::SetIndex(const CacheSpec& spec, std::shared_ptr<const AddressMap> map, uint32_t slices_per_channel)
-    : spec_(spec), sets_(spec.sets) {
+    : index_(spec.index), line_bytes_(spec.line_bytes), sets_(spec.sets) {
   if (spec.index != IndexFunction::SliceXor) return;
   if (!map || slices_per_channel == 0)
     throw std::invalid_argument("SetIndex: slice_xor needs the DRAM address map and the slices per channel");

@@ -21,14 +21,14 @@ class SetIndex {
 
   uint32_t operator()(uint64_t addr) const {
     if (map_) return xor_fold_set(map_->channel_local(addr) / slice_stride_, sets_);
-    return spec_.set_index(addr);
+    return address_set_index(index_, line_bytes_, sets_, addr);
   }
 
  private:
-  CacheSpec spec_;  // the geometry and function (a copy: small, and a Cache may move)
+  IndexFunction index_;
+  uint32_t line_bytes_, sets_;
   std::shared_ptr<const AddressMap> map_;  // set for slice_xor
   uint64_t slice_stride_ = 1;  // line_bytes * slices_per_channel
-  uint32_t sets_ = 1;
 };
 
 }  // namespace warpsim::mem
