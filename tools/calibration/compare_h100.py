@@ -4,7 +4,8 @@ for every row of docs/measurements/h100_kernel_times.csv (measured by run_h100.s
 summarize_h100.py), with the registers per thread the measured sm_90 binary used and prints per kernel the measured ncu duration, the simulated one, the
 error, then MAPE, the worst error and Spearman's rank correlation; and whether the global
 load/store requests and sectors warpsim counts equal ncu's for the same launch, and how far its L1
-global-load and L2 read hit rates are from ncu's (h100_hit_rates.csv, h100_hit_rates.sh).
+global-load and L2 read hit rates are from ncu's (h100_hit_rates.csv, h100_hit_rates.sh), and
+whether its DRAM read bytes are within 10 % of ncu's.
   tools/calibration/compare_h100.py [--warpsim build/tools/warpsim] [--csv OUT] [--markdown OUT] [--min-us X] [-j N]
 --min-us drops kernels whose measured time is under X us from the summary (all are listed).
 --markdown writes the tables of docs/calibration.md ("Kernel times"): the summary over all
@@ -101,6 +102,15 @@ def main():
                       lambda ours, theirs: f"{ours:.1f} vs ncu {theirs:.1f}")
     print(f"\nhit rates: {near} of {near + len(far)} within 5 points of ncu's")
     for d in far:
+        print('  differs:', d)
+    # DRAM read bytes (ncu dram__bytes_read, caches flushed before the launch as warpsim's are
+    # cold): within 10 %, or 4 KB for launches that read almost nothing.
+    dram_pairs = [('dram_read_bytes', 'dram_read_bytes')]
+    close, off = tally(rows, sims, by_spec, dram_pairs,
+                       lambda ours, theirs: abs(ours - theirs) <= max(0.10 * theirs, 4096),
+                       lambda ours, theirs: f"{int(ours)} vs ncu {int(theirs)} ({100 * (ours - theirs) / max(theirs, 1):+.1f} %)")
+    print(f"\nDRAM read bytes: {close} of {close + len(off)} within 10 % (or 4 KB) of ncu's")
+    for d in off:
         print('  differs:', d)
     if a.csv:
         with open(a.csv, 'w') as f:
