@@ -137,6 +137,7 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
     if (!way) throw std::logic_error("Cache: MSHR for a line missing from the tag array");
     if (!mshr_.can_merge(*e)) return fail(r, FailReason::MergeLimit);
     uint32_t need = missing & ~e->pending;
+    if (need) need = spec_.fetch_groups(need) & ~valid & ~e->pending;
     count_sectors(e->pending);
     e->pending |= need;
     e->waiters.push_back({req.id, want, req.type});
@@ -167,15 +168,16 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
     replace(set, w, line, r);
   }
   tags_.at(set, w).reserved = true;
+  const uint32_t fetch = spec_.fetch_groups(missing) & ~valid;
   MshrEntry& e = mshr_.allocate(line);
-  e.pending = missing;
+  e.pending = fetch;
   e.waiters.push_back({req.id, want, req.type});
   ++(atomic ? stats_.atomic_misses : stats_.read_misses);
   count_sectors(0);
-  stats_.fetch_sectors += popcount(missing);
+  stats_.fetch_sectors += popcount(fetch);
   stats_.forwarded_write_sectors += popcount(forward);
   r.status = AccessStatus::Miss;
-  r.fetch_mask = missing;
+  r.fetch_mask = fetch;
   r.forward_mask = forward;
   return r;
 }

@@ -72,6 +72,15 @@ CacheSpec parse_cache_keys(ConfigReader& r, uint64_t instances, const std::strin
   s.hit_latency = uint32_t(r.get_uint("hit_latency"));
   s.mshr_entries = uint32_t(r.get_positive_at_most("mshr_entries", 65536, "MSHRs are simulated state"));
   s.mshr_max_merge = uint32_t(r.get_positive_at_most("mshr_max_merge", 65536, "merged requests are simulated state"));
+  s.fetch_bytes = s.sector_bytes;
+  if (r.has("fetch_bytes")) {
+    const uint64_t f = r.get_positive("fetch_bytes");
+    if (!is_pow2(f) || f < s.sector_bytes || f > s.line_bytes)
+      r.fail("fetch_bytes", fmt::format("expected a power of two from sector_bytes ({}) to line_bytes ({}), got {}",
+                                        s.sector_bytes, s.line_bytes, f));
+    else
+      s.fetch_bytes = uint32_t(f);
+  }
   return s;
 }
 

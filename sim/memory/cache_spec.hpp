@@ -43,6 +43,10 @@ struct CacheSpec {
   uint32_t hit_latency = 1;     // cycles from access to data for a hit
   uint32_t mshr_entries = 1;    // distinct lines with outstanding misses
   uint32_t mshr_max_merge = 1;  // requests that may wait on one MSHR (the first miss included)
+  // A read miss fetches, for each sector it lacks, the aligned group of fetch_bytes that
+  // holds it, less what is present or on its way (the H100's L2 reads DRAM in 64-byte sector
+  // pairs); sector_bytes (the default): just the missing sectors.
+  uint32_t fetch_bytes = 32;
 
   uint32_t sectors_per_line() const { return line_bytes / sector_bytes; }
   uint32_t full_line_mask() const {
@@ -50,6 +54,16 @@ struct CacheSpec {
     return n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
   }
   uint64_t line_addr(uint64_t addr) const { return addr & ~uint64_t(line_bytes - 1); }
+  // `sectors` widened to whole aligned groups of fetch_bytes.
+  uint32_t fetch_groups(uint32_t sectors) const {
+    const uint32_t per = fetch_bytes / sector_bytes;
+    if (per <= 1) return sectors;
+    const uint32_t group = per >= 32 ? 0xFFFFFFFFu : (1u << per) - 1;
+    uint32_t out = 0;
+    for (uint32_t i = 0; i < 32; i += per)
+      if (sectors >> i & group) out |= group << i;
+    return out & full_line_mask();
+  }
   // The sectors of addr's line that the byte range [addr, addr + bytes) touches. The range
   // must not cross the line (callers split at line boundaries; the coalescer already does).
   uint32_t sector_mask(uint64_t addr, uint32_t bytes) const;

@@ -18,6 +18,7 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
     r.bytes = uint32_t(e - a);
     r.write = write;
     parts[part].dram_q.push_back({r, dram_ready_at});
+    parts[part].dram_q_sectors += (r.bytes + 31) / 32;
     parts_busy.insert(part);
     ++d.left;
   };
@@ -39,8 +40,18 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
     }
     queue_one(a, e);
   };
+  // partition.dram_request_bytes: no request crosses a multiple of it.
+  const uint64_t unit = spec.partition.dram_request_bytes;
+  auto queue_units = [&](uint64_t begin, uint64_t end) {
+    if (!unit) return queue_run(begin, end);
+    for (uint64_t a = begin; a < end;) {
+      const uint64_t stop = std::min(end, (a / unit + 1) * unit);
+      queue_run(a, stop);
+      a = stop;
+    }
+  };
   if (!sectors) {  // a whole transaction of line_bytes without sector detail
-    queue_run(line, line + line_bytes);
+    queue_units(line, line + line_bytes);
     return;
   }
   const uint32_t nsec = 32;
@@ -51,8 +62,24 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
     }
     uint32_t e = s;
     while (e + 1 < nsec && (sectors >> (e + 1) & 1)) ++e;
-    queue_run(line + uint64_t(s) * 32, line + uint64_t(e + 1) * 32);
+    queue_units(line + uint64_t(s) * 32, line + uint64_t(e + 1) * 32);
     s = e + 1;
+  }
+}
+
+void MemorySystem::Impl::push_reply(uint32_t p, const Packet& req) {
+  Partition& part = parts[p];
+  parts_busy.insert(p);
+  if (!(spec.issue.lsu_line_requests && req.type == PacketType::ReadRequest && std::popcount(req.sector_mask) > 1)) {
+    part.replies.push_back(make_reply(req));
+    return;
+  }
+  // The L2 answers a line request sector by sector: the L1's fill, or the last reply of a
+  // request around the L1, completes it.
+  for (uint32_t m = req.sector_mask; m; m &= m - 1) {
+    Packet one = req;
+    one.sector_mask = m & (~m + 1);
+    part.replies.push_back(make_reply(one));
   }
 }
 
@@ -110,6 +137,8 @@ bool MemorySystem::Impl::home_request(uint32_t p, const Packet& pk, uint64_t now
 bool MemorySystem::Impl::partition_request(uint32_t p, const Packet& pk, uint64_t now) {
   Partition& part = parts[p];
   if (part.dram_q.size() > spec.partition.dram_queue_limit) return false;
+  if (spec.partition.dram_queue_sector_limit && part.dram_q_sectors > spec.partition.dram_queue_sector_limit)
+    return false;
   if (pk.user & kUserFabric) return home_request(p, pk, now);
   if (part.l2) {
     Cache& l2 = *part.l2;
@@ -168,14 +197,12 @@ void MemorySystem::Impl::dram_completed(const DramCompletion& c, uint64_t now) {
       if (w.user & kUserFabric) {  // a copy's miss: the data goes back to the copy's slice
         far_fill(w.src, spec.l2.slice.line_addr(w.addr), w.sector_mask, now + fabric_back());
       } else {
-        part.replies.push_back(make_reply(w));
-        parts_busy.insert(d.part);
+        push_reply(d.part, w);
       }
       free_preq.push_back(uint32_t(slot));
     }
   } else if (!d.write) {
-    part.replies.push_back(make_reply(d.req));
-    parts_busy.insert(d.part);
+    push_reply(d.part, d.req);
   }
   free_dctx.push_back(uint32_t(c.id));
 }

@@ -8,36 +8,74 @@
 
 namespace warpsim::mem {
 
-bool MemorySystem::Impl::lsu_step(uint32_t sm_id, uint64_t now) {
+uint32_t MemorySystem::Impl::lsu_step(uint32_t sm_id, uint64_t now, uint32_t budget) {
   SmSide& sm = sms[sm_id];
-  if (sm.lsu.empty() || now < sm.lsu_free_at) return false;
+  if (sm.lsu.empty() || now < sm.lsu_free_at) return 0;
   // A store that writes part of its sector(s) holds the unit for partial_store_cycles once
   // it has been handed on.
   const Txn& t = txns[sm.lsu.front()];
   const bool partial = t.kind == AccessKind::Store && spec.issue.partial_store_cycles && t.data_bytes < t.bytes;
-  if (!lsu_hand_on(sm_id, now)) return false;
-  if (partial) sm.lsu_free_at = now + spec.issue.partial_store_cycles;
-  return true;
+  const uint32_t took = lsu_hand_on(sm_id, now, budget);
+  if (took && partial) sm.lsu_free_at = now + spec.issue.partial_store_cycles;
+  return took;
 }
 
-bool MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now) {
+uint32_t MemorySystem::Impl::join_line_request(const SmSide& sm, uint32_t budget, uint32_t& sectors) {
+  const uint32_t head = sm.lsu.front();
+  const Txn& t = txns[head];
+  // Through the L1: its sectors of its line; around it: the L2's.
+  const bool via_l1 = t.use_l1 && sm.l1;
+  const CacheSpec* c = via_l1 ? &spec.l1 : spec.has_l2 ? &spec.l2.slice : nullptr;
+  sectors = c ? c->sector_mask(t.addr, t.bytes) : 0;
+  if (!spec.issue.lsu_line_requests || !c || (via_l1 && !l1_sectored()) || t.kind != AccessKind::Load)
+    return 1;
+  // Around the L1 the reply comes sector by sector (push_reply).
+  if (!via_l1) txns[head].replies_left = uint32_t(std::popcount(sectors));
+  if (t.group == kNoGroup) return 1;
+  const uint64_t line = c->line_addr(t.addr);
+  uint32_t n = 1, prev = head;
+  while (n < budget && n < sm.lsu.size()) {
+    const uint32_t id = sm.lsu[n];
+    const Txn& u = txns[id];
+    if (u.group != t.group || u.kind != AccessKind::Load || u.local != t.local || u.use_l1 != t.use_l1 ||
+        c->line_addr(u.addr) != line)
+      break;
+    const uint32_t m = c->sector_mask(u.addr, u.bytes);
+    if (m & sectors) break;
+    sectors |= m;
+    txns[prev].next = id;
+    prev = id;
+    ++n;
+  }
+  if (!via_l1) txns[head].replies_left = uint32_t(std::popcount(sectors));
+  return n;
+}
+
+uint32_t MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t budget) {
   SmSide& sm = sms[sm_id];
-  if (sm.out.size() >= kSmOutCapacity) return false;
+  if (sm.out.size() >= kSmOutCapacity) return 0;
   const uint32_t id = sm.lsu.front();
   Txn& t = txns[id];
   if (!dram) {  // no memory model: a fixed latency from the issue config
     if (t.kind == AccessKind::Store) complete_txn(id, now);
     else schedule(now + spec.issue.global_latency, EventKind::TxnDone, id, 0);
     pop_lsu(sm_id);
-    return true;
+    return 1;
   }
   if (t.use_l1 && sm.l1) {
     Cache& l1 = *sm.l1;
-    const uint32_t l1_sectors = spec.l1.sector_mask(t.addr, t.bytes);
+    uint32_t l1_sectors = 0;
+    const uint32_t joined = join_line_request(sm, budget, l1_sectors);
     if (t.kind == AccessKind::Load) {
       AccessResult r = l1.access({t.addr, l1_sectors, AccessType::Read, t.local, id}, now);
       switch (r.status) {
-        case AccessStatus::ReservationFail: return false;
+        case AccessStatus::ReservationFail:
+          for (uint32_t k = 0, i = id; k < joined; ++k) {  // unlink: the retry joins afresh
+            const uint32_t next = txns[i].next;
+            txns[i].next = kNoTxn;
+            i = next;
+          }
+          return 0;
         case AccessStatus::Hit: schedule(r.ready_cycle, EventKind::TxnDone, id, 0); break;
         case AccessStatus::HitOnPendingMiss: break;
         case AccessStatus::Miss:
@@ -51,9 +89,11 @@ bool MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now) {
         push_out(sm, make_request(sm_id, r.writeback->line_addr, spec.l1.line_bytes,
                                       spec.has_l2 ? spec.l2.slice.full_line_mask() : 0, PacketType::WriteRequest,
                                       0, 0));
+      for (uint32_t k = 0; k < joined; ++k) pop_lsu(sm_id);
+      return joined;
     } else {  // store through the L1 (write-through / write-evict / local write-back)
       AccessResult r = l1.access({t.addr, l1_sectors, AccessType::Write, t.local, id}, now);
-      if (r.status == AccessStatus::ReservationFail) return false;
+      if (r.status == AccessStatus::ReservationFail) return 0;
       if (r.forward_mask)
         push_out(sm, make_request(sm_id, t.addr, t.data_bytes, l2_sectors(t.addr, t.bytes), PacketType::WriteRequest,
                                       0, 0));
@@ -64,14 +104,17 @@ bool MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now) {
       complete_txn(id, now);
     }
     pop_lsu(sm_id);
-    return true;
+    return 1;
   }
   // Straight to the memory partitions.
   switch (t.kind) {
-    case AccessKind::Load:
-      push_out(sm, make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes), PacketType::ReadRequest,
-                                    id, 0));
-      break;
+    case AccessKind::Load: {
+      uint32_t sectors = 0;
+      const uint32_t joined = join_line_request(sm, budget, sectors);
+      push_out(sm, make_request(sm_id, t.addr, t.bytes, sectors, PacketType::ReadRequest, id, 0));
+      for (uint32_t k = 0; k < joined; ++k) pop_lsu(sm_id);
+      return joined;
+    }
     case AccessKind::Atomic:
       push_out(sm, make_request(sm_id, t.addr, t.bytes, l2_sectors(t.addr, t.bytes),
                                     PacketType::AtomicRequest, id, 0));
@@ -83,7 +126,7 @@ bool MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now) {
       break;
   }
   pop_lsu(sm_id);
-  return true;
+  return 1;
 }
 
 void MemorySystem::Impl::reply_arrived(const Packet& p, uint64_t now) {
@@ -94,7 +137,9 @@ void MemorySystem::Impl::reply_arrived(const Packet& p, uint64_t now) {
     sms[sm_id].l1->fill(p.addr, l1_sectored() ? l1_mask_of_l2(p) : spec.l1.full_line_mask(), now, ready);
     for (uint64_t id : ready) complete_txn(uint32_t(id), now);
   } else {
-    complete_txn(uint32_t(p.id), now);
+    Txn& head = txns[uint32_t(p.id)];  // a line request's replies come sector by sector
+    if (head.replies_left > 1) --head.replies_left;
+    else complete_txn(uint32_t(p.id), now);
   }
 }
 
@@ -106,8 +151,7 @@ bool MemorySystem::Impl::tick(uint64_t now) {
     progress = true;
     if (e.kind == EventKind::TxnDone) complete_txn(e.a, now);
     else if (e.kind == EventKind::ReplyReady) {
-      parts[e.a].replies.push_back(make_reply(preq[e.b]));
-      parts_busy.insert(e.a);
+      push_reply(e.a, preq[e.b]);
       free_preq.push_back(uint32_t(e.b));
     } else if (e.kind == EventKind::FarFill) {
       dram_completed(DramCompletion{e.a, 0, false}, now);
@@ -123,7 +167,11 @@ bool MemorySystem::Impl::tick(uint64_t now) {
   }
   if (lsu_pending)
     lsu_busy.for_each([&](uint32_t s) {
-      for (uint32_t k = 0; k < spec.issue.lsu_transactions_per_cycle && lsu_step(s, now); ++k) progress = true;
+      for (uint32_t k = 0, took = 0; k < spec.issue.lsu_transactions_per_cycle; k += took) {
+        took = lsu_step(s, now, spec.issue.lsu_transactions_per_cycle - k);
+        if (!took) break;
+        progress = true;
+      }
     });
   if (icnt) {
     Crossbar& req = icnt->requests();
@@ -181,6 +229,7 @@ bool MemorySystem::Impl::tick(uint64_t now) {
       while (!part.dram_q.empty() && part.dram_q.front().second <= now &&
              dram->can_accept(part.dram_q.front().first.addr, part.dram_q.front().first.write)) {
         dram->enqueue(part.dram_q.front().first, dnow);
+        part.dram_q_sectors -= (part.dram_q.front().first.bytes + 31) / 32;
         part.dram_q.pop_front();
         progress = true;
       }

@@ -23,6 +23,7 @@ inline constexpr uint32_t kControlBytes = 8;      // request header / write ack 
 inline constexpr uint64_t kUserL1Fill = uint64_t(1) << 32;
 inline constexpr uint64_t kUserFabric = uint64_t(1) << 33;  // a copy's request to its line's home slice
 inline constexpr uint32_t kNoGroup = UINT32_MAX;
+inline constexpr uint32_t kNoTxn = UINT32_MAX;
 
 enum class EventKind : uint8_t { TxnDone, ReplyReady, TokenDone, FarFill };
 
@@ -61,6 +62,8 @@ struct MemorySystem::Impl {
     AccessKind kind = AccessKind::Load;
     bool local = false;
     bool use_l1 = false;
+    uint32_t next = kNoTxn;     // issue.lsu_line_requests: the next transaction of this one's request
+    uint32_t replies_left = 0;  // a line request around the L1: its sector replies still to come
   };
   std::vector<Txn> txns;
   std::vector<uint32_t> free_txns;
@@ -93,6 +96,7 @@ struct MemorySystem::Impl {
     std::deque<Packet> pending;  // popped from the network, waiting for the L2 / DRAM queue
     std::deque<Packet> replies;  // waiting to enter the reply network
     std::deque<std::pair<DramRequest, uint64_t>> dram_q;  // (request, ready at): the partition-to-DRAM delay
+    uint64_t dram_q_sectors = 0;  // 32-byte sectors in dram_q
     std::deque<std::pair<uint64_t, Packet>> fabric;  // (visible at, request) from copies in other L2 partitions
   };
   std::vector<Partition> parts;
@@ -188,7 +192,15 @@ struct MemorySystem::Impl {
   }
 
   // ---- completion -----------------------------------------------------------------------
+  // Completes `id` and every transaction of its request (issue.lsu_line_requests).
   void complete_txn(uint32_t id, uint64_t now) {
+    while (id != kNoTxn) {
+      const uint32_t next = txns[id].next;
+      complete_one(id, now);
+      id = next;
+    }
+  }
+  void complete_one(uint32_t id, uint64_t now) {
     Txn& t = txns[id];
     if (t.group != kNoGroup) {
       Group& g = groups[t.group];
@@ -227,9 +239,19 @@ struct MemorySystem::Impl {
   // Runs the DRAM's command clock up to cycle `dnow` (SM cycle `now`); returns progress.
   bool advance_dram(uint64_t dnow, uint64_t now);
 
-  // Processes the head of an SM's load/store queue; false when it must wait.
-  bool lsu_step(uint32_t sm_id, uint64_t now);
-  bool lsu_hand_on(uint32_t sm_id, uint64_t now);  // lsu_step's work, without the unit's busy time
+  // Processes the head of an SM's load/store queue, and with issue.lsu_line_requests the
+  // transactions after it that join its request, at most `budget` in all; returns how many
+  // it took, 0 when it must wait.
+  uint32_t lsu_step(uint32_t sm_id, uint64_t now, uint32_t budget);
+  uint32_t lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t budget);  // lsu_step's work, without the unit's busy time
+  // How many transactions from the head of the SM's queue form one request (1 without
+  // issue.lsu_line_requests): loads of one warp instruction in one line (the L1's, or the
+  // L2's for loads around the L1), at most `budget`. Links them through Txn::next and sets
+  // `sectors` to their sectors of the line (the L1's or the L2's).
+  uint32_t join_line_request(const SmSide& sm, uint32_t budget, uint32_t& sectors);
+  // Queues the reply to `req` at partition p: one per L2 sector for a load request of
+  // several sectors under issue.lsu_line_requests, else one.
+  void push_reply(uint32_t p, const Packet& req);
   void pop_lsu(uint32_t sm_id) {
     SmSide& sm = sms[sm_id];
     sm.lsu.pop_front();

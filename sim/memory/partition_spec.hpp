@@ -17,6 +17,13 @@ struct PartitionSpec {
   // (back-pressure into the network). It bounds the partition's DRAM requests in flight, so
   // with dram_latency it bounds DRAM bandwidth (Little's law).
   uint32_t dram_queue_limit = 64;
+  // The same bound in 32-byte sectors, whatever the requests' sizes (0: none): a partition
+  // whose requests may each carry several sectors (issue.lsu_line_requests) keeps the bytes
+  // in flight that Little's law gives.
+  uint32_t dram_queue_sector_limit = 0;
+  // The largest DRAM request the partition makes: a run of sectors is split at multiples
+  // of it (0: a run is one request per DRAM row).
+  uint32_t dram_request_bytes = 0;
 };
 
 inline PartitionSpec parse_partition_spec(ConfigReader& r) {
@@ -31,6 +38,13 @@ inline PartitionSpec parse_partition_spec(ConfigReader& r) {
   const uint64_t limit = r.get_positive_or("dram_queue_limit", 64);
   if (limit > 65536) r.fail("dram_queue_limit", "at most 65536 requests");
   p.dram_queue_limit = static_cast<uint32_t>(limit);
+  const uint64_t sectors = r.get_uint_or("dram_queue_sector_limit", 0);
+  if (sectors > 1u << 20) r.fail("dram_queue_sector_limit", "at most 1048576 sectors");
+  p.dram_queue_sector_limit = static_cast<uint32_t>(sectors);
+  const uint64_t rb = r.get_uint_or("dram_request_bytes", 0);
+  if (rb != 0 && (rb < 32 || rb > 65536 || (rb & (rb - 1)) != 0))
+    r.fail("dram_request_bytes", "expected 0 (no limit) or a power of two from 32 to 65536");
+  p.dram_request_bytes = static_cast<uint32_t>(rb);
   r.finish();
   return p;
 }

@@ -104,6 +104,7 @@ IssueSpec parse_issue(ConfigReader r) {
       u32(r, "lsu_transactions_per_cycle", r.get_positive_or("lsu_transactions_per_cycle", 1));
   if (is.lsu_transactions_per_cycle > 32)
     r.fail("lsu_transactions_per_cycle", "at most 32 (one per lane of a warp)");
+  is.lsu_line_requests = r.get_bool_or("lsu_line_requests", false);
   is.dp_blocks_other_schedulers = r.get_bool_or("dp_blocks_other_schedulers", false);
   is.partial_store_cycles = u32(r, "partial_store_cycles", r.get_uint_or("partial_store_cycles", 0));
   if (is.partial_store_cycles > 1000) r.fail("partial_store_cycles", "at most 1000");

@@ -128,6 +128,9 @@ TEST_CASE("310: lines homed in the other partition cost far_latency more, once",
   const uint32_t homed_far = d.homed_in(1);  // far for SM 0, near for SM 66
   REQUIRE(homed_far > lines / 4);
   REQUIRE(homed_far < lines * 3 / 4);
+  // A copy's miss asks its home for the 64-byte pair its sector is in (l2.fetch_bytes).
+  const uint32_t pair = h100().l2.slice.fetch_bytes / h100().l2.slice.sector_bytes;
+  REQUIRE(pair == 2);
   const LaunchStats cold = d.pass(0);        // SM 0, partition 0: DRAM, kept at home (+ SM 0's copies)
   const LaunchStats near = d.pass(1);        // SM 1, partition 0: its partition has every line
   const LaunchStats far = d.pass(66);        // SM 66, partition 1: the lines homed there are there
@@ -136,15 +139,16 @@ TEST_CASE("310: lines homed in the other partition cost far_latency more, once",
   // home slice, where it stays: hits.
   const uint64_t claims = far.mem.atomic_transactions;
   REQUIRE(claims >= 1);
-  REQUIRE(cold.dram.read_bytes > 0);
-  CHECK(cold.mem.l2_fabric_sectors == homed_far);  // SM 0's copies asked their homes (misses)
+  // Every line read from DRAM once, 64 bytes of it; the claim word's pair once too.
+  CHECK(cold.dram.read_bytes == uint64_t(lines + 1) * 64);
+  CHECK(cold.mem.l2_fabric_sectors == homed_far * pair);  // SM 0's copies asked their homes (misses)
   CHECK(cold.mem.l2_fabric_hits == 0);
   CHECK(near.mem.l2_hits == lines + claims);
   CHECK(near.mem.l2_fabric_sectors == 0);
   CHECK(far.mem.l2_hits == homed_far + claims);
   CHECK(far.mem.l2_misses == lines - homed_far);
-  CHECK(far.mem.l2_fabric_sectors == lines - homed_far);
-  CHECK(far.mem.l2_fabric_hits == lines - homed_far);
+  CHECK(far.mem.l2_fabric_sectors == (lines - homed_far) * pair);
+  CHECK(far.mem.l2_fabric_hits == (lines - homed_far) * pair);
   CHECK(far.dram.read_bytes == 0);
   CHECK(far_again.mem.l2_hits == lines + claims);
   CHECK(far_again.mem.l2_fabric_sectors == 0);
@@ -162,8 +166,9 @@ TEST_CASE("310: functional mode counts the partitioned L2 as timing mode does", 
     const LaunchStats far = d.pass(66, mode);
     const LaunchStats again = d.pass(66, mode);
     const uint64_t claims = far.mem.atomic_transactions;
+    const uint32_t pair = h100().l2.slice.fetch_bytes / h100().l2.slice.sector_bytes;
     CHECK(far.mem.l2_hits == homed_far + claims);
-    CHECK(far.mem.l2_fabric_hits == lines - homed_far);
+    CHECK(far.mem.l2_fabric_hits == (lines - homed_far) * pair);
     CHECK(again.mem.l2_hits == lines + claims);
     CHECK(again.mem.l2_fabric_sectors == 0);
   }
@@ -183,8 +188,9 @@ TEST_CASE("310: past its own partition an SM still finds the lines homed in the 
   d.pass(0);
   const LaunchStats second = d.pass(0);
   CHECK(second.mem.l2_hits <= second.mem.atomic_transactions);  // the claim word may stay
-  CHECK(second.mem.l2_fabric_sectors == homed_far);
-  CHECK(second.mem.l2_fabric_hits == homed_far);
+  const uint32_t pair = spec.l2.slice.fetch_bytes / spec.l2.slice.sector_bytes;
+  CHECK(second.mem.l2_fabric_sectors == homed_far * pair);
+  CHECK(second.mem.l2_fabric_hits == homed_far * pair);
   CHECK(second.dram.read_transactions > 0);
 }
 

@@ -160,3 +160,46 @@ TEST_CASE("310: an address scheme that changes bank within an L2 line gets one D
   CHECK(b.exec.inst_executed == a.exec.inst_executed);
   CHECK(b.timing.elapsed_cycles_sm != a.timing.elapsed_cycles_sm);
 }
+
+TEST_CASE("310: lsu_line_requests: a warp's sectors of one line are one request, so a sector pair is "
+          "fetched once and found by no other request",
+          "[timing][config]") {
+  // 32 warps each read one full line of A and one of B: 64 lines, 256 sectors. The H100's L2
+  // fetches 64-byte pairs (l2.fetch_bytes). Asked per sector, the second sector of each pair
+  // finds the first one's fetch on its way (a hit to ncu); asked per line, nothing hits, as
+  // ncu shows for a streaming read (docs/calibration.md, "Hit rates").
+  const std::map<std::string, int64_t> n1024{{"n", 1024}};
+  const LaunchStats line = timed("h100", {}, "kernels/vecadd/vecadd_1003.json", n1024);
+  const LaunchStats sector = timed("h100", {"issue.lsu_line_requests=false"}, "kernels/vecadd/vecadd_1003.json", n1024);
+  for (const LaunchStats* s : {&line, &sector}) {
+    CHECK(s->mem.l2_read_sectors == 256);
+    CHECK(s->mem.l1_sectors == 256);
+    CHECK(s->dram.read_bytes == 64 * 128);  // each pair read from DRAM once either way
+  }
+  CHECK(line.mem.l1_misses == 64);     // one L1 request per line
+  CHECK(sector.mem.l1_misses == 256);  // one per sector
+  CHECK(line.mem.l2_read_sector_hits == 0);
+  CHECK(sector.mem.l2_read_sector_hits == 128);
+
+  // Around the L1 (volatile loads): one request per line too, answered sector by sector.
+  const std::map<std::string, int64_t> n1024b{{"n", 1024}, {"block_size", 256}};
+  const LaunchStats vline = timed("h100", {}, "kernels/divergence/divergence_warps.json", n1024b);
+  const LaunchStats vsector =
+      timed("h100", {"issue.lsu_line_requests=false"}, "kernels/divergence/divergence_warps.json", n1024b);
+  CHECK(vline.mem.l2_read_sectors == 128);
+  CHECK(vsector.mem.l2_read_sectors == 128);
+  CHECK(vline.mem.l2_read_sector_hits == 0);
+  CHECK(vsector.mem.l2_read_sector_hits == 64);
+}
+
+TEST_CASE("310: dram_request_bytes splits a missed line into DRAM requests of that size", "[timing][config]") {
+  const std::map<std::string, int64_t> n1024{{"n", 1024}};
+  const LaunchStats split = timed("h100", {}, "kernels/vecadd/vecadd_1003.json", n1024);
+  const LaunchStats whole = timed("h100", {"partition.dram_request_bytes=0"}, "kernels/vecadd/vecadd_1003.json", n1024);
+  CHECK(split.dram.read_bytes == whole.dram.read_bytes);
+  // Every DRAM request is one row hit, miss or conflict: the 64 lines of A and B are 128
+  // requests of 64 bytes, or 64 of 128 (C's stores stay in the write-back L2).
+  const auto requests = [](const LaunchStats& s) { return s.dram.row_hits + s.dram.row_misses + s.dram.row_conflicts; };
+  CHECK(requests(split) == 128);
+  CHECK(requests(whole) == 64);
+}

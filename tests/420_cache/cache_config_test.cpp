@@ -213,3 +213,23 @@ TEST_CASE("L2 errors explain the per-slice arithmetic", "[cache][config]") {
           "slices_per_channel)) is not a multiple of line_bytes * ways = 128 * 12");
   }
 }
+
+TEST_CASE("fetch_bytes: a power of two from sector_bytes to line_bytes, sector_bytes by default", "[cache][config]") {
+  Json doc = c2070_l1();
+  doc["sector_bytes"] = 32;
+  {
+    ConfigReader r(doc, "test.json", "l1");
+    CHECK(parse_cache_spec(r).fetch_bytes == 32);
+  }
+  doc["fetch_bytes"] = 64;
+  {
+    ConfigReader r(doc, "test.json", "l1");
+    CHECK(parse_cache_spec(r).fetch_bytes == 64);
+  }
+  for (int bad : {16, 48, 256}) {
+    INFO(bad);
+    doc["fetch_bytes"] = bad;
+    const std::string e = l1_error(doc);
+    CHECK_THAT(e, Catch::Contains("l1.fetch_bytes") && Catch::Contains("power of two from sector_bytes (32)"));
+  }
+}

@@ -83,3 +83,36 @@ TEST_CASE("a full-line request moves four sectors, a .cg request one", "[cache][
   CHECK(l2.stats().sector_read_hits == 4);
   CHECK(l2.stats().sector_hit_rate() == Approx(4.0 / 9.0));
 }
+
+TEST_CASE("fetch_bytes 64: a miss fetches the aligned sector pairs it touches, less what is there or coming",
+          "[cache][sector][fetch]") {
+  CacheSpec s = tiny_spec(4, 2);
+  s.fetch_bytes = 64;
+  CHECK(s.fetch_groups(0b0001) == 0b0011);
+  CHECK(s.fetch_groups(0b0100) == 0b1100);
+  CHECK(s.fetch_groups(0b0110) == 0b1111);
+  Cache c(s);
+  const uint64_t A = 0x200;
+  AccessResult r = c.access(read(A, 0b0010, 1), 0);  // one word in sector 1
+  CHECK(r.status == AccessStatus::Miss);
+  CHECK(r.fetch_mask == 0b0011);                     // the pair 0-1 (the H100 reads 64 bytes)
+  // Sector 0 is on its way: merged, nothing more to fetch, counted as a tag hit.
+  CHECK(c.access(read(A, 0b0001, 2), 1).status == AccessStatus::HitOnPendingMiss);
+  // Sectors 1-2: 1 is coming, 2's pair (2-3) is fetched.
+  AccessResult r3 = c.access(read(A, 0b0110, 3), 2);
+  CHECK(r3.status == AccessStatus::Miss);
+  CHECK(r3.fetch_mask == 0b1100);
+  CHECK(c.fill(A, 0b0011, 5) == std::vector<uint64_t>{1, 2});
+  CHECK(c.fill(A, 0b1100, 6) == std::vector<uint64_t>{3});
+  CHECK(c.present_sectors(A) == 0b1111);
+  CHECK(c.stats().fetch_sectors == 4);
+  CHECK(c.stats().sector_reads == 1 + 1 + 2);
+  CHECK(c.stats().sector_read_tag_hits == 1 + 1);  // sector 0 (coming), sector 1 (coming)
+
+  // A written sector is present: a miss beside it fetches only the other half of the pair.
+  const uint64_t B = 0x600;
+  c.access(write(B, 0b0100), 10);
+  AccessResult w = c.access(read(B, 0b1000, 4), 11);
+  CHECK(w.status == AccessStatus::Miss);
+  CHECK(w.fetch_mask == 0b1000);
+}
