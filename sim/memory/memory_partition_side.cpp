@@ -67,22 +67,6 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
   }
 }
 
-void MemorySystem::Impl::push_reply(uint32_t p, const Packet& req) {
-  Partition& part = parts[p];
-  parts_busy.insert(p);
-  if (!(spec.issue.lsu_line_requests && req.type == PacketType::ReadRequest && std::popcount(req.sector_mask) > 1)) {
-    part.replies.push_back(make_reply(req));
-    return;
-  }
-  // The L2 answers a line request sector by sector: the L1's fill, or the last reply of a
-  // request around the L1, completes it.
-  for (uint32_t m = req.sector_mask; m; m &= m - 1) {
-    Packet one = req;
-    one.sector_mask = m & (~m + 1);
-    part.replies.push_back(make_reply(one));
-  }
-}
-
 void MemorySystem::Impl::to_home(uint32_t part, uint32_t home, uint64_t addr, uint32_t sectors, PacketType type,
                                  uint64_t now) {
   Packet pk;
@@ -197,12 +181,14 @@ void MemorySystem::Impl::dram_completed(const DramCompletion& c, uint64_t now) {
       if (w.user & kUserFabric) {  // a copy's miss: the data goes back to the copy's slice
         far_fill(w.src, spec.l2.slice.line_addr(w.addr), w.sector_mask, now + fabric_back());
       } else {
-        push_reply(d.part, w);
+        part.replies.push_back(make_reply(w));
+        parts_busy.insert(d.part);
       }
       free_preq.push_back(uint32_t(slot));
     }
   } else if (!d.write) {
-    push_reply(d.part, d.req);
+    part.replies.push_back(make_reply(d.req));
+    parts_busy.insert(d.part);
   }
   free_dctx.push_back(uint32_t(c.id));
 }

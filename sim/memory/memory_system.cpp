@@ -27,11 +27,9 @@ uint32_t MemorySystem::Impl::join_line_request(const SmSide& sm, uint32_t budget
   const bool via_l1 = t.use_l1 && sm.l1;
   const CacheSpec* c = via_l1 ? &spec.l1 : spec.has_l2 ? &spec.l2.slice : nullptr;
   sectors = c ? c->sector_mask(t.addr, t.bytes) : 0;
-  if (!spec.issue.lsu_line_requests || !c || (via_l1 && !l1_sectored()) || t.kind != AccessKind::Load)
+  if (!spec.issue.lsu_line_requests || !c || (via_l1 && !l1_sectored()) || t.kind != AccessKind::Load ||
+      t.group == kNoGroup)
     return 1;
-  // Around the L1 the reply comes sector by sector (push_reply).
-  if (!via_l1) txns[head].replies_left = uint32_t(std::popcount(sectors));
-  if (t.group == kNoGroup) return 1;
   const uint64_t line = c->line_addr(t.addr);
   uint32_t n = 1, prev = head;
   while (n < budget && n < sm.lsu.size()) {
@@ -47,7 +45,6 @@ uint32_t MemorySystem::Impl::join_line_request(const SmSide& sm, uint32_t budget
     prev = id;
     ++n;
   }
-  if (!via_l1) txns[head].replies_left = uint32_t(std::popcount(sectors));
   return n;
 }
 
@@ -137,9 +134,7 @@ void MemorySystem::Impl::reply_arrived(const Packet& p, uint64_t now) {
     sms[sm_id].l1->fill(p.addr, l1_sectored() ? l1_mask_of_l2(p) : spec.l1.full_line_mask(), now, ready);
     for (uint64_t id : ready) complete_txn(uint32_t(id), now);
   } else {
-    Txn& head = txns[uint32_t(p.id)];  // a line request's replies come sector by sector
-    if (head.replies_left > 1) --head.replies_left;
-    else complete_txn(uint32_t(p.id), now);
+    complete_txn(uint32_t(p.id), now);  // and the rest of its line request
   }
 }
 
@@ -151,7 +146,8 @@ bool MemorySystem::Impl::tick(uint64_t now) {
     progress = true;
     if (e.kind == EventKind::TxnDone) complete_txn(e.a, now);
     else if (e.kind == EventKind::ReplyReady) {
-      push_reply(e.a, preq[e.b]);
+      parts[e.a].replies.push_back(make_reply(preq[e.b]));
+      parts_busy.insert(e.a);
       free_preq.push_back(uint32_t(e.b));
     } else if (e.kind == EventKind::FarFill) {
       dram_completed(DramCompletion{e.a, 0, false}, now);

@@ -63,7 +63,6 @@ struct MemorySystem::Impl {
     bool local = false;
     bool use_l1 = false;
     uint32_t next = kNoTxn;     // issue.lsu_line_requests: the next transaction of this one's request
-    uint32_t replies_left = 0;  // a line request around the L1: its sector replies still to come
   };
   std::vector<Txn> txns;
   std::vector<uint32_t> free_txns;
@@ -249,9 +248,6 @@ struct MemorySystem::Impl {
   // L2's for loads around the L1), at most `budget`. Links them through Txn::next and sets
   // `sectors` to their sectors of the line (the L1's or the L2's).
   uint32_t join_line_request(const SmSide& sm, uint32_t budget, uint32_t& sectors);
-  // Queues the reply to `req` at partition p: one per L2 sector for a load request of
-  // several sectors under issue.lsu_line_requests, else one.
-  void push_reply(uint32_t p, const Packet& req);
   void pop_lsu(uint32_t sm_id) {
     SmSide& sm = sms[sm_id];
     sm.lsu.pop_front();

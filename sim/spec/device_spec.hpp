@@ -63,9 +63,9 @@ struct IssueSpec {
   uint32_t lsu_transactions_per_cycle = 1;
   // Loads through a sectored L1: the transactions of one warp instruction that fall in one
   // L1 line (consecutive in the queue, up to lsu_transactions_per_cycle) are one L1 lookup
-  // and one request below it, with their sectors together (the H100's L1TEX looks up a line
-  // per wavefront, and its L2 sees requests of up to four sectors); the L2 still answers one
-  // sector per reply. Off: one lookup and one request per transaction.
+  // and one request below it, with their sectors together, answered by one reply (the
+  // H100's L1TEX looks up a line per wavefront, and its L2 sees requests of up to four
+  // sectors). Off: one lookup, request and reply per transaction.
   bool lsu_line_requests = false;
   // Cycles the load/store unit is busy with a global store transaction that writes only part
   // of its bytes (a byte-masked sector), instead of sharing a cycle with others; 0: no extra cost.
