@@ -20,7 +20,7 @@ case $mode in
     ;;
   sim)
     warpsim=${3:-$default_warpsim}
-    shift 3 || true
+    shift $(( $# < 3 ? $# : 3 ))  # MODE OUT [WARPSIM]; the rest are warpsim options
     "$warpsim" exec --config h100 --cache-control all --no-summary "$@" --json "$out/dram_inflight_sim.json" \
       -- "$work/dram_inflight" noflush > "$out/dram_inflight_sim.csv"
     ;;

@@ -20,7 +20,7 @@ case $mode in
     ;;
   sim)
     warpsim=${3:-$default_warpsim}
-    shift 3 || true
+    shift $(( $# < 3 ? $# : 3 ))  # MODE OUT [WARPSIM]; the rest are warpsim options
     extra=("$@")
     run() { "$warpsim" exec --config h100 --no-summary "${extra[@]}" -- "$work/l2_partitions" "$@"; }
     step=11
