@@ -203,3 +203,24 @@ TEST_CASE("310: dram_request_bytes splits a missed line into DRAM requests of th
   CHECK(requests(split) == 128);
   CHECK(requests(whole) == 64);
 }
+
+TEST_CASE("310: the new partition and issue keys: bad values name their key path", "[timing][config]") {
+  auto error_of = [](const std::vector<std::string>& sets) -> std::string {
+    try {
+      load_device_spec(repo("configs/h100.json"), sets);
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+    return "";
+  };
+  for (const char* bad : {"partition.dram_request_bytes=48", "partition.dram_request_bytes=16"}) {
+    INFO(bad);
+    const std::string e = error_of({bad});
+    CHECK_THAT(e, Catch::Contains("partition.dram_request_bytes") && Catch::Contains("power of two from 32"));
+  }
+  CHECK_THAT(error_of({"partition.dram_queue_sector_limit=2000000"}),
+             Catch::Contains("partition.dram_queue_sector_limit") && Catch::Contains("at most 1048576"));
+  CHECK_THAT(error_of({"l2.fetch_bytes=256"}), Catch::Contains("l2.fetch_bytes"));
+  CHECK_THAT(error_of({"issue.lsu_line_requests=3"}), Catch::Contains("issue.lsu_line_requests"));
+  CHECK(error_of({"partition.dram_request_bytes=0", "l2.fetch_bytes=32", "issue.lsu_line_requests=false"}).empty());
+}
