@@ -61,9 +61,10 @@ struct IssueSpec {
   // Global/local transactions the load/store unit hands to the memory system per cycle
   // (the H100's L1 takes a 128-byte wavefront, four 32-byte sectors, per cycle); 1 by default.
   uint32_t lsu_transactions_per_cycle = 1;
-  // Loads through a sectored L1: the transactions of one warp instruction that fall in one
-  // L1 line (consecutive in the queue, up to lsu_transactions_per_cycle) are one L1 lookup
-  // and one request below it, with their sectors together, answered by one reply (the
+  // Loads through a sectored L1 (or around the L1, at the L2's line): the transactions of one
+  // warp instruction that fall in one line (consecutive in the queue, up to
+  // lsu_transactions_per_cycle) are one L1 lookup and one request below it, with their
+  // sectors together, answered by one reply (the
   // H100's L1TEX looks up a line per wavefront, and its L2 sees requests of up to four
   // sectors). Off: one lookup, request and reply per transaction.
   bool lsu_line_requests = false;
