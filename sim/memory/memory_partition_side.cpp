@@ -18,7 +18,7 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
     r.bytes = uint32_t(e - a);
     r.write = write;
     parts[part].dram_q.push_back({r, dram_ready_at});
-    parts[part].dram_q_sectors += (r.bytes + 31) / 32;
+    parts[part].dram_q_sectors += dram_sectors(r);
     parts_busy.insert(part);
     ++d.left;
   };

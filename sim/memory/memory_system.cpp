@@ -20,7 +20,7 @@ uint32_t MemorySystem::Impl::lsu_step(uint32_t sm_id, uint64_t now, uint32_t bud
   return took;
 }
 
-uint32_t MemorySystem::Impl::join_line_request(const SmSide& sm, uint32_t budget, uint32_t& sectors) {
+uint32_t MemorySystem::Impl::join_line_request(const SmSide& sm, uint32_t budget, uint32_t& sectors) const {
   const uint32_t head = sm.lsu.front();
   const Txn& t = txns[head];
   // Through the L1: its sectors of its line; around it: the L2's.
@@ -31,21 +31,24 @@ uint32_t MemorySystem::Impl::join_line_request(const SmSide& sm, uint32_t budget
       t.group == kNoGroup)
     return 1;
   const uint64_t line = c->line_addr(t.addr);
-  uint32_t n = 1, prev = head;
+  uint32_t n = 1;
   while (n < budget && n < sm.lsu.size()) {
-    const uint32_t id = sm.lsu[n];
-    const Txn& u = txns[id];
+    const Txn& u = txns[sm.lsu[n]];
     if (u.group != t.group || u.kind != AccessKind::Load || u.local != t.local || u.use_l1 != t.use_l1 ||
         c->line_addr(u.addr) != line)
       break;
     const uint32_t m = c->sector_mask(u.addr, u.bytes);
     if (m & sectors) break;
     sectors |= m;
-    txns[prev].next = id;
-    prev = id;
     ++n;
   }
   return n;
+}
+
+void MemorySystem::Impl::take_request(uint32_t sm_id, uint32_t n) {
+  SmSide& sm = sms[sm_id];
+  for (uint32_t k = 1; k < n; ++k) txns[sm.lsu[k - 1]].next = sm.lsu[k];
+  for (uint32_t k = 0; k < n; ++k) pop_lsu(sm_id);
 }
 
 uint32_t MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t budget) {
@@ -66,13 +69,7 @@ uint32_t MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t 
     if (t.kind == AccessKind::Load) {
       AccessResult r = l1.access({t.addr, l1_sectors, AccessType::Read, t.local, id}, now);
       switch (r.status) {
-        case AccessStatus::ReservationFail:
-          for (uint32_t k = 0, i = id; k < joined; ++k) {  // unlink: the retry joins afresh
-            const uint32_t next = txns[i].next;
-            txns[i].next = kNoTxn;
-            i = next;
-          }
-          return 0;
+        case AccessStatus::ReservationFail: return 0;
         case AccessStatus::Hit: schedule(r.ready_cycle, EventKind::TxnDone, id, 0); break;
         case AccessStatus::HitOnPendingMiss: break;
         case AccessStatus::Miss:
@@ -86,7 +83,7 @@ uint32_t MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t 
         push_out(sm, make_request(sm_id, r.writeback->line_addr, spec.l1.line_bytes,
                                       spec.has_l2 ? spec.l2.slice.full_line_mask() : 0, PacketType::WriteRequest,
                                       0, 0));
-      for (uint32_t k = 0; k < joined; ++k) pop_lsu(sm_id);
+      take_request(sm_id, joined);
       return joined;
     } else {  // store through the L1 (write-through / write-evict / local write-back)
       AccessResult r = l1.access({t.addr, l1_sectors, AccessType::Write, t.local, id}, now);
@@ -109,7 +106,7 @@ uint32_t MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t 
       uint32_t sectors = 0;
       const uint32_t joined = join_line_request(sm, budget, sectors);
       push_out(sm, make_request(sm_id, t.addr, t.bytes, sectors, PacketType::ReadRequest, id, 0));
-      for (uint32_t k = 0; k < joined; ++k) pop_lsu(sm_id);
+      take_request(sm_id, joined);
       return joined;
     }
     case AccessKind::Atomic:
@@ -225,7 +222,7 @@ bool MemorySystem::Impl::tick(uint64_t now) {
       while (!part.dram_q.empty() && part.dram_q.front().second <= now &&
              dram->can_accept(part.dram_q.front().first.addr, part.dram_q.front().first.write)) {
         dram->enqueue(part.dram_q.front().first, dnow);
-        part.dram_q_sectors -= (part.dram_q.front().first.bytes + 31) / 32;
+        part.dram_q_sectors -= dram_sectors(part.dram_q.front().first);
         part.dram_q.pop_front();
         progress = true;
       }

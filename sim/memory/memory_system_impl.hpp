@@ -95,7 +95,7 @@ struct MemorySystem::Impl {
     std::deque<Packet> pending;  // popped from the network, waiting for the L2 / DRAM queue
     std::deque<Packet> replies;  // waiting to enter the reply network
     std::deque<std::pair<DramRequest, uint64_t>> dram_q;  // (request, ready at): the partition-to-DRAM delay
-    uint64_t dram_q_sectors = 0;  // 32-byte sectors in dram_q
+    uint64_t dram_q_sectors = 0;  // 32-byte sectors in dram_q (dram_sectors of each)
     std::deque<std::pair<uint64_t, Packet>> fabric;  // (visible at, request) from copies in other L2 partitions
   };
   std::vector<Partition> parts;
@@ -154,6 +154,8 @@ struct MemorySystem::Impl {
   void schedule(uint64_t t, EventKind k, uint32_t a, uint64_t b) { events.push({t, seq++, k, a, b}); }
 
   uint32_t new_txn() { return take_slot(txns, free_txns); }
+  // The 32-byte sectors a DRAM request counts for in partition.dram_queue_sector_limit.
+  static uint64_t dram_sectors(const DramRequest& r) { return (uint64_t(r.bytes) + 31) / 32; }
 
   uint64_t dram_cycle_at(uint64_t core) const { return core * dram_khz / core_khz; }
   uint64_t core_cycle_at(uint64_t dc) const { return (dc * core_khz + dram_khz - 1) / dram_khz; }
@@ -245,9 +247,12 @@ struct MemorySystem::Impl {
   uint32_t lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t budget);  // lsu_step's work, without the unit's busy time
   // How many transactions from the head of the SM's queue form one request (1 without
   // issue.lsu_line_requests): loads of one warp instruction in one line (the L1's, or the
-  // L2's for loads around the L1), at most `budget`. Links them through Txn::next and sets
-  // `sectors` to their sectors of the line (the L1's or the L2's).
-  uint32_t join_line_request(const SmSide& sm, uint32_t budget, uint32_t& sectors);
+  // L2's for loads around the L1), at most `budget`; sets `sectors` to their sectors of the
+  // line (the L1's or the L2's).
+  uint32_t join_line_request(const SmSide& sm, uint32_t budget, uint32_t& sectors) const;
+  // The request of the first `n` transactions has been handed on: links them through
+  // Txn::next (completing the first completes them all) and takes them off the queue.
+  void take_request(uint32_t sm_id, uint32_t n);
   void pop_lsu(uint32_t sm_id) {
     SmSide& sm = sms[sm_id];
     sm.lsu.pop_front();

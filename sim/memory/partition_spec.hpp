@@ -4,6 +4,7 @@
 // no bandwidth limit of their own (the interconnect, L2 MSHRs and DRAM queues do), and are
 // the calibration knobs for measured L2-hit and DRAM latencies (docs/calibration.md).
 #pragma once
+#include <bit>
 #include <cstdint>
 
 #include "sim/foundation/config_reader.hpp"
@@ -42,7 +43,7 @@ inline PartitionSpec parse_partition_spec(ConfigReader& r) {
   if (sectors > 1u << 20) r.fail("dram_queue_sector_limit", "at most 1048576 sectors");
   p.dram_queue_sector_limit = static_cast<uint32_t>(sectors);
   const uint64_t rb = r.get_uint_or("dram_request_bytes", 0);
-  if (rb != 0 && (rb < 32 || rb > 65536 || (rb & (rb - 1)) != 0))
+  if (rb != 0 && (rb < 32 || rb > 65536 || !std::has_single_bit(rb)))
     r.fail("dram_request_bytes", "expected 0 (no limit) or a power of two from 32 to 65536");
   p.dram_request_bytes = static_cast<uint32_t>(rb);
   r.finish();
