@@ -114,6 +114,11 @@ void Decoder::classify(std::string_view m) {
       return;
     }
   }
+  if (base_ == "griddepcontrol" && (m == "wait" || m == "launch_dependents")) {
+    if (md_.griddep) malformed("griddepcontrol takes one of .wait and .launch_dependents");
+    md_.griddep = m[0];
+    return;
+  }
   if (base_ == "bfind" && m == "shiftamt") {
     md_.shiftamt = true;
     return;
@@ -373,6 +378,7 @@ void Decoder::dispatch() {
   if (b == "match") return match();
   if (b == "bmsk") return bmsk();
   if (b == "nanosleep") return nanosleep();
+  if (b == "griddepcontrol") return griddepcontrol();
   if (b == "vabsdiff4") return vabsdiff4();
   if (b == "tex" || b == "tld4") return tex();
   if (b == "suld") return suld();
@@ -393,7 +399,7 @@ bool known_opcode(std::string_view base) {
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
-      "bmsk", "nanosleep", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc"};
+      "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

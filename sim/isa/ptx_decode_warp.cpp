@@ -171,6 +171,17 @@ void Decoder::nanosleep() {
   in_.klass = InstrClass::Other;
 }
 
+// griddepcontrol.wait / .launch_dependents (programmatic dependent launch, sm_90): a grid
+// waits for the grids it depends on, or lets its dependents start early. Launches run one
+// after another to completion here, so every prerequisite grid has finished and its memory
+// is visible before the dependent grid starts: both are no-ops, which is one legal schedule.
+void Decoder::griddepcontrol() {
+  need(0);
+  if (!md_.griddep) malformed("griddepcontrol needs .wait or .launch_dependents");
+  in_.op = Op::Nop;
+  in_.klass = InstrClass::Other;
+}
+
 // vabsdiff4.{u32,s32}.{u32,s32}.{u32,s32}.add d, a, b, c: c plus the sum of |a_i - b_i| over
 // the four bytes (signed or unsigned as a's and b's types say), as __sad-style code uses it.
 // The per-byte forms (a byte-mask destination, .min/.max) are refused.

@@ -43,6 +43,7 @@ struct Mods {
   bool vadd = false;       // vabsdiff4.add
   bool sem = false;  // memory-ordering qualifiers (ignored: the simulator is sequentially consistent)
   bool bar_red = false;  // bar.red / barrier.red
+  char griddep = 0;      // griddepcontrol: 'w' (.wait) or 'l' (.launch_dependents)
   int red_op = 0;        // bar.red: 'p'opc, 'a'nd or 'o'r
 };
 
@@ -133,6 +134,7 @@ class Decoder {
   void bfi();
   void bmsk();
   void nanosleep();
+  void griddepcontrol();
   void vabsdiff4();
 
   // texture fetches and surface accesses (ptx_decode_texture.cpp)

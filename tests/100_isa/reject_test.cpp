@@ -61,6 +61,7 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"dp4a.u32.u32 %r1, %r2, %r3, %r1;", "dp4a"},
       {"redux.sync.add.s32 %r1, %r2, 0xffffffff;", "redux"},
       {"nanosleep.u64 100;", "nanosleep other than nanosleep.u32"},
+      {"griddepcontrol.arrive;", "modifier .arrive on griddepcontrol"},
       {"bmsk.b32 %r1, %r2, %r3;", "bmsk other than"},
       {"brkpt;", "brkpt"},
       {"set.eq.u32.s32 %r1, %r2, %r3;", "set"},

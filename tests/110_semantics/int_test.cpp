@@ -484,6 +484,16 @@ TEST_CASE("bmsk: b one-bits from bit a, clamped or wrapped, nanosleep does nothi
   }
 }
 
+TEST_CASE("griddepcontrol.wait and .launch_dependents change nothing (launches run in order)", "[semantics][int]") {
+  // Programmatic dependent launch (sm_90, what CUB asks for): the prerequisite grid has
+  // finished before a dependent grid starts here, so waiting for it is a no-op.
+  using semtest::Types;
+  auto out = semtest::eval("griddepcontrol.wait;\nadd.u32 %d, %a, %b;\ngriddepcontrol.launch_dependents;",
+                           Types("b32", "b32", "b32"), {{3, 4, 0, 0, 0}, {100, 23, 0, 0, 0}});
+  CHECK(out[0].d == 7);
+  CHECK(out[1].d == 123);
+}
+
 TEST_CASE("vabsdiff4.add: c plus the byte-wise absolute differences, unsigned or signed bytes", "[semantics][int]") {
   using semtest::Types;
   const std::vector<semtest::Case> cases = {{0x01020304, 0x04030201, 0, 0, 0},
