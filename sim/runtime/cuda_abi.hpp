@@ -232,6 +232,8 @@ enum DeviceAttr : int {
   AttrMaxSharedMemoryPerBlockOptin = 97,
   AttrMaxBlocksPerMultiprocessor = 106,
   AttrReservedSharedMemoryPerBlock = 111,
+  AttrMemoryPoolsSupported = 115,
+  AttrMemoryPoolSupportedHandleTypes = 119,
 };
 
 // cudaFuncCache
@@ -305,6 +307,74 @@ struct GraphExecUpdateResultInfo {
   GraphExecUpdateResult result;
   void* errorNode;
   void* errorFromNode;
+};
+// Stream-ordered allocation (driver_types.h): pools, their properties and attributes, and
+// graph memory nodes.
+enum MemPoolAttr : int { MemPoolReuseFollowEventDependencies = 1, MemPoolReuseAllowOpportunistic = 2,
+                         MemPoolReuseAllowInternalDependencies = 3, MemPoolAttrReleaseThreshold = 4,
+                         MemPoolAttrReservedMemCurrent = 5, MemPoolAttrReservedMemHigh = 6,
+                         MemPoolAttrUsedMemCurrent = 7, MemPoolAttrUsedMemHigh = 8 };
+enum GraphMemAttr : int { GraphMemAttrUsedMemCurrent = 0, GraphMemAttrUsedMemHigh = 1,
+                          GraphMemAttrReservedMemCurrent = 2, GraphMemAttrReservedMemHigh = 3 };
+enum MemLocationType : int { MemLocationTypeInvalid = 0, MemLocationTypeDevice = 1 };
+enum MemAllocationType : int { MemAllocationTypeInvalid = 0, MemAllocationTypePinned = 1 };
+enum MemAccessFlags : int { MemAccessFlagsProtNone = 0, MemAccessFlagsProtRead = 1, MemAccessFlagsProtReadWrite = 3 };
+struct MemLocation {
+  int type;  // MemLocationType
+  int id;
+};
+struct MemPoolProps {
+  int allocType;    // MemAllocationType
+  int handleTypes;  // cudaMemAllocationHandleType: 0 = none
+  MemLocation location;
+  void* win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+struct MemAccessDesc {
+  MemLocation location;
+  int flags;  // MemAccessFlags
+};
+struct MemAllocNodeParams {
+  MemPoolProps poolProps;
+  const MemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;  // out
+};
+// cudaLaunchKernelEx's configuration (cudaLaunchConfig_t) and attributes.
+enum LaunchAttributeId : int { LaunchAttributeIgnore = 0, LaunchAttributeAccessPolicyWindow = 1,
+                               LaunchAttributeCooperative = 2, LaunchAttributeSynchronizationPolicy = 3,
+                               LaunchAttributeClusterDimension = 4,
+                               LaunchAttributeClusterSchedulingPolicyPreference = 5,
+                               LaunchAttributeProgrammaticStreamSerialization = 6,
+                               LaunchAttributeProgrammaticEvent = 7, LaunchAttributePriority = 8,
+                               LaunchAttributeMemSyncDomainMap = 9, LaunchAttributeMemSyncDomain = 10,
+                               LaunchAttributePreferredClusterDimension = 11,
+                               LaunchAttributeLaunchCompletionEvent = 12,
+                               LaunchAttributeDeviceUpdatableKernelNode = 13,
+                               LaunchAttributePreferredSharedMemoryCarveout = 14 };
+struct LaunchAttribute {
+  int id;  // LaunchAttributeId
+  char pad[8 - sizeof(int)];
+  union {
+    char pad[64];
+    int cooperative;
+    int programmaticStreamSerializationAllowed;
+    int priority;
+    unsigned sharedMemCarveout;
+    struct {
+      unsigned x, y, z;
+    } clusterDim;
+  } val;
+};
+struct LaunchConfig {
+  Dim3 gridDim, blockDim;
+  size_t dynamicSmemBytes;
+  void* stream;
+  LaunchAttribute* attrs;
+  unsigned numAttrs;
 };
 // cudaMallocArray/cudaMalloc3DArray flags.
 enum ArrayFlags : unsigned { ArrayLayered = 1, ArraySurfaceLoadStore = 2, ArrayCubemap = 4, ArrayTextureGather = 8 };

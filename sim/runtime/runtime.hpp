@@ -17,6 +17,7 @@
 #include "sim/engine/launch_sampling.hpp"
 #include "sim/runtime/cuda_abi.hpp"
 #include "sim/runtime/fatbin.hpp"
+#include "sim/runtime/mem_pool.hpp"
 #include "sim/runtime/runtime_graph.hpp"
 #include "sim/runtime/runtime_error.hpp"
 #include "sim/runtime/runtime_options.hpp"
@@ -77,6 +78,8 @@ class Runtime {
   // Kernel handles (cudaKernel_t) are the host stub's address, checked against the registry.
   const void* kernel_handle(const void* host_fn);
   void launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared, void* stream);
+  // cudaLaunchKernelExC: the launch with its attributes, and CUDA's error codes for this call.
+  void launch_ex(const cuda::LaunchConfig* config, const void* host_fn, void** args);
   const isa::Kernel& kernel_for(const void* host_fn, const char* call);
   void func_attributes(cuda::FuncAttributes* attr, const void* host_fn);
   int occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64_t dynamic_shared);
@@ -107,6 +110,39 @@ class Runtime {
   void memcpy_to_symbol(const void* host_var, const void* src, uint64_t bytes, uint64_t offset,
                         cuda::MemcpyKind kind);
   void memcpy_from_symbol(void* dst, const void* host_var, uint64_t bytes, uint64_t offset, cuda::MemcpyKind kind);
+
+  // --- Stream-ordered allocation and graph memory (runtime_pools.cpp) ---
+  // Work runs as it is issued, so cudaMallocAsync/cudaFreeAsync take effect at once; pools
+  // keep what the driver keeps (chunks, the release threshold, used/reserved high marks).
+  void* default_pool();
+  void* current_pool();
+  void set_current_pool(void* pool);
+  void* create_pool(const cuda::MemPoolProps* props);
+  void destroy_pool(void* pool);
+  MemPool& pool(void* handle, const char* call);
+  // pool null: the device's current pool. In a capture, an allocation node of the capture.
+  void* malloc_async(uint64_t bytes, void* pool, void* stream, const char* call);
+  void free_async(void* ptr, void* stream);
+  void pool_set_attribute(void* pool, int attr, const void* value);
+  void pool_get_attribute(void* pool, int attr, void* value);
+  void pool_trim(void* pool, uint64_t keep);
+  void pool_set_access(void* pool, const cuda::MemAccessDesc* descs, size_t count);
+  int pool_get_access(void* pool, const cuda::MemLocation* location);
+  // cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize: pools holding more
+  // than their release threshold give back chunks with nothing live in them.
+  void release_pool_memory();
+  // Graph memory nodes. The allocation's address is fixed when the node is made (and
+  // written to params->dptr); a node after the free node of an earlier allocation of the
+  // same graph reuses its address, as CUDA does.
+  GraphNode* add_mem_alloc_node(void* graph, void* const* deps, size_t ndeps, cuda::MemAllocNodeParams* params);
+  GraphNode* add_mem_free_node(void* graph, void* const* deps, size_t ndeps, void* ptr);
+  // cudaGraphLaunch checks that no allocation of the graph is still live from a launch before.
+  void check_graph_allocations(const GraphExec& e) const;
+  void graph_memory_allocated(GraphAllocation& a);
+  void graph_memory_freed(void* ptr, const char* call);
+  void graph_memory_trim();
+  uint64_t graph_memory_attribute(int attr) const;
+  void set_graph_memory_attribute(int attr, uint64_t value);
 
   // --- CUDA arrays, texture and surface objects (runtime_textures.cpp) ---
   // cudaMallocArray (extent.depth 0) and cudaMalloc3DArray: texels stored densely in device
@@ -147,6 +183,7 @@ class Runtime {
   Graph* create_graph();
   void destroy_graph(const void* graph);
   Graph& graph(const void* handle, const char* call);
+  bool owns_node(const GraphNode* n) const;  // a node of some live graph
   // Adds `node` after the given dependencies (nodes of the same graph); returns its handle.
   GraphNode* add_node(const void* graph, GraphNode node, void* const* deps, size_t ndeps, const char* call);
   GraphNode kernel_node(const cuda::KernelNodeParams* p, const char* call);
@@ -281,6 +318,23 @@ class Runtime {
   uint64_t next_host_hint_ = uint64_t(0x2000) << 32;  // where cudaMallocHost asks the kernel to map
   std::map<const void*, ArrayEntry> arrays_;     // by cudaArray_t handle
   std::map<uint64_t, TextureEntry> texture_descs_;  // by object handle: what the program passed
+  // Pools (the default pool among them) by handle; a pool destroyed while allocations from
+  // it were live stays in doomed_pools_ until they are freed. Declared before the graphs:
+  // graph allocations give their addresses back through graph_allocations_ when destroyed.
+  std::map<const void*, std::unique_ptr<MemPool>> pools_;
+  std::vector<std::unique_ptr<MemPool>> doomed_pools_;
+  MemPool* default_pool_ = nullptr;
+  MemPool* current_pool_ = nullptr;
+  MemPool* pool_owning(uint64_t ptr);  // the pool an allocation came from, or null
+  bool free_pool_allocation(uint64_t ptr);
+  struct GraphAllocationRecord {
+    GraphAllocation* nodes = nullptr;  // the nodes' shared state; null once no node refers to it
+    uint64_t bytes = 0;
+    bool live = false;  // allocated by a launch, not freed yet (by a free node or cudaFree)
+  };
+  std::map<uint64_t, GraphAllocationRecord> graph_allocations_;  // by address
+  uint64_t graph_in_use_ = 0, graph_reserved_ = 0, graph_used_high_ = 0, graph_reserved_high_ = 0;
+  std::shared_ptr<GraphAllocation> new_graph_allocation(Graph& g, const GraphNode& node, uint64_t bytes);
   std::map<const void*, std::unique_ptr<Graph>> graphs_;
   std::map<const void*, std::unique_ptr<GraphExec>> execs_;
   std::map<const void*, Graph*> capturing_;        // stream -> the graph its work is recorded into

@@ -123,6 +123,8 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrMaxSharedMemoryPerBlockOptin: return as_int(p.sharedMemPerBlockOptin);
     case cuda::AttrMaxBlocksPerMultiprocessor: return p.maxBlocksPerMultiProcessor;
     case cuda::AttrReservedSharedMemoryPerBlock: return as_int(p.reservedSharedMemPerBlock);
+    case cuda::AttrMemoryPoolsSupported: return 1;            // runtime_pools.cpp
+    case cuda::AttrMemoryPoolSupportedHandleTypes: return 0;  // no IPC handles
     default:
       // Capability flags of features the simulated device does not have (memory pools,
       // host-native atomics, pageable access, timeline semaphores, NUMA, MPS, ...): 0,

@@ -6,6 +6,7 @@
 // cudaGraphExec_t) are these objects' addresses, checked against the runtime's registry.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <unordered_map>
@@ -15,8 +16,20 @@
 
 namespace warpsim::runtime {
 
+// The device memory of a graph allocation node: its address is fixed when the node is made
+// and shared by every copy of the node (clones, executable graphs). When the last copy is
+// gone, on_release tells the runtime, which gives the address back to the device unless a
+// launch left it allocated (then cudaFree does).
+struct GraphAllocation {
+  uint64_t address = 0, bytes = 0;
+  std::function<void(GraphAllocation&)> on_release;
+  ~GraphAllocation() {
+    if (on_release) on_release(*this);
+  }
+};
+
 struct GraphNode {
-  enum class Kind { Empty, Kernel, Memcpy, Memset, Host };
+  enum class Kind { Empty, Kernel, Memcpy, Memset, Host, MemAlloc, MemFree };
   Kind kind = Kind::Empty;
   std::vector<const GraphNode*> deps;
   // Kernel: the host stub, the launch shape and a copy of every argument's bytes.
@@ -35,11 +48,14 @@ struct GraphNode {
   cuda::MemsetParams set{};
   // Host.
   cuda::HostNodeParams host{};
+  // MemAlloc: the allocation (its address is also `dst`); MemFree: `dst` is what it frees.
+  std::shared_ptr<GraphAllocation> allocation;
 };
 
 struct Graph {
   std::vector<std::unique_ptr<GraphNode>> nodes;  // in creation order; append with add()
   GraphNode* add(GraphNode node);
+  void remove_last();  // undoes add() of a node nothing depends on yet
   bool owns(const GraphNode* n) const { return index.count(n) != 0; }
   size_t index_of(const GraphNode* n) const;  // nodes.size() if not ours
 

@@ -16,6 +16,11 @@ GraphNode* Graph::add(GraphNode node) {
   return nodes.back().get();
 }
 
+void Graph::remove_last() {
+  index.erase(nodes.back().get());
+  nodes.pop_back();
+}
+
 size_t Graph::index_of(const GraphNode* n) const {
   auto it = index.find(n);
   return it == index.end() ? nodes.size() : it->second;
@@ -43,6 +48,12 @@ Graph* Runtime::create_graph() {
 }
 
 Graph& Runtime::graph(const void* handle, const char* call) { return live(graphs_, handle, call, "graph"); }
+
+bool Runtime::owns_node(const GraphNode* n) const {
+  for (const auto& [h, g] : graphs_)
+    if (g->owns(n)) return true;
+  return false;
+}
 
 void Runtime::destroy_graph(const void* handle) {
   Graph& g = graph(handle, "cudaGraphDestroy");
@@ -210,6 +221,9 @@ cuda::GraphExecUpdateResult Runtime::exec_update(const void* exec_handle, const 
     if (fresh.kind != target.kind) return cuda::GraphExecUpdateErrorNodeTypeChanged;
     if (deps != e.dep_index[i]) return cuda::GraphExecUpdateErrorTopologyChanged;
     if (fresh.kind == GraphNode::Kind::Kernel && fresh.fn != target.fn) return cuda::GraphExecUpdateErrorParametersChanged;
+    if ((fresh.kind == GraphNode::Kind::MemAlloc || fresh.kind == GraphNode::Kind::MemFree) &&
+        (fresh.dst != target.dst || fresh.allocation != target.allocation))
+      return cuda::GraphExecUpdateErrorParametersChanged;  // memory nodes cannot change
   }
   *error_node = nullptr;
   for (size_t i = 0; i < g.nodes.size(); ++i) e.order[e.by_creation[i]] = *g.nodes[i];
@@ -278,6 +292,8 @@ void Runtime::run_node(const GraphNode& n, void* stream) {
   switch (n.kind) {
     case GraphNode::Kind::Empty:
     case GraphNode::Kind::Host: return;
+    case GraphNode::Kind::MemAlloc: graph_memory_allocated(*n.allocation); return;
+    case GraphNode::Kind::MemFree: graph_memory_freed(n.dst, "cudaGraphLaunch"); return;
     case GraphNode::Kind::Kernel: {
       std::vector<void*> argv;
       for (const auto& a : n.args) argv.push_back(const_cast<uint8_t*>(a.data()));

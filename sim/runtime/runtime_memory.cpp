@@ -85,6 +85,11 @@ void* Runtime::malloc_pitch(uint64_t* pitch, uint64_t width, uint64_t height) {
 
 void Runtime::free(void* ptr) {
   if (!ptr) return;
+  if (free_pool_allocation(addr(ptr))) return;  // cudaMallocAsync memory
+  if (graph_allocations_.count(addr(ptr))) {     // a graph allocation a launch left live
+    graph_memory_freed(ptr, "cudaFree");
+    return;
+  }
   auto m = managed_.find(addr(ptr));
   if (m != managed_.end()) {
     ::munmap(ptr, m->second.bytes);

@@ -20,6 +20,13 @@ void Runtime::reset() {
   // device is kept so that the statistics of earlier launches stay printable.
   for (const auto& [base, m] : managed_) ::munmap(reinterpret_cast<void*>(base), m.bytes);
   managed_.clear();
+  // Pools and graph memory go with the device (graphs stay; launching one that allocates
+  // is refused, since its addresses were the old device's).
+  pools_.clear();
+  doomed_pools_.clear();
+  default_pool_ = current_pool_ = nullptr;
+  graph_allocations_.clear();
+  graph_in_use_ = graph_reserved_ = graph_used_high_ = graph_reserved_high_ = 0;
   arrays_.clear();  // their memory and the texture/surface objects go with the device
   texture_descs_.clear();
   DeviceSpec spec = device_->spec();

@@ -131,6 +131,33 @@ TEST_CASE("abi: graph node parameters and update results have CUDA 13's layout")
   CHECK(cuda::ErrorStreamCaptureUnmatched == int(cudaErrorStreamCaptureUnmatched));
   CHECK(cuda::ErrorGraphExecUpdateFailure == int(cudaErrorGraphExecUpdateFailure));
 }
+TEST_CASE("abi: stream-ordered allocation and cudaLaunchKernelEx structs have CUDA 13's layout") {
+  CHECK(sizeof(cuda::MemPoolProps) == sizeof(cudaMemPoolProps));
+  SAME_FIELD(cuda::MemPoolProps, cudaMemPoolProps, location);
+  SAME_FIELD(cuda::MemPoolProps, cudaMemPoolProps, maxSize);
+  SAME_FIELD(cuda::MemPoolProps, cudaMemPoolProps, usage);
+  CHECK(sizeof(cuda::MemAccessDesc) == sizeof(cudaMemAccessDesc));
+  SAME_FIELD(cuda::MemAccessDesc, cudaMemAccessDesc, flags);
+  CHECK(sizeof(cuda::MemAllocNodeParams) == sizeof(cudaMemAllocNodeParams));
+  SAME_FIELD(cuda::MemAllocNodeParams, cudaMemAllocNodeParams, accessDescs);
+  SAME_FIELD(cuda::MemAllocNodeParams, cudaMemAllocNodeParams, bytesize);
+  SAME_FIELD(cuda::MemAllocNodeParams, cudaMemAllocNodeParams, dptr);
+  CHECK(sizeof(cuda::LaunchAttribute) == sizeof(cudaLaunchAttribute));
+  SAME_FIELD(cuda::LaunchAttribute, cudaLaunchAttribute, val);
+  CHECK(sizeof(cuda::LaunchConfig) == sizeof(cudaLaunchConfig_t));
+  SAME_FIELD(cuda::LaunchConfig, cudaLaunchConfig_t, dynamicSmemBytes);
+  SAME_FIELD(cuda::LaunchConfig, cudaLaunchConfig_t, stream);
+  SAME_FIELD(cuda::LaunchConfig, cudaLaunchConfig_t, attrs);
+  SAME_FIELD(cuda::LaunchConfig, cudaLaunchConfig_t, numAttrs);
+  CHECK(cuda::MemPoolAttrUsedMemHigh == cudaMemPoolAttrUsedMemHigh);
+  CHECK(cuda::MemPoolAttrReleaseThreshold == cudaMemPoolAttrReleaseThreshold);
+  CHECK(cuda::GraphMemAttrReservedMemHigh == cudaGraphMemAttrReservedMemHigh);
+  CHECK(cuda::MemAccessFlagsProtReadWrite == cudaMemAccessFlagsProtReadWrite);
+  CHECK(cuda::LaunchAttributeProgrammaticStreamSerialization == cudaLaunchAttributeProgrammaticStreamSerialization);
+  CHECK(cuda::LaunchAttributePreferredSharedMemoryCarveout == cudaLaunchAttributePreferredSharedMemoryCarveout);
+  CHECK(cuda::LaunchAttributeCooperative == cudaLaunchAttributeCooperative);
+  CHECK(cuda::LaunchAttributeClusterDimension == cudaLaunchAttributeClusterDimension);
+}
 #else
 TEST_CASE("abi: layouts against the CUDA toolkit's headers") {
   WARN("skipped: no CUDA toolkit headers at " WARPSIM_CUDA_HOME "/include (set -DWARPSIM_CUDA_HOME=...)");

@@ -365,6 +365,36 @@ TEST_CASE("programs: peer copies on the one simulated device are device-to-devic
   check_prints_expected("peer_copy");
 }
 
+TEST_CASE("programs: stream-ordered allocation, memory pools and graph memory nodes, as on an H100") {
+  REQUIRE_NVCC();
+  // mem_pools.expected is an H100's output: cudaMallocAsync/cudaFreeAsync, the pools' used
+  // and reserved bytes (32 MiB chunks), the release threshold at a synchronize, trimming,
+  // reuse of a freed block, a created pool, graph allocation and free nodes, their relaunch
+  // error, the device's graph-memory figures and a captured cudaMallocAsync/cudaFreeAsync.
+  check_prints_expected("mem_pools");
+}
+
+TEST_CASE("programs: cudaLaunchKernelEx with its attributes and errors, as on an H100") {
+  REQUIRE_NVCC();
+  // launch_ex.expected is an H100's output: launches with programmatic stream
+  // serialization (what Thrust and CUB ask for), a priority and a carveout, the untyped
+  // cudaLaunchKernelExC, and its error codes (which differ from cudaLaunchKernel's).
+  check_prints_expected("launch_ex");
+}
+
+TEST_CASE("programs: programmatic dependent launch (griddepcontrol, sm_90) runs in order") {
+  REQUIRE_NVCC();
+  // The later -arch wins (nvcc warns): the PTX is sm_90's, with griddepcontrol.wait and
+  // griddepcontrol.launch_dependents.
+  const std::string app = rttest::build_program("pdl", "-cudart shared -arch=sm_90");
+  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == "cudaSuccess\ncudaSuccess\nq[10]=21 q[255]=511\n");
+  }
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

@@ -72,7 +72,10 @@ WARPSIM_API int cudaRuntimeGetVersion(int* version) {
 }
 
 WARPSIM_API int cudaDeviceSynchronize() {
-  return call("cudaDeviceSynchronize", [](Runtime& rt) { rt.synchronize(); });
+  return call("cudaDeviceSynchronize", [](Runtime& rt) {
+    rt.synchronize();
+    rt.release_pool_memory();
+  });
 }
 
 WARPSIM_API int cudaDeviceReset() {

@@ -25,7 +25,9 @@ int launch_graph(void* exec, void* stream) {
       throw ApiError(cuda::ErrorStreamCaptureUnsupported,
                      "cudaGraphLaunch: launching a graph into a capturing stream (a child graph) is not supported by "
                      "warpsim");
-    nodes = rt.exec(exec, "cudaGraphLaunch").order;
+    const GraphExec& e = rt.exec(exec, "cudaGraphLaunch");
+    rt.check_graph_allocations(e);
+    nodes = e.order;
   });
   for (const GraphNode& n : nodes) {
     if (rc != 0) break;

@@ -21,12 +21,28 @@ WARPSIM_API int cudaMalloc(void** ptr, size_t bytes) {
 }
 
 WARPSIM_API int cudaMallocAsync(void** ptr, size_t bytes, void* stream) {
+  if (ptr) *ptr = nullptr;
   return call("cudaMallocAsync", [&](Runtime& rt) {
-    rt.check_stream(stream, "cudaMallocAsync");
-    rt.no_capture(stream, "cudaMallocAsync");
     if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocAsync: devPtr is NULL");
-    *ptr = rt.malloc(bytes);
+    *ptr = rt.malloc_async(bytes, nullptr, stream, "cudaMallocAsync");
   });
+}
+
+WARPSIM_API int cudaMallocAsync_ptsz(void** ptr, size_t bytes, void* stream) {
+  return cudaMallocAsync(ptr, bytes, stream);
+}
+
+WARPSIM_API int cudaMallocFromPoolAsync(void** ptr, size_t bytes, void* pool, void* stream) {
+  if (ptr) *ptr = nullptr;
+  return call("cudaMallocFromPoolAsync", [&](Runtime& rt) {
+    if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocFromPoolAsync: ptr is NULL");
+    if (!pool) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocFromPoolAsync: memPool is NULL");
+    *ptr = rt.malloc_async(bytes, pool, stream, "cudaMallocFromPoolAsync");
+  });
+}
+
+WARPSIM_API int cudaMallocFromPoolAsync_ptsz(void** ptr, size_t bytes, void* pool, void* stream) {
+  return cudaMallocFromPoolAsync(ptr, bytes, pool, stream);
 }
 
 WARPSIM_API int cudaMallocManaged(void** ptr, size_t bytes, unsigned /*flags*/) {
@@ -52,12 +68,10 @@ WARPSIM_API int cudaFree(void* ptr) {
 }
 
 WARPSIM_API int cudaFreeAsync(void* ptr, void* stream) {
-  return call("cudaFreeAsync", [&](Runtime& rt) {
-    rt.check_stream(stream, "cudaFreeAsync");
-    rt.no_capture(stream, "cudaFreeAsync");
-    rt.free(ptr);
-  });
+  return call("cudaFreeAsync", [&](Runtime& rt) { rt.free_async(ptr, stream); });
 }
+
+WARPSIM_API int cudaFreeAsync_ptsz(void* ptr, void* stream) { return cudaFreeAsync(ptr, stream); }
 
 WARPSIM_API int cudaMallocHost(void** ptr, size_t bytes) {
   return call("cudaMallocHost", [&](Runtime& rt) {

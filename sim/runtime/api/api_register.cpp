@@ -88,6 +88,14 @@ WARPSIM_API int cudaLaunchKernel_ptsz(const void* func, Dim3 grid, Dim3 block, v
   return cudaLaunchKernel(func, grid, block, args, shared, stream);
 }
 
+WARPSIM_API int cudaLaunchKernelExC(const warpsim::cuda::LaunchConfig* config, const void* func, void** args) {
+  return call("cudaLaunchKernelExC", [&](Runtime& rt) { rt.launch_ex(config, func, args); });
+}
+
+WARPSIM_API int cudaLaunchKernelExC_ptsz(const warpsim::cuda::LaunchConfig* config, const void* func, void** args) {
+  return cudaLaunchKernelExC(config, func, args);
+}
+
 WARPSIM_API int __cudaLaunchKernel(const void* kernel, Dim3 grid, Dim3 block, void** args, size_t shared,
                                    void* stream) {
   return cudaLaunchKernel(kernel, grid, block, args, shared, stream);

@@ -26,6 +26,7 @@ WARPSIM_API int cudaStreamSynchronize(void* stream) {
     rt.check_stream(stream, "cudaStreamSynchronize");
     rt.no_capture(stream, "cudaStreamSynchronize");
     rt.synchronize();
+    rt.release_pool_memory();
   });
 }
 
@@ -102,6 +103,7 @@ WARPSIM_API int cudaEventSynchronize(void* event) {
   return call("cudaEventSynchronize", [&](Runtime& rt) {
     rt.check_event(event, "cudaEventSynchronize");
     rt.synchronize();
+    rt.release_pool_memory();
   });
 }
 

@@ -1,0 +1,68 @@
+#include "sim/runtime/mem_pool.hpp"
+
+#include <algorithm>
+
+namespace warpsim::runtime {
+
+namespace {
+uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+}  // namespace
+
+std::optional<uint64_t> MemPool::allocate(uint64_t bytes, const Reserve& reserve) {
+  const uint64_t need = round_up(bytes, kAlign);
+  for (Chunk& c : chunks_) {
+    // First fit: the lowest gap between live blocks (or after the last) that holds `need`.
+    uint64_t at = 0;
+    for (const auto& [off, len] : c.live) {
+      if (off - at >= need) break;
+      at = round_up(off + len, kAlign);
+    }
+    if (at + need <= c.bytes) {
+      c.live[at] = bytes;
+      used_ += bytes;
+      used_high_ = std::max(used_high_, used_);
+      return c.base + at;
+    }
+  }
+  const uint64_t chunk = std::max(kChunk, round_up(bytes, kChunkGranularity));
+  if (max_bytes_ && reserved_ + chunk > max_bytes_) return std::nullopt;
+  Chunk c;
+  c.base = reserve(chunk);
+  c.bytes = chunk;
+  c.live[0] = bytes;
+  chunks_.push_back(std::move(c));
+  reserved_ += chunk;
+  reserved_high_ = std::max(reserved_high_, reserved_);
+  used_ += bytes;
+  used_high_ = std::max(used_high_, used_);
+  return chunks_.back().base;
+}
+
+const MemPool::Chunk* MemPool::find(uint64_t ptr) const {
+  for (const Chunk& c : chunks_)
+    if (ptr >= c.base && ptr < c.base + c.bytes) return c.live.count(ptr - c.base) ? &c : nullptr;
+  return nullptr;
+}
+
+bool MemPool::release(uint64_t ptr) {
+  for (Chunk& c : chunks_) {
+    if (ptr < c.base || ptr >= c.base + c.bytes) continue;
+    auto it = c.live.find(ptr - c.base);
+    if (it == c.live.end()) return false;
+    used_ -= it->second;
+    c.live.erase(it);
+    return true;
+  }
+  return false;
+}
+
+void MemPool::trim(uint64_t keep, const Unreserve& unreserve) {
+  for (size_t i = chunks_.size(); i-- > 0 && reserved_ > keep;) {
+    if (!chunks_[i].live.empty()) continue;
+    unreserve(chunks_[i].base);
+    reserved_ -= chunks_[i].bytes;
+    chunks_.erase(chunks_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+
+}  // namespace warpsim::runtime

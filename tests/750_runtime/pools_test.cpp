@@ -1,0 +1,190 @@
+// Stream-ordered allocation and graph memory, on the MemPool class and the Runtime directly:
+// chunk sizes, first-fit reuse, trimming, maxSize, the release at a synchronize, graph
+// allocation addresses and their reuse, and cudaLaunchKernelExC's attributes. The same
+// behaviour end to end, against an H100's output, is programs_test's mem_pools/launch_ex.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "fatbin_builder.hpp"
+#include "sim/runtime/mem_pool.hpp"
+#include "sim/runtime/runtime.hpp"
+
+using namespace warpsim;
+using namespace warpsim::runtime;
+
+namespace {
+
+constexpr uint64_t MiB = uint64_t(1) << 20;
+
+template <class F>
+cuda::Error code_of(F&& f) {
+  try {
+    f();
+  } catch (const ApiError& e) {
+    return e.code();
+  }
+  return cuda::Success;
+}
+
+struct FakeDevice {  // hands out chunk addresses 1 GiB apart and remembers what it freed
+  uint64_t next = uint64_t(1) << 30;
+  std::vector<uint64_t> freed;
+  MemPool::Reserve reserve() {
+    return [this](uint64_t) {
+      next += uint64_t(1) << 30;
+      return next;
+    };
+  }
+  MemPool::Unreserve unreserve() {
+    return [this](uint64_t base) { freed.push_back(base); };
+  }
+};
+
+}  // namespace
+
+TEST_CASE("mem pool: 32 MiB chunks, first fit, bytes asked for as used") {
+  FakeDevice dev;
+  MemPool p;
+  const uint64_t a = *p.allocate(4 * MiB, dev.reserve());
+  const uint64_t b = *p.allocate(1000, dev.reserve());
+  const uint64_t c = *p.allocate(3 * MiB, dev.reserve());
+  CHECK(b == a + 4 * MiB);
+  CHECK(c == b + 1024);  // 256-byte aligned
+  CHECK(p.used() == 4 * MiB + 1000 + 3 * MiB);
+  CHECK(p.reserved() == 32 * MiB);
+  // The freed block is the first fit for the next allocation of its size.
+  CHECK(p.release(a));
+  CHECK_FALSE(p.release(a));
+  CHECK_FALSE(p.release(b + 8));  // not the start of an allocation
+  CHECK(*p.allocate(4 * MiB, dev.reserve()) == a);
+  // An allocation larger than a chunk gets a chunk of its own, in 2 MiB steps.
+  const uint64_t big = *p.allocate(33 * MiB, dev.reserve());
+  CHECK(big != a);
+  CHECK(p.reserved() == 32 * MiB + 34 * MiB);
+  CHECK(p.reserved_high() == 66 * MiB);
+  // Trimming gives back only chunks with nothing live in them.
+  p.release(big);
+  p.trim(0, dev.unreserve());
+  CHECK(dev.freed == std::vector<uint64_t>{big});
+  CHECK(p.reserved() == 32 * MiB);
+  p.release(a);
+  p.release(b);
+  p.release(c);
+  CHECK(p.empty());
+  p.trim(32 * MiB, dev.unreserve());  // keeps what the threshold allows
+  CHECK(p.reserved() == 32 * MiB);
+  p.trim(0, dev.unreserve());
+  CHECK(p.reserved() == 0);
+  CHECK(p.used_high() == 4 * MiB + 1000 + 3 * MiB + 33 * MiB);
+  p.reset_used_high();
+  CHECK(p.used_high() == 0);
+}
+
+TEST_CASE("mem pool: maxSize bounds what the pool reserves") {
+  FakeDevice dev;
+  MemPool p(40 * MiB);
+  CHECK(p.allocate(30 * MiB, dev.reserve()));
+  CHECK_FALSE(p.allocate(8 * MiB, dev.reserve()));  // a second chunk would pass 40 MiB
+  CHECK(p.allocate(2 * MiB, dev.reserve()));        // still fits the first chunk
+}
+
+TEST_CASE("runtime: cudaMallocAsync draws from the current pool and frees at a synchronize") {
+  RuntimeOptions o;
+  o.program = "test";
+  Runtime rt(o);
+  void* s = rt.create_stream();
+  MemPool& def = rt.pool(rt.default_pool(), "t");
+  void* a = rt.malloc_async(1 * MiB, nullptr, s, "t");
+  CHECK(def.used() == 1 * MiB);
+  CHECK(def.reserved() == 32 * MiB);
+  uint64_t free_bytes = 0, total = 0;
+  rt.mem_get_info(&free_bytes, &total);
+  CHECK(total - free_bytes == 32 * MiB);  // the chunk is device memory in use
+  rt.free_async(a, s);
+  CHECK(def.reserved() == 32 * MiB);  // until a synchronize
+  rt.release_pool_memory();
+  CHECK(def.reserved() == 0);
+  rt.mem_get_info(&free_bytes, &total);
+  CHECK(free_bytes == total);
+  CHECK(rt.malloc_async(0, nullptr, s, "t") == nullptr);
+  CHECK(code_of([&] { rt.malloc_async(uint64_t(1) << 50, nullptr, s, "t"); }) == cuda::ErrorMemoryAllocation);
+  int host = 0;
+  CHECK(code_of([&] { rt.free_async(&host, s); }) == cuda::ErrorInvalidValue);
+
+  // A created pool, destroyed while an allocation is live: the allocation stays usable
+  // and freeing it releases the pool's memory.
+  cuda::MemPoolProps props{};
+  props.allocType = cuda::MemAllocationTypePinned;
+  props.location = {cuda::MemLocationTypeDevice, 0};
+  void* mine = rt.create_pool(&props);
+  void* m = rt.malloc_async(4096, mine, s, "t");
+  rt.memset(m, 7, 4096);
+  rt.destroy_pool(mine);
+  CHECK(code_of([&] { rt.pool(mine, "t"); }) == cuda::ErrorInvalidValue);
+  rt.free_async(m, s);
+  rt.mem_get_info(&free_bytes, &total);
+  CHECK(free_bytes == total);
+  CHECK(code_of([&] { rt.destroy_pool(rt.default_pool()); }) == cuda::ErrorInvalidValue);
+  props.location.id = 1;
+  CHECK(code_of([&] { rt.create_pool(&props); }) == cuda::ErrorInvalidDevice);
+  props.location.id = 0;
+  props.handleTypes = 1;  // a POSIX file descriptor: IPC
+  CHECK(code_of([&] { rt.create_pool(&props); }) == cuda::ErrorNotSupported);
+}
+
+TEST_CASE("runtime: graph allocations reuse the address of one freed before them") {
+  RuntimeOptions o;
+  o.program = "test";
+  Runtime rt(o);
+  void* g = rt.create_graph();
+  cuda::MemAllocNodeParams p{};
+  p.poolProps.allocType = cuda::MemAllocationTypePinned;
+  p.poolProps.location = {cuda::MemLocationTypeDevice, 0};
+  p.bytesize = 1 * MiB;
+  void* a = rt.add_mem_alloc_node(g, nullptr, 0, &p);
+  void* pa = p.dptr;
+  void* fa = rt.add_mem_free_node(g, &a, 1, pa);
+  void* b = rt.add_mem_alloc_node(g, &fa, 1, &p);  // after a's free: same address
+  CHECK(p.dptr == pa);
+  void* c = rt.add_mem_alloc_node(g, nullptr, 0, &p);  // concurrent with a: its own
+  CHECK(p.dptr != pa);
+  p.bytesize = 2 * MiB;
+  void* fb = rt.add_mem_free_node(g, &b, 1, pa);
+  rt.add_mem_alloc_node(g, &fb, 1, &p);  // larger than a: its own address
+  CHECK(p.dptr != pa);
+  CHECK(code_of([&] { rt.add_mem_free_node(g, &c, 1, pa); }) == cuda::ErrorInvalidValue);  // freed twice already
+  int host = 0;
+  CHECK(code_of([&] { rt.add_mem_free_node(g, nullptr, 0, &host); }) == cuda::ErrorInvalidValue);
+  (void)c;
+}
+
+TEST_CASE("runtime: cudaLaunchKernelExC refuses the attributes it cannot honour, naming them") {
+  RuntimeOptions o;
+  o.program = "test";
+  Runtime rt(o);
+  cuda::LaunchAttribute attr{};
+  cuda::LaunchConfig cfg{};
+  cfg.gridDim = {1, 1, 1};
+  cfg.blockDim = {32, 1, 1};
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  char not_a_kernel = 0;
+  for (int id : {cuda::LaunchAttributeCooperative, cuda::LaunchAttributeClusterDimension,
+                 cuda::LaunchAttributeAccessPolicyWindow, cuda::LaunchAttributeProgrammaticEvent}) {
+    attr.id = id;
+    try {
+      rt.launch_ex(&cfg, &not_a_kernel, nullptr);
+      FAIL("accepted attribute " << id);
+    } catch (const ApiError& e) {
+      CHECK(e.code() == cuda::ErrorNotSupported);
+      CHECK_THAT(e.what(), Catch::Contains("cudaLaunchAttribute"));
+    }
+  }
+  attr.id = 99;
+  CHECK(code_of([&] { rt.launch_ex(&cfg, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidValue);
+  attr.id = cuda::LaunchAttributeProgrammaticStreamSerialization;  // accepted; the function is not a kernel
+  CHECK(code_of([&] { rt.launch_ex(&cfg, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidResourceHandle);
+  CHECK(code_of([&] { rt.launch_ex(nullptr, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidValue);
+}
