@@ -263,6 +263,26 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   sm::set_local_layout(ctx, kernel, options.stack_bytes);
   ctx.ns_per_cycle = spec.clock_mhz > 0 ? 1000.0 / spec.clock_mhz : 1.0;
 
+  // The grid barrier's workspace: { wsSize, barrier } as the driver lays it out, zeroed.
+  struct Workspace {
+    Device* d;
+    DevPtr at = 0;
+    ~Workspace() {
+      if (at) d->free(at);
+    }
+  } workspace{this};
+  if (options.cooperative) {
+    const uint64_t fits = uint64_t(spec.sm.count) * stats.occupancy.blocks_per_sm;
+    if (grid.count() > fits)
+      throw LaunchError(fmt::format("cooperative launch too large: {} blocks, and at most {} ({} per SM on {} SMs) can "
+                                    "be resident at once (kernel '{}')",
+                                    grid.count(), fits, stats.occupancy.blocks_per_sm, spec.sm.count, kernel.name));
+    workspace.at = malloc(16);
+    const uint32_t header[4] = {16, 0, 0, 0};
+    copy_to_device(workspace.at, header, sizeof header);
+    ctx.grid_workspace = workspace.at;
+  }
+
   stats.exec.warp_size = ctx.warp_size;
   stats.exec.blocks = grid.count();
   stats.exec.warps = grid.count() * ctx.warps_per_block;
@@ -324,7 +344,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       }
       if (timeline) timeline->write(options.timeline_path, kernel.name);
     } else {
-      run_functional(executor, limits, &counter);
+      if (options.cooperative) run_functional_cooperative(executor, limits, &counter);
+      else run_functional(executor, limits, &counter);
       counter.finish();
     }
   } catch (const KernelFault&) {

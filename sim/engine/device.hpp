@@ -95,6 +95,11 @@ struct LaunchOptions {
   // both modes. Empty: written to stdout and flushed. Output of a faulting launch is
   // delivered before the fault is thrown.
   std::function<void(std::string_view)> printf_sink;
+  // A cooperative launch (cudaLaunchCooperativeKernel): every block is resident at once, the
+  // grid has a workspace for cooperative_groups' grid.sync(), and functional mode runs the
+  // blocks interleaved so that a block spinning at the grid barrier lets the others reach it.
+  // The grid must fit the device at once (else LaunchError "cooperative launch too large").
+  bool cooperative = false;
 };
 
 class Device {

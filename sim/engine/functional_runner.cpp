@@ -2,6 +2,8 @@
 
 #include "sim/engine/limit_guard.hpp"
 
+#include <vector>
+
 namespace warpsim {
 
 void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer, uint64_t first_block,
@@ -26,6 +28,35 @@ void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* ob
       }
       if (!progress) ex.report_deadlock(b);
     }
+  }
+}
+
+void run_functional_cooperative(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer) {
+  const sm::LaunchContext& ctx = ex.context();
+  const uint64_t nblocks = ctx.grid.count();
+  std::vector<sm::BlockState> blocks(nblocks);  // sized first: init_block points into each
+  for (uint64_t linear = 0; linear < nblocks; ++linear)
+    ex.init_block(blocks[linear], static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % ctx.num_sms));
+  uint64_t total = 0;
+  for (bool left = true; left;) {
+    left = false;
+    bool progress = false;
+    for (sm::BlockState& b : blocks) {
+      if (b.finished()) continue;
+      for (sm::Warp& w : b.warps)
+        for (uint32_t n = 0; n < kCooperativeQuantum && !w.done && !w.at_barrier; ++n) {
+          sm::StepResult r = ex.step(w, total);
+          limits.on_instructions(++total);
+          progress = true;
+          if (observer)
+            for (uint8_t i = 0; i < r.n_accesses; ++i)
+              observer->on_access(r.accesses[i], *r.instr, r.pc, b.linear, w.index);
+        }
+      left |= !b.finished();
+    }
+    if (left && !progress)
+      for (sm::BlockState& b : blocks)
+        if (!b.finished()) ex.report_deadlock(b);
   }
 }
 

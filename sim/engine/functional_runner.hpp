@@ -14,4 +14,10 @@ class LimitGuard;
 void run_functional(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer,
                     uint64_t first_block = 0, uint64_t instructions_before = 0);
 
+// A cooperative launch: every block is resident at once and the warps of all blocks take
+// turns of at most kCooperativeQuantum instructions (in block, then warp order), so that a
+// block spinning at a grid-wide barrier lets the others reach it. The same order every run.
+inline constexpr uint32_t kCooperativeQuantum = 64;
+void run_functional_cooperative(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer);
+
 }  // namespace warpsim

@@ -97,7 +97,9 @@ struct SharedVar {
 enum class Special : uint8_t {
   TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
   LaneId, WarpId, NWarpId, SmId, NSmId, GridId, LanemaskEq, LanemaskLt, LanemaskLe, LanemaskGt, LanemaskGe,
-  EnvReg,  // %envreg0..31: 0 (no driver-provided environment)
+  EnvReg,   // %envreg0 and %envreg3..31: 0 (no driver-provided environment)
+  EnvReg1,  // %envreg1, %envreg2: the high and low halves of a cooperative launch's grid
+  EnvReg2,  // workspace (cooperative_groups' grid.sync() barrier); 0 in other launches
 };
 
 struct SpecialSlot {

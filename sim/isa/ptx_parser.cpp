@@ -24,7 +24,7 @@ const std::unordered_map<std::string_view, Special>& special_names() {
       {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_lt", Special::LanemaskLt},
       {"%lanemask_le", Special::LanemaskLe}, {"%lanemask_gt", Special::LanemaskGt},
       {"%lanemask_ge", Special::LanemaskGe},
-      {"%envreg0", Special::EnvReg},   {"%envreg1", Special::EnvReg},   {"%envreg2", Special::EnvReg},
+      {"%envreg0", Special::EnvReg},   {"%envreg1", Special::EnvReg1},  {"%envreg2", Special::EnvReg2},
       {"%envreg3", Special::EnvReg},   {"%envreg4", Special::EnvReg},   {"%envreg5", Special::EnvReg},
       {"%envreg6", Special::EnvReg},   {"%envreg7", Special::EnvReg},   {"%envreg8", Special::EnvReg},
       {"%envreg9", Special::EnvReg},   {"%envreg10", Special::EnvReg},  {"%envreg11", Special::EnvReg},

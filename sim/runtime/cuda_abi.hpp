@@ -44,6 +44,7 @@ enum Error : int {
   ErrorIllegalInstruction = 715,
   ErrorMisalignedAddress = 716,
   ErrorLaunchFailure = 719,
+  ErrorCooperativeLaunchTooLarge = 720,
   ErrorNotPermitted = 800,
   ErrorNotSupported = 801,
   ErrorStreamCaptureUnsupported = 900,

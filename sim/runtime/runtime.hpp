@@ -77,7 +77,9 @@ class Runtime {
   void pop_call_configuration(cuda::Dim3* grid, cuda::Dim3* block, uint64_t* shared, void** stream);
   // Kernel handles (cudaKernel_t) are the host stub's address, checked against the registry.
   const void* kernel_handle(const void* host_fn);
-  void launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared, void* stream);
+  // cooperative: cudaLaunchCooperativeKernel (grid.sync(); the grid must be resident at once).
+  void launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared, void* stream,
+              bool cooperative = false);
   // cudaLaunchKernelExC: the launch with its attributes, and CUDA's error codes for this call.
   void launch_ex(const cuda::LaunchConfig* config, const void* host_fn, void** args);
   const isa::Kernel& kernel_for(const void* host_fn, const char* call);

@@ -65,6 +65,7 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   p->sharedMemPerMultiprocessor = s.sm.shared_memory;
   p->regsPerMultiprocessor = as_int(s.sm.registers);
   p->managedMemory = 1;
+  p->cooperativeLaunch = 1;
   p->canUseHostPointerForRegisteredMem = 1;
   p->hostRegisterSupported = 1;
   p->sharedMemPerBlockOptin = shared_per_block_limit(true);
@@ -119,7 +120,7 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrCanUseHostPointerForRegisteredMem: return p.canUseHostPointerForRegisteredMem;
     case cuda::AttrHostRegisterSupported: return p.hostRegisterSupported;
     case cuda::AttrConcurrentManagedAccess: return 0;
-    case cuda::AttrCooperativeLaunch: return 0;
+    case cuda::AttrCooperativeLaunch: return 1;  // cudaLaunchCooperativeKernel (runtime_launch.cpp)
     case cuda::AttrMaxSharedMemoryPerBlockOptin: return as_int(p.sharedMemPerBlockOptin);
     case cuda::AttrMaxBlocksPerMultiprocessor: return p.maxBlocksPerMultiProcessor;
     case cuda::AttrReservedSharedMemoryPerBlock: return as_int(p.reservedSharedMemPerBlock);

@@ -18,6 +18,7 @@ Dim3 to_dim3(cuda::Dim3 d) { return Dim3{d.x, d.y, d.z}; }
 
 // CUDA's code for a launch the device refuses, from the refusal's wording.
 cuda::Error launch_error_code(const std::string& msg) {
+  if (msg.find("cooperative launch too large") != std::string::npos) return cuda::ErrorCooperativeLaunchTooLarge;
   if (msg.find("too many resources") != std::string::npos) return cuda::ErrorLaunchOutOfResources;
   if (msg.find("invalid configuration") != std::string::npos) return cuda::ErrorInvalidConfiguration;
   return cuda::ErrorInvalidValue;
@@ -63,8 +64,11 @@ void Runtime::pop_call_configuration(cuda::Dim3* grid, cuda::Dim3* block, uint64
 }
 
 void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared,
-                     void* stream) {
+                     void* stream, bool cooperative) {
   check_stream(stream, "cudaLaunchKernel");
+  if (cooperative && capturing(stream))
+    throw ApiError(cuda::ErrorStreamCaptureUnsupported,
+                   "cudaLaunchCooperativeKernel on a capturing stream is not supported by warpsim's stream capture");
   if (capturing(stream)) {  // recorded into the capture's graph, not run
     cuda::KernelNodeParams p{const_cast<void*>(host_fn), grid, block, uint32_t(std::min<uint64_t>(shared, UINT32_MAX)),
                              args, nullptr};
@@ -110,6 +114,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   lo.limits = options_.limits;
   lo.stack_bytes = stack_bytes_;
   lo.shared_preference = shared_preference(entry);
+  lo.cooperative = cooperative;
 
   sync_managed_to_device();
   LaunchRecord rec;
@@ -262,7 +267,6 @@ namespace {
 const char* launch_attribute_name(int id) {
   switch (id) {
     case cuda::LaunchAttributeAccessPolicyWindow: return "cudaLaunchAttributeAccessPolicyWindow (L2 persistence)";
-    case cuda::LaunchAttributeCooperative: return "cudaLaunchAttributeCooperative (grid-wide synchronisation)";
     case cuda::LaunchAttributeSynchronizationPolicy: return "cudaLaunchAttributeSynchronizationPolicy";
     case cuda::LaunchAttributeClusterDimension: return "cudaLaunchAttributeClusterDimension (thread block clusters)";
     case cuda::LaunchAttributeClusterSchedulingPolicyPreference:
@@ -285,6 +289,7 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
   if (config->numAttrs && !config->attrs)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("cudaLaunchKernelExC: {} attributes but attrs is NULL", config->numAttrs));
+  bool cooperative = false;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const cuda::LaunchAttribute& a = config->attrs[i];
     switch (a.id) {
@@ -294,6 +299,7 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
       // schedule, and a priority orders nothing when nothing runs concurrently.
       case cuda::LaunchAttributeProgrammaticStreamSerialization: break;
       case cuda::LaunchAttributePriority: break;
+      case cuda::LaunchAttributeCooperative: cooperative = a.val.cooperative != 0; break;
       // A hint, which the H100 (driver 580) did not follow: a launch asking for 50 % got
       // the split of the same launch without it (docs/measurements/
       // h100_launch_ex_carveout_ncu.txt). The function's carveout attribute does count.
@@ -315,7 +321,7 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
   // cudaLaunchKernelExC reports a bad function and a bad shape with other codes than
   // cudaLaunchKernel does (an H100: launch_ex.expected).
   try {
-    launch(host_fn, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream);
+    launch(host_fn, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, cooperative);
   } catch (const ApiError& e) {
     if (e.code() == cuda::ErrorInvalidDeviceFunction) throw ApiError(cuda::ErrorInvalidResourceHandle, e.what());
     if (e.code() == cuda::ErrorInvalidConfiguration) throw ApiError(cuda::ErrorInvalidValue, e.what());

@@ -91,6 +91,8 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
           case Special::LanemaskGt: v = lane == 31 ? 0u : ~((2u << lane) - 1); break;
           case Special::LanemaskGe: v = ~((1u << lane) - 1); break;
           case Special::EnvReg: v = 0; break;
+          case Special::EnvReg1: v = ctx_.grid_workspace >> 32; break;
+          case Special::EnvReg2: v = ctx_.grid_workspace & 0xFFFFFFFFu; break;
         }
         r[lane] = v;
       }

@@ -42,6 +42,7 @@ struct LaunchContext {
   uint32_t call_param_base = 0;
   uint32_t stack_base = 0;
   double ns_per_cycle = 1;          // %globaltimer: simulated nanoseconds per cycle
+  uint64_t grid_workspace = 0;      // cooperative launch: %envreg1:%envreg2 (0 otherwise)
   mem::GlobalMemory* gmem = nullptr;
   mem::DeviceHeap* heap = nullptr;          // malloc/free in kernels
   const TextureTable* textures = nullptr;  // the device's texture and surface objects (none: null)

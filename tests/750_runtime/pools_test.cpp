@@ -171,7 +171,7 @@ TEST_CASE("runtime: cudaLaunchKernelExC refuses the attributes it cannot honour,
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   char not_a_kernel = 0;
-  for (int id : {cuda::LaunchAttributeCooperative, cuda::LaunchAttributeClusterDimension,
+  for (int id : {cuda::LaunchAttributeClusterDimension, cuda::LaunchAttributeMemSyncDomain,
                  cuda::LaunchAttributeAccessPolicyWindow, cuda::LaunchAttributeProgrammaticEvent}) {
     attr.id = id;
     try {

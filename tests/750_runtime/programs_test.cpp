@@ -395,6 +395,16 @@ TEST_CASE("programs: programmatic dependent launch (griddepcontrol, sm_90) runs 
   }
 }
 
+TEST_CASE("programs: cooperative launches and grid.sync(), as on an H200") {
+  REQUIRE_NVCC();
+  // grid_sync.expected is an H200's output: a three-phase grid reduction separated by
+  // cooperative_groups' grid.sync() at 1 block, one per SM and the largest resident grid,
+  // the launch one block too large (cudaErrorCooperativeLaunchTooLarge) and the cooperative
+  // attribute of cudaLaunchKernelEx. Functional mode interleaves the blocks; timing mode has
+  // them all resident.
+  check_prints_expected("grid_sync");
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

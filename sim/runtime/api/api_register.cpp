@@ -88,6 +88,24 @@ WARPSIM_API int cudaLaunchKernel_ptsz(const void* func, Dim3 grid, Dim3 block, v
   return cudaLaunchKernel(func, grid, block, args, shared, stream);
 }
 
+// Its shape errors are cudaErrorInvalidValue, as on an H200 (grid_sync.expected).
+WARPSIM_API int cudaLaunchCooperativeKernel(const void* func, Dim3 grid, Dim3 block, void** args, size_t shared,
+                                            void* stream) {
+  return call("cudaLaunchCooperativeKernel", [&](Runtime& rt) {
+    try {
+      rt.launch(func, grid, block, args, shared, stream, true);
+    } catch (const ApiError& e) {
+      if (e.code() == warpsim::cuda::ErrorInvalidConfiguration) throw ApiError(warpsim::cuda::ErrorInvalidValue, e.what());
+      throw;
+    }
+  });
+}
+
+WARPSIM_API int cudaLaunchCooperativeKernel_ptsz(const void* func, Dim3 grid, Dim3 block, void** args, size_t shared,
+                                                 void* stream) {
+  return cudaLaunchCooperativeKernel(func, grid, block, args, shared, stream);
+}
+
 WARPSIM_API int cudaLaunchKernelExC(const warpsim::cuda::LaunchConfig* config, const void* func, void** args) {
   return call("cudaLaunchKernelExC", [&](Runtime& rt) { rt.launch_ex(config, func, args); });
 }
