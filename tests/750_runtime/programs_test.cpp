@@ -26,6 +26,11 @@ TEST_CASE("programs: vector add runs to its own PASS, in both modes") {
   CHECK(fx.status == 0);
   CHECK(fx.out == "n=5000 wrong=0 PASS\n");
   CHECK(fx.err.empty());
+  // --set takes one value each: the `--` and the program's arguments stay the program's.
+  auto set = exec("--functional --set sm.count=4 --set sm.warp_size=32", app, "3000");
+  INFO(set.err);
+  CHECK(set.status == 0);
+  CHECK(set.out == "n=3000 wrong=0 PASS\n");
 }
 
 TEST_CASE("programs: the JSON report holds every launch with run's metrics") {

@@ -134,7 +134,9 @@ void register_exec_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "exec", "Run an unmodified CUDA program (nvcc -cudart shared) on the simulated GPU: warpsim exec -- ./app ARGS");
   cmd->add_option("--config", o->config, "device config: c2070, fx5800 or a JSON path")->capture_default_str();
-  cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.count=4 (repeatable)");
+  // One value per --set: otherwise CLI11 takes the `--` and the program's arguments too.
+  cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.count=4 (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
   cmd->add_option("--sample", o->sample_waves,
                   "time only each launch's first WAVES waves of blocks, the rest functionally (time extrapolated)")

@@ -105,8 +105,10 @@ void register_run_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("run", "Run a kernel launch spec on a simulated GPU and report its statistics");
   cmd->add_option("spec", o->spec, "launch spec (JSON), e.g. kernels/matmul/matmul_tiled.json")->required();
   cmd->add_option("--config", o->config, "device config: c2070, fx5800 or a JSON path")->capture_default_str();
-  cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.registers=16384 (repeatable)");
-  cmd->add_option("--var", o->vars, "override a spec variable, e.g. --var width=256 (repeatable)");
+  cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.registers=16384 (repeatable)")
+      ->allow_extra_args(false);
+  cmd->add_option("--var", o->vars, "override a spec variable, e.g. --var width=256 (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
   cmd->add_option("--sample", o->sample_waves,
                   "time only the first WAVES waves of blocks, run the rest functionally and extrapolate the time "
