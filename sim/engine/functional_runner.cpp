@@ -6,6 +6,17 @@
 
 namespace warpsim {
 
+namespace {
+// One warp instruction: counted against the limits, its accesses shown to the observer.
+inline void step_one(sm::WarpExecutor& ex, sm::Warp& w, uint32_t block, uint64_t& total, LimitGuard& limits,
+                     MemoryObserver* observer) {
+  sm::StepResult r = ex.step(w, total);
+  limits.on_instructions(++total);
+  if (observer)
+    for (uint8_t i = 0; i < r.n_accesses; ++i) observer->on_access(r.accesses[i], *r.instr, r.pc, block, w.index);
+}
+}  // namespace
+
 void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer, uint64_t first_block,
                     uint64_t instructions_before) {
   const sm::LaunchContext& ctx = ex.context();
@@ -18,12 +29,8 @@ void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* ob
       bool progress = false;
       for (sm::Warp& w : b.warps) {
         while (!w.done && !w.at_barrier) {
-          sm::StepResult r = ex.step(w, total);
-          limits.on_instructions(++total);
+          step_one(ex, w, b.linear, total, limits, observer);
           progress = true;
-          if (observer)
-            for (uint8_t i = 0; i < r.n_accesses; ++i)
-              observer->on_access(r.accesses[i], *r.instr, r.pc, b.linear, w.index);
         }
       }
       if (!progress) ex.report_deadlock(b);
@@ -45,12 +52,8 @@ void run_functional_cooperative(sm::WarpExecutor& ex, LimitGuard& limits, Memory
       if (b.finished()) continue;
       for (sm::Warp& w : b.warps)
         for (uint32_t n = 0; n < kCooperativeQuantum && !w.done && !w.at_barrier; ++n) {
-          sm::StepResult r = ex.step(w, total);
-          limits.on_instructions(++total);
+          step_one(ex, w, b.linear, total, limits, observer);
           progress = true;
-          if (observer)
-            for (uint8_t i = 0; i < r.n_accesses; ++i)
-              observer->on_access(r.accesses[i], *r.instr, r.pc, b.linear, w.index);
         }
       left |= !b.finished();
     }

@@ -136,6 +136,12 @@ int Runtime::device_attribute(int attr) const {
   }
 }
 
+void check_device(int device, const char* call) {
+  if (device != 0)
+    throw ApiError(cuda::ErrorInvalidDevice,
+                   fmt::format("{}: device {} does not exist (warpsim simulates one device, 0)", call, device));
+}
+
 void Runtime::set_cache_config(const void* host_fn, int config) {
   if (config < cuda::PreferNone || config > cuda::PreferEqual)
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("cache config {} is not a cudaFuncCache value", config));

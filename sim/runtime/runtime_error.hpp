@@ -16,6 +16,9 @@ class ApiError : public Error {
   cuda::Error code_;
 };
 
+// The simulated machine has one device, 0: any other number is cudaErrorInvalidDevice.
+void check_device(int device, const char* call);
+
 // A fatbinary that cannot be read or holds no PTX.
 class FatbinError : public Error {
  public:

@@ -18,11 +18,6 @@ namespace {
 uint64_t addr(const void* p) { return reinterpret_cast<uint64_t>(p); }
 void* ptr(uint64_t a) { return reinterpret_cast<void*>(a); }
 
-void check_device(int device, const char* call) {
-  if (device != 0)
-    throw ApiError(cuda::ErrorInvalidDevice, fmt::format("{}: device {} (the simulated machine has device 0)", call, device));
-}
-
 void check_location(const cuda::MemLocation& loc, const char* call) {
   if (loc.type != cuda::MemLocationTypeDevice)
     throw ApiError(cuda::ErrorInvalidValue,

@@ -8,11 +8,6 @@ using warpsim::runtime::api::call;
 namespace cuda = warpsim::cuda;
 
 namespace {
-void check_device(int device, const char* name) {
-  if (device != 0)
-    throw ApiError(cuda::ErrorInvalidDevice,
-                   fmt::format("{}: device {} does not exist (warpsim simulates one device, 0)", name, device));
-}
 // The CUDA version this runtime stands in for (cudaRuntimeGetVersion's encoding).
 constexpr int kCudaVersion = 13000;
 }  // namespace

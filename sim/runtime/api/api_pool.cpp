@@ -9,13 +9,6 @@ using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
 namespace cuda = warpsim::cuda;
 
-namespace {
-void check_device(int device, const char* name) {
-  if (device != 0)
-    throw ApiError(cuda::ErrorInvalidDevice, fmt::format("{}: device {} (the simulated machine has device 0)", name, device));
-}
-}  // namespace
-
 WARPSIM_API int cudaDeviceGetDefaultMemPool(void** pool, int device) {
   return call("cudaDeviceGetDefaultMemPool", [&](Runtime& rt) {
     check_device(device, "cudaDeviceGetDefaultMemPool");
