@@ -123,6 +123,7 @@ void* Runtime::malloc_async(uint64_t bytes, void* pool_handle, void* stream, con
       throw;
     }
     node->dst = ptr(node->allocation->address);
+    node->bytes = bytes;
     return node->dst;
   }
   MemPool& p = pool_handle ? pool(pool_handle, call) : *static_cast<MemPool*>(current_pool());

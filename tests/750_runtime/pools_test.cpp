@@ -160,6 +160,42 @@ TEST_CASE("runtime: graph allocations reuse the address of one freed before them
   (void)c;
 }
 
+TEST_CASE("runtime: a captured cudaMallocAsync is an allocation node of its size, its free a free node") {
+  RuntimeOptions o;
+  o.program = "test";
+  Runtime rt(o);
+  void* s = rt.create_stream();
+  rt.begin_capture(s);
+  void* p = rt.malloc_async(3000, nullptr, s, "t");
+  REQUIRE(p != nullptr);
+  int host = 0;
+  CHECK(code_of([&] { rt.free_async(&host, s); }) == cuda::ErrorStreamCaptureUnsupported);
+  rt.free_async(p, s);
+  Graph* g = rt.end_capture(s);
+  REQUIRE(g->nodes.size() == 2);
+  CHECK(g->nodes[0]->kind == GraphNode::Kind::MemAlloc);
+  CHECK(g->nodes[0]->bytes == 3000);
+  CHECK(g->nodes[0]->dst == p);
+  CHECK(g->nodes[1]->kind == GraphNode::Kind::MemFree);
+  CHECK(g->nodes[1]->dst == p);
+  // Launched twice: allocated and freed each time; the graph memory stays reserved.
+  GraphExec* e = rt.instantiate(g);
+  for (int i = 0; i < 2; ++i) {
+    rt.check_graph_allocations(*e);
+    for (const GraphNode& n : e->order) rt.run_node(n, s);
+  }
+  CHECK(rt.graph_memory_attribute(cuda::GraphMemAttrReservedMemCurrent) == 32 * MiB);
+  rt.graph_memory_trim();
+  CHECK(rt.graph_memory_attribute(cuda::GraphMemAttrReservedMemCurrent) == 0);
+  CHECK(rt.graph_memory_attribute(cuda::GraphMemAttrReservedMemHigh) == 32 * MiB);
+  // Destroying the graph and its executable gives the address back.
+  rt.destroy_exec(e);
+  rt.destroy_graph(g);
+  uint64_t free_bytes = 0, total = 0;
+  rt.mem_get_info(&free_bytes, &total);
+  CHECK(free_bytes == total);
+}
+
 TEST_CASE("runtime: cudaLaunchKernelExC refuses the attributes it cannot honour, naming them") {
   RuntimeOptions o;
   o.program = "test";
