@@ -44,6 +44,12 @@ const MemPool::Chunk* MemPool::find(uint64_t ptr) const {
   return nullptr;
 }
 
+bool MemPool::reserves(uint64_t ptr) const {
+  for (const Chunk& c : chunks_)
+    if (ptr >= c.base && ptr < c.base + c.bytes) return true;
+  return false;
+}
+
 bool MemPool::release(uint64_t ptr) {
   for (Chunk& c : chunks_) {
     if (ptr < c.base || ptr >= c.base + c.bytes) continue;

@@ -33,7 +33,8 @@ class MemPool {
   std::optional<uint64_t> allocate(uint64_t bytes, const Reserve& reserve);
   // Frees the allocation starting at `ptr`; false if the pool has none there.
   bool release(uint64_t ptr);
-  bool owns(uint64_t ptr) const { return find(ptr) != nullptr; }
+  bool owns(uint64_t ptr) const { return find(ptr) != nullptr; }  // the start of a live allocation
+  bool reserves(uint64_t ptr) const;  // anywhere in one of the pool's chunks
   // Gives back chunks with nothing live in them, newest first, while more than `keep`
   // bytes are reserved.
   void trim(uint64_t keep, const Unreserve& unreserve);

@@ -328,7 +328,9 @@ class Runtime {
   MemPool* default_pool_ = nullptr;
   MemPool* current_pool_ = nullptr;
   MemPool* pool_owning(uint64_t ptr);  // the pool an allocation came from, or null
-  bool free_pool_allocation(uint64_t ptr);
+  // Frees a pool allocation: true if `ptr` starts one; throws cudaErrorInvalidValue for any
+  // other address in a pool's chunks (freed already, or inside an allocation).
+  bool free_pool_allocation(uint64_t ptr, const char* call);
   struct GraphAllocationRecord {
     GraphAllocation* nodes = nullptr;  // the nodes' shared state; null once no node refers to it
     uint64_t bytes = 0;

@@ -93,9 +93,19 @@ MemPool* Runtime::pool_owning(uint64_t p) {
   return nullptr;
 }
 
-bool Runtime::free_pool_allocation(uint64_t p) {
+bool Runtime::free_pool_allocation(uint64_t p, const char* call) {
   MemPool* pool = pool_owning(p);
-  if (!pool) return false;
+  if (!pool) {
+    auto reserved = [&](const MemPool& m) { return m.reserves(p); };
+    bool in_chunk = false;
+    for (const auto& [h, m] : pools_) in_chunk |= reserved(*m);
+    for (const auto& m : doomed_pools_) in_chunk |= reserved(*m);
+    if (in_chunk)
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("{}({}): not a live allocation of its memory pool (freed already, or inside one)",
+                                 call, ptr(p)));
+    return false;
+  }
   pool->release(p);
   for (auto it = doomed_pools_.begin(); it != doomed_pools_.end(); ++it)
     if (it->get() == pool && pool->empty()) {
@@ -158,7 +168,7 @@ void Runtime::free_async(void* p, void* stream) {
     capture(stream, std::move(n));
     return;
   }
-  if (free_pool_allocation(addr(p))) return;
+  if (free_pool_allocation(addr(p), "cudaFreeAsync")) return;
   if (!graph_allocations_.count(addr(p))) {
     const auto a = device_allocation(p);
     if (!a || a->first != addr(p))

@@ -112,6 +112,17 @@ TEST_CASE("runtime: cudaMallocAsync draws from the current pool and frees at a s
   CHECK(code_of([&] { rt.malloc_async(uint64_t(1) << 50, nullptr, s, "t"); }) == cuda::ErrorMemoryAllocation);
   int host = 0;
   CHECK(code_of([&] { rt.free_async(&host, s); }) == cuda::ErrorInvalidValue);
+  // A second free of a pool allocation at the start of its chunk is refused; the chunk,
+  // which the device sees as one allocation, stays the pool's.
+  void* first = rt.malloc_async(4096, nullptr, s, "t");
+  void* second = rt.malloc_async(4096, nullptr, s, "t");
+  rt.free_async(first, s);
+  CHECK(code_of([&] { rt.free_async(first, s); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.free(first); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.free(static_cast<char*>(second) + 16); }) == cuda::ErrorInvalidValue);
+  rt.free_async(second, s);
+  rt.release_pool_memory();
+  CHECK(def.reserved() == 0);
 
   // A created pool, destroyed while an allocation is live: the allocation stays usable
   // and freeing it releases the pool's memory.
