@@ -8,6 +8,8 @@ namespace {
 uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 }  // namespace
 
+uint64_t MemPool::chunk_bytes(uint64_t bytes) { return std::max(kChunk, round_up(bytes, kChunkGranularity)); }
+
 std::optional<uint64_t> MemPool::allocate(uint64_t bytes, const Reserve& reserve) {
   const uint64_t need = round_up(bytes, kAlign);
   for (Chunk& c : chunks_) {
@@ -24,7 +26,7 @@ std::optional<uint64_t> MemPool::allocate(uint64_t bytes, const Reserve& reserve
       return c.base + at;
     }
   }
-  const uint64_t chunk = std::max(kChunk, round_up(bytes, kChunkGranularity));
+  const uint64_t chunk = chunk_bytes(bytes);
   if (max_bytes_ && reserved_ + chunk > max_bytes_) return std::nullopt;
   Chunk c;
   c.base = reserve(chunk);
@@ -38,28 +40,25 @@ std::optional<uint64_t> MemPool::allocate(uint64_t bytes, const Reserve& reserve
   return chunks_.back().base;
 }
 
-const MemPool::Chunk* MemPool::find(uint64_t ptr) const {
+const MemPool::Chunk* MemPool::chunk_containing(uint64_t ptr) const {
   for (const Chunk& c : chunks_)
-    if (ptr >= c.base && ptr < c.base + c.bytes) return c.live.count(ptr - c.base) ? &c : nullptr;
+    if (ptr >= c.base && ptr < c.base + c.bytes) return &c;
   return nullptr;
 }
 
-bool MemPool::reserves(uint64_t ptr) const {
-  for (const Chunk& c : chunks_)
-    if (ptr >= c.base && ptr < c.base + c.bytes) return true;
-  return false;
+bool MemPool::owns(uint64_t ptr) const {
+  const Chunk* c = chunk_containing(ptr);
+  return c && c->live.count(ptr - c->base);
 }
 
 bool MemPool::release(uint64_t ptr) {
-  for (Chunk& c : chunks_) {
-    if (ptr < c.base || ptr >= c.base + c.bytes) continue;
-    auto it = c.live.find(ptr - c.base);
-    if (it == c.live.end()) return false;
-    used_ -= it->second;
-    c.live.erase(it);
-    return true;
-  }
-  return false;
+  auto* c = const_cast<Chunk*>(chunk_containing(ptr));
+  if (!c) return false;
+  auto it = c->live.find(ptr - c->base);
+  if (it == c->live.end()) return false;
+  used_ -= it->second;
+  c->live.erase(it);
+  return true;
 }
 
 void MemPool::trim(uint64_t keep, const Unreserve& unreserve) {

@@ -21,6 +21,8 @@ class MemPool {
   static constexpr uint64_t kChunk = uint64_t(32) << 20;
   static constexpr uint64_t kChunkGranularity = uint64_t(2) << 20;
   static constexpr uint64_t kAlign = 256;  // cudaMalloc's alignment; pool blocks keep it
+  // The memory reserved for `bytes` (> 0): one chunk, or the bytes in 2 MiB steps if larger.
+  static uint64_t chunk_bytes(uint64_t bytes);
 
   using Reserve = std::function<uint64_t(uint64_t bytes)>;  // device address of a new chunk; throws if none
   using Unreserve = std::function<void(uint64_t base)>;
@@ -33,8 +35,8 @@ class MemPool {
   std::optional<uint64_t> allocate(uint64_t bytes, const Reserve& reserve);
   // Frees the allocation starting at `ptr`; false if the pool has none there.
   bool release(uint64_t ptr);
-  bool owns(uint64_t ptr) const { return find(ptr) != nullptr; }  // the start of a live allocation
-  bool reserves(uint64_t ptr) const;  // anywhere in one of the pool's chunks
+  bool owns(uint64_t ptr) const;  // the start of a live allocation
+  bool reserves(uint64_t ptr) const { return chunk_containing(ptr) != nullptr; }  // anywhere in a chunk
   // Gives back chunks with nothing live in them, newest first, while more than `keep`
   // bytes are reserved.
   void trim(uint64_t keep, const Unreserve& unreserve);
@@ -59,7 +61,7 @@ class MemPool {
     uint64_t base = 0, bytes = 0;
     std::map<uint64_t, uint64_t> live;  // offset -> bytes asked for
   };
-  const Chunk* find(uint64_t ptr) const;
+  const Chunk* chunk_containing(uint64_t ptr) const;
 
   uint64_t max_bytes_;
   std::vector<Chunk> chunks_;  // in reservation order

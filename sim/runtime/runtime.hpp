@@ -6,11 +6,13 @@
 #pragma once
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/engine/device.hpp"
@@ -284,6 +286,9 @@ class Runtime {
   const ArrayEntry& array_entry(const void* array, const char* call) const;
   sm::TexResource texture_resource(const cuda::ResourceDesc* res, const char* call) const;
 
+  // Device memory of `bytes`, within the device's capacity, else cudaErrorMemoryAllocation
+  // naming `call` and the sizes.
+  DevPtr allocate_device(uint64_t bytes, std::string_view call);
   Module& module_of(void** handle, const char* call);
   Module& loaded(Module& m);  // parses the module's PTX on first use
   std::optional<std::pair<DevPtr, uint64_t>> device_allocation(const void* ptr) const;
@@ -327,7 +332,9 @@ class Runtime {
   std::vector<std::unique_ptr<MemPool>> doomed_pools_;
   MemPool* default_pool_ = nullptr;
   MemPool* current_pool_ = nullptr;
-  MemPool* pool_owning(uint64_t ptr);  // the pool an allocation came from, or null
+  // The first pool (live, then destroyed-but-not-empty) for which pred(pool) holds, or null.
+  MemPool* find_pool(const std::function<bool(const MemPool&)>& pred);
+  MemPool::Unreserve free_chunk();  // gives a pool's chunk back to the device
   // Frees a pool allocation: true if `ptr` starts one; throws cudaErrorInvalidValue for any
   // other address in a pool's chunks (freed already, or inside an allocation).
   bool free_pool_allocation(uint64_t ptr, const char* call);
@@ -338,7 +345,11 @@ class Runtime {
   };
   std::map<uint64_t, GraphAllocationRecord> graph_allocations_;  // by address
   uint64_t graph_in_use_ = 0, graph_reserved_ = 0, graph_used_high_ = 0, graph_reserved_high_ = 0;
-  std::shared_ptr<GraphAllocation> new_graph_allocation(Graph& g, const GraphNode& node, uint64_t bytes);
+  std::shared_ptr<GraphAllocation> new_graph_allocation(Graph& g, const GraphNode& node, uint64_t bytes,
+                                                        const char* call);
+  // Gives `node`, just added as the last node of `g`, its allocation of `bytes` (address in
+  // node->dst); on failure removes the node again.
+  void attach_graph_allocation(Graph& g, GraphNode& node, uint64_t bytes, const char* call);
   std::map<const void*, std::unique_ptr<Graph>> graphs_;
   std::map<const void*, std::unique_ptr<GraphExec>> execs_;
   std::map<const void*, Graph*> capturing_;        // stream -> the graph its work is recorded into

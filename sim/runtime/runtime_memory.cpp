@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "sim/isa/ir.hpp"
@@ -32,7 +33,7 @@ const std::pair<const uint64_t, T>* range_overlapping(const std::map<uint64_t, T
   return nullptr;
 }
 
-ApiError out_of_memory(const char* call, uint64_t bytes, const Device& d) {
+ApiError out_of_memory(std::string_view call, uint64_t bytes, const Device& d) {
   return ApiError(cuda::ErrorMemoryAllocation,
                   fmt::format("{}: {} bytes requested; the simulated {} has {} bytes of device memory, {} in use", call,
                               bytes, d.spec().name, d.memory_capacity(), d.bytes_allocated()));
@@ -49,15 +50,19 @@ bool Runtime::is_managed(const void* ptr) const {
   return range_overlapping(managed_, addr(ptr), addr(ptr) + 1) != nullptr;
 }
 
+DevPtr Runtime::allocate_device(uint64_t bytes, std::string_view call) {
+  if (bytes > device_->memory_capacity() - std::min(device_->memory_capacity(), device_->bytes_allocated()))
+    throw out_of_memory(call, bytes, *device_);
+  try {
+    return device_->malloc(bytes);
+  } catch (const LaunchError&) {
+    throw out_of_memory(call, bytes, *device_);
+  }
+}
+
 void* Runtime::malloc(uint64_t bytes) {
   if (bytes == 0) return nullptr;
-  if (bytes > device_->memory_capacity() - std::min(device_->memory_capacity(), device_->bytes_allocated()))
-    throw out_of_memory("cudaMalloc", bytes, *device_);
-  try {
-    return reinterpret_cast<void*>(device_->malloc(bytes));
-  } catch (const LaunchError&) {
-    throw out_of_memory("cudaMalloc", bytes, *device_);
-  }
+  return reinterpret_cast<void*>(allocate_device(bytes, "cudaMalloc"));
 }
 
 void* Runtime::malloc_managed(uint64_t bytes) {

@@ -26,12 +26,8 @@ void check_location(const cuda::MemLocation& loc, const char* call) {
   check_device(loc.id, call);
 }
 
-// Graph memory is reserved as pool memory is: 32 MiB, or 2 MiB steps above that.
-uint64_t graph_chunks(uint64_t bytes) {
-  if (bytes == 0) return 0;
-  const uint64_t step = bytes > MemPool::kChunk ? MemPool::kChunkGranularity : MemPool::kChunk;
-  return (bytes + step - 1) / step * step;
-}
+// Graph memory is reserved as pool memory is (nothing for nothing in use).
+uint64_t graph_chunks(uint64_t bytes) { return bytes ? MemPool::chunk_bytes(bytes) : 0; }
 
 }  // namespace
 
@@ -79,28 +75,28 @@ void Runtime::destroy_pool(void* handle) {
   if (&p == default_pool_)
     throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolDestroy: the device's default pool cannot be destroyed");
   if (current_pool_ == &p) current_pool_ = nullptr;  // the device falls back to its default pool
-  p.trim(0, [&](uint64_t base) { device_->free(base); });
+  p.trim(0, free_chunk());
   // CUDA lets live allocations outlive the pool's handle; their pool goes when they do.
   if (!p.empty()) doomed_pools_.push_back(std::move(pools_.at(handle)));
   pools_.erase(handle);
 }
 
-MemPool* Runtime::pool_owning(uint64_t p) {
+MemPool* Runtime::find_pool(const std::function<bool(const MemPool&)>& pred) {
   for (auto& [h, pool] : pools_)
-    if (pool->owns(p)) return pool.get();
+    if (pred(*pool)) return pool.get();
   for (auto& pool : doomed_pools_)
-    if (pool->owns(p)) return pool.get();
+    if (pred(*pool)) return pool.get();
   return nullptr;
 }
 
+MemPool::Unreserve Runtime::free_chunk() {
+  return [this](uint64_t base) { device_->free(base); };
+}
+
 bool Runtime::free_pool_allocation(uint64_t p, const char* call) {
-  MemPool* pool = pool_owning(p);
+  MemPool* pool = find_pool([p](const MemPool& m) { return m.owns(p); });
   if (!pool) {
-    auto reserved = [&](const MemPool& m) { return m.reserves(p); };
-    bool in_chunk = false;
-    for (const auto& [h, m] : pools_) in_chunk |= reserved(*m);
-    for (const auto& m : doomed_pools_) in_chunk |= reserved(*m);
-    if (in_chunk)
+    if (find_pool([p](const MemPool& m) { return m.reserves(p); }))
       throw ApiError(cuda::ErrorInvalidValue,
                      fmt::format("{}({}): not a live allocation of its memory pool (freed already, or inside one)",
                                  call, ptr(p)));
@@ -109,7 +105,7 @@ bool Runtime::free_pool_allocation(uint64_t p, const char* call) {
   pool->release(p);
   for (auto it = doomed_pools_.begin(); it != doomed_pools_.end(); ++it)
     if (it->get() == pool && pool->empty()) {
-      pool->trim(0, [&](uint64_t base) { device_->free(base); });
+      pool->trim(0, free_chunk());
       doomed_pools_.erase(it);
       break;
     }
@@ -125,26 +121,13 @@ void* Runtime::malloc_async(uint64_t bytes, void* pool_handle, void* stream, con
     GraphNode n;
     n.kind = GraphNode::Kind::MemAlloc;
     capture(stream, std::move(n));
-    GraphNode* node = g->nodes.back().get();
-    try {
-      node->allocation = new_graph_allocation(*g, *node, bytes);
-    } catch (...) {
-      g->remove_last();
-      throw;
-    }
-    node->dst = ptr(node->allocation->address);
-    node->bytes = bytes;
-    return node->dst;
+    GraphNode& node = *g->nodes.back();
+    attach_graph_allocation(*g, node, bytes, call);
+    return node.dst;
   }
   MemPool& p = pool_handle ? pool(pool_handle, call) : *static_cast<MemPool*>(current_pool());
-  const auto reserve = [&](uint64_t chunk) -> uint64_t {
-    if (chunk > device_->memory_capacity() - std::min(device_->memory_capacity(), device_->bytes_allocated()))
-      throw ApiError(cuda::ErrorMemoryAllocation,
-                     fmt::format("{}: {} bytes requested (the pool reserves {}); the simulated {} has {} bytes of "
-                                 "device memory, {} in use",
-                                 call, bytes, chunk, spec().name, device_->memory_capacity(),
-                                 device_->bytes_allocated()));
-    return device_->malloc(chunk);
+  const auto reserve = [&](uint64_t chunk) {
+    return allocate_device(chunk, fmt::format("{} (the pool's chunk for {} bytes)", call, bytes));
   };
   const auto at = p.allocate(bytes, reserve);
   if (!at)
@@ -228,7 +211,7 @@ void Runtime::pool_get_attribute(void* handle, int attr, void* value) {
 }
 
 void Runtime::pool_trim(void* handle, uint64_t keep) {
-  pool(handle, "cudaMemPoolTrimTo").trim(keep, [&](uint64_t base) { device_->free(base); });
+  pool(handle, "cudaMemPoolTrimTo").trim(keep, free_chunk());
 }
 
 void Runtime::pool_set_access(void* handle, const cuda::MemAccessDesc* descs, size_t count) {
@@ -252,13 +235,13 @@ int Runtime::pool_get_access(void* handle, const cuda::MemLocation* location) {
 
 void Runtime::release_pool_memory() {
   for (auto& [h, p] : pools_)
-    if (p->reserved() > p->release_threshold) p->trim(p->release_threshold, [&](uint64_t base) { device_->free(base); });
+    if (p->reserved() > p->release_threshold) p->trim(p->release_threshold, free_chunk());
 }
 
 // ---- graph memory ----------------------------------------------------------------------------
 
-std::shared_ptr<GraphAllocation> Runtime::new_graph_allocation(Graph& g, const GraphNode& node, uint64_t bytes) {
-  if (bytes == 0) throw ApiError(cuda::ErrorInvalidValue, "graph allocation of 0 bytes");
+std::shared_ptr<GraphAllocation> Runtime::new_graph_allocation(Graph& g, const GraphNode& node, uint64_t bytes,
+                                                               const char* call) {
   // The node's ancestors: an earlier allocation of this graph whose every allocation node
   // has its free node among them is free by the time this node runs; its address is reused.
   std::set<const GraphNode*> before;
@@ -281,13 +264,8 @@ std::shared_ptr<GraphAllocation> Runtime::new_graph_allocation(Graph& g, const G
     if (frees >= allocs) return a;
   }
   // A fresh address.
-  if (bytes > device_->memory_capacity() - std::min(device_->memory_capacity(), device_->bytes_allocated()))
-    throw ApiError(cuda::ErrorMemoryAllocation,
-                   fmt::format("cudaGraphAddMemAllocNode: {} bytes; the simulated {} has {} bytes of device memory, "
-                               "{} in use",
-                               bytes, spec().name, device_->memory_capacity(), device_->bytes_allocated()));
   auto a = std::make_shared<GraphAllocation>();
-  a->address = device_->malloc(bytes);
+  a->address = allocate_device(bytes, call);
   a->bytes = bytes;
   graph_allocations_[a->address] = {a.get(), bytes, false};
   a->on_release = [this](GraphAllocation& g) {
@@ -299,6 +277,17 @@ std::shared_ptr<GraphAllocation> Runtime::new_graph_allocation(Graph& g, const G
     device_->free(g.address);
   };
   return a;
+}
+
+void Runtime::attach_graph_allocation(Graph& g, GraphNode& node, uint64_t bytes, const char* call) {
+  try {
+    node.allocation = new_graph_allocation(g, node, bytes, call);
+  } catch (...) {
+    g.remove_last();
+    throw;
+  }
+  node.dst = ptr(node.allocation->address);
+  node.bytes = bytes;
 }
 
 GraphNode* Runtime::add_mem_alloc_node(void* graph_handle, void* const* deps, size_t ndeps,
@@ -313,15 +302,7 @@ GraphNode* Runtime::add_mem_alloc_node(void* graph_handle, void* const* deps, si
   GraphNode n;
   n.kind = GraphNode::Kind::MemAlloc;
   GraphNode* node = add_node(graph_handle, std::move(n), deps, ndeps, call);
-  Graph& g = graph(graph_handle, call);
-  try {
-    node->allocation = new_graph_allocation(g, *node, params->bytesize);
-  } catch (...) {
-    g.remove_last();
-    throw;
-  }
-  node->dst = ptr(node->allocation->address);
-  node->bytes = params->bytesize;
+  attach_graph_allocation(graph(graph_handle, call), *node, params->bytesize, call);
   params->dptr = node->dst;
   return node;
 }

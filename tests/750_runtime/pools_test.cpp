@@ -7,26 +7,18 @@
 #include <fstream>
 #include <sstream>
 
+#include "error_code.hpp"
 #include "fatbin_builder.hpp"
 #include "sim/runtime/mem_pool.hpp"
 #include "sim/runtime/runtime.hpp"
 
 using namespace warpsim;
 using namespace warpsim::runtime;
+using rttest::code_of;
 
 namespace {
 
 constexpr uint64_t MiB = uint64_t(1) << 20;
-
-template <class F>
-cuda::Error code_of(F&& f) {
-  try {
-    f();
-  } catch (const ApiError& e) {
-    return e.code();
-  }
-  return cuda::Success;
-}
 
 struct FakeDevice {  // hands out chunk addresses 1 GiB apart and remembers what it freed
   uint64_t next = uint64_t(1) << 30;

@@ -5,11 +5,13 @@
 #include <fstream>
 #include <sstream>
 
+#include "error_code.hpp"
 #include "fatbin_builder.hpp"
 #include "sim/runtime/runtime.hpp"
 
 using namespace warpsim;
 using namespace warpsim::runtime;
+using rttest::code_of;
 
 namespace {
 
@@ -39,16 +41,6 @@ RuntimeOptions options(SimMode mode = SimMode::Functional) {
   o.mode = mode;
   o.program = "test";
   return o;
-}
-
-template <class F>
-cuda::Error code_of(F&& f) {
-  try {
-    f();
-  } catch (const ApiError& e) {
-    return e.code();
-  }
-  return cuda::Success;
 }
 
 const std::string kVecAddPtx = read_file(WARPSIM_SOURCE_DIR "/kernels/vecadd/vecadd.ptx");
