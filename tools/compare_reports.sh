@@ -8,6 +8,7 @@
 # COMPARE_IGNORE="key1 key2" leaves out keys a change added (any depth), so the values both
 # reports have are still compared bit for bit. OLD_CONFIG_DIR=DIR runs the old binary with
 # DIR/CONFIG.json (the configs of its own commit, when a change added config keys).
+# RUN_ARGS="--functional" passes its words to both runs (e.g. to compare functional reports).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 old=$1 new=$2 out=$3
@@ -19,9 +20,9 @@ for cfg in "$@"; do
     n=$(echo "$spec" | tr '/' '_')
     old_cfg=$cfg
     [ -n "${OLD_CONFIG_DIR:-}" ] && old_cfg=$OLD_CONFIG_DIR/$cfg.json
-    timeout 300 "$old" run "$spec" --config "$old_cfg" --json "$out/$n.$cfg.old.json" >/dev/null 2>&1
+    timeout 300 "$old" run "$spec" --config "$old_cfg" ${RUN_ARGS:-} --json "$out/$n.$cfg.old.json" >/dev/null 2>&1
     a=$?
-    timeout 300 "$new" run "$spec" --config "$cfg" --json "$out/$n.$cfg.new.json" >/dev/null 2>&1
+    timeout 300 "$new" run "$spec" --config "$cfg" ${RUN_ARGS:-} --json "$out/$n.$cfg.new.json" >/dev/null 2>&1
     b=$?
     if [ $a -ne $b ]; then echo "exit status differs: $spec $cfg ($a, $b)"; diff=$((diff + 1)); continue; fi
     if [ ! -s "$out/$n.$cfg.old.json" ]; then none=$((none + 1)); continue; fi

@@ -236,12 +236,61 @@ void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type, 
   }
 }
 
+uint32_t MemoryCounter::line_request(size_t i, const mem::CacheSpec& c, uint32_t& sectors) const {
+  // The timing model's rule (MemorySystem::Impl::join_line_request): following sectors of
+  // the same line, none twice, up to what the L1 takes in a cycle.
+  const uint64_t line = c.line_addr(txns_[i].addr);
+  sectors = c.sector_mask(txns_[i].addr, txns_[i].size);
+  uint32_t n = 1;
+  while (n < spec_.issue.lsu_transactions_per_cycle && i + n < txns_.size()) {
+    const mem::Transaction& u = txns_[i + n];
+    if (c.line_addr(u.addr) != line) break;
+    const uint32_t m = c.sector_mask(u.addr, u.size);
+    if (m & sectors) break;
+    sectors |= m;
+    ++n;
+  }
+  return n;
+}
+
+uint32_t MemoryCounter::l2_sectors_of_l1(uint64_t line, uint32_t l1_mask) const {
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < 32; ++i)
+    if (l1_mask >> i & 1u)
+      m |= spec_.l2.slice.sector_mask(line + uint64_t(i) * spec_.l1.sector_bytes, spec_.l1.sector_bytes);
+  return m;
+}
+
 void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
   if (!spec_.has_l1 && !spec_.has_l2) return;
   const bool local = a.space == isa::Space::Local;
   const bool use_l1 = spec_.has_l1 && (a.kind == AccessKind::Store || mem::l1_caches_load(spec_, a));
   const uint32_t line = spec_.has_l2 ? spec_.l2.slice.line_bytes : spec_.l1.line_bytes;
-  for (const auto& t : txns_) {
+  // issue.lsu_line_requests: a load's sectors of one line are one lookup, as in timing mode
+  // (a sectored L1, or the L2 when the load goes around the L1).
+  const mem::CacheSpec* joins = nullptr;
+  if (spec_.issue.lsu_line_requests && a.kind == AccessKind::Load) {
+    if (use_l1) joins = spec_.l1.sector_bytes < spec_.l1.line_bytes ? &spec_.l1 : nullptr;
+    else if (spec_.has_l2) joins = &spec_.l2.slice;
+  }
+  for (size_t i = 0; i < txns_.size();) {
+    if (joins) {
+      uint32_t sectors = 0;
+      const mem::Transaction& t = txns_[i];
+      i += line_request(i, *joins, sectors);
+      if (!use_l1) {
+        l2_access(t.addr, sectors, AccessType::Read, sm);
+        continue;
+      }
+      const mem::AccessResult r = l1_[sm].access_functional({t.addr, sectors, AccessType::Read, local, 0});
+      if (spec_.has_l2) {
+        if (r.fetch_mask) l2_access(r.line_addr, l2_sectors_of_l1(r.line_addr, r.fetch_mask), AccessType::Read, sm);
+        if (r.writeback)
+          l2_access(r.writeback->line_addr, spec_.l2.slice.full_line_mask(), AccessType::Write, sm);
+      }
+      continue;
+    }
+    const mem::Transaction& t = txns_[i++];
     // Split transactions at line boundaries (only "segments" transactions can cross one).
     for (uint64_t addr = t.addr; addr < t.addr + t.size;) {
       uint64_t line_end = (addr / line + 1) * line;

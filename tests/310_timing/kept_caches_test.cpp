@@ -192,3 +192,22 @@ TEST_CASE("310: a timeline of a later launch counts DRAM commands from that laun
   CHECK(dram > 0);
   CHECK(last <= second.timing.elapsed_cycles_sm);
 }
+
+TEST_CASE("310: functional mode looks a load's sectors of one line up together, as timing mode does",
+          "[timing][caches]") {
+  // H100 (issue.lsu_line_requests): vecAdd's warps read 128-byte lines; each line is one L1
+  // lookup and one L2 request of four sectors, which miss together (the L2's 64-byte
+  // fetches made the second sector of each pair a hit when sectors were looked up one by one).
+  const LaunchStats t = launches("h100", CacheControl::Flush, 1, SimMode::Timing)[0];
+  const LaunchStats f = launches("h100", CacheControl::Flush, 1, SimMode::Functional)[0];
+  const MemStats &tm = t.mem, &fm = f.mem;
+  CHECK(fm.l1_sectors == tm.l1_sectors);
+  CHECK(fm.l1_hits + fm.l1_misses == tm.l1_hits + tm.l1_misses);
+  CHECK(fm.l2_read_sectors == tm.l2_read_sectors);
+  CHECK(fm.l2_read_sector_hits == 0);
+  CHECK(tm.l2_read_sector_hits == 0);
+  CHECK(fm.l2_read_transactions == tm.l2_read_transactions);
+  CHECK(fm.l2_write_transactions == tm.l2_write_transactions);
+  // Two loads of 16384 floats: 128 lines each, one lookup per line.
+  CHECK(fm.l1_hits + fm.l1_misses == 2 * 16384 * 4 / 128);
+}
