@@ -24,7 +24,8 @@ std::vector<uint8_t> mark_issue_alone(const isa::Kernel& k) {
                                                    : isa::Builtin::None;
     const bool prints = b == isa::Builtin::Vprintf;
     const bool heap = b == isa::Builtin::Malloc || b == isa::Builtin::Free;
-    alone[pc] = (writes && global) || prints || heap || in.op == isa::Op::Sust;
+    const bool condition = b == isa::Builtin::GraphSetConditional;  // writes device memory
+    alone[pc] = (writes && global) || prints || heap || condition || in.op == isa::Op::Sust;
   }
   return alone;
 }

@@ -133,7 +133,7 @@ struct Function {
   uint32_t decl_line = 0;
 };
 
-enum class Builtin : uint8_t { None, Vprintf, AssertFail, Malloc, Free };
+enum class Builtin : uint8_t { None, Vprintf, AssertFail, Malloc, Free, GraphSetConditional };
 
 // One call instruction's binding: the callee and where the caller put the arguments and
 // wants the results (offsets and sizes in the call-parameter area).

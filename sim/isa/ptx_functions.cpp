@@ -18,6 +18,7 @@ Builtin builtin_of(std::string_view name) {
   if (name == "__assertfail") return Builtin::AssertFail;
   if (name == "malloc") return Builtin::Malloc;
   if (name == "free") return Builtin::Free;
+  if (name == "cudaGraphSetConditional") return Builtin::GraphSetConditional;
   return Builtin::None;
 }
 
@@ -271,12 +272,15 @@ void ModuleParser::parse_call(Instr& in, const Token& op_tok) {
     if (cs.builtin == Builtin::None)
       unsupported(f.is_extern ? fmt::format("call of external function '{}' (separate compilation)", f.name)
                               : fmt::format("device function '{}' is declared but not defined", f.name));
-    // malloc and free as CUDA declares them: (.b64 size) -> .b64 pointer, and (.b64 pointer).
+    // malloc and free as CUDA declares them: (.b64 size) -> .b64 pointer, and (.b64 pointer);
+    // cudaGraphSetConditional: (.b64 handle, .b32 value).
     auto sizes_are = [&](const std::vector<ParamDecl>& ps, size_t n) {
       return ps.size() == n && std::all_of(ps.begin(), ps.end(), [](const ParamDecl& p) { return p.size == 8; });
     };
     if ((cs.builtin == Builtin::Malloc && !(sizes_are(f.rets, 1) && sizes_are(f.args, 1))) ||
-        (cs.builtin == Builtin::Free && !(sizes_are(f.rets, 0) && sizes_are(f.args, 1))))
+        (cs.builtin == Builtin::Free && !(sizes_are(f.rets, 0) && sizes_are(f.args, 1))) ||
+        (cs.builtin == Builtin::GraphSetConditional &&
+         !(f.rets.empty() && f.args.size() == 2 && f.args[0].size == 8 && f.args[1].size == 4)))
       unsupported(fmt::format("'{}' declared with a signature other than CUDA's", f.name));
   }
   auto bind = [&](const std::vector<Token>& given, const std::vector<ParamDecl>& formal, const char* what,

@@ -303,12 +303,44 @@ struct HostNodeParams {
 };
 enum GraphExecUpdateResult : int { GraphExecUpdateSuccess = 0, GraphExecUpdateError = 1,
                                    GraphExecUpdateErrorTopologyChanged = 2, GraphExecUpdateErrorNodeTypeChanged = 3,
-                                   GraphExecUpdateErrorParametersChanged = 5 };
+                                   GraphExecUpdateErrorParametersChanged = 5,
+                                   GraphExecUpdateErrorNotSupported = 6 };
 struct GraphExecUpdateResultInfo {
   GraphExecUpdateResult result;
   void* errorNode;
   void* errorFromNode;
 };
+// cudaGraphAddNode's node parameters (cudaGraphNodeParams) as far as warpsim reads them:
+// the type, and for kernel nodes cudaKernelNodeParamsV2 (laid out as KernelNodeParams),
+// for conditional nodes cudaConditionalNodeParams; cudaGraphEdgeData.
+enum GraphNodeType : int { GraphNodeTypeKernel = 0, GraphNodeTypeMemcpy = 1, GraphNodeTypeMemset = 2,
+                           GraphNodeTypeHost = 3, GraphNodeTypeGraph = 4, GraphNodeTypeEmpty = 5,
+                           GraphNodeTypeWaitEvent = 6, GraphNodeTypeEventRecord = 7,
+                           GraphNodeTypeExtSemaphoreSignal = 8, GraphNodeTypeExtSemaphoreWait = 9,
+                           GraphNodeTypeMemAlloc = 10, GraphNodeTypeMemFree = 11, GraphNodeTypeConditional = 13 };
+enum GraphConditionalNodeType : int { GraphCondTypeIf = 0, GraphCondTypeWhile = 1, GraphCondTypeSwitch = 2 };
+inline constexpr unsigned GraphCondAssignDefault = 1;
+struct ConditionalNodeParams {
+  uint64_t handle;
+  int type;  // GraphConditionalNodeType
+  unsigned size;
+  void** phGraph_out;  // out: the node's body graphs
+};
+struct GraphNodeParams {
+  int type;  // GraphNodeType
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    KernelNodeParams kernel;
+    ConditionalNodeParams conditional;
+  };
+  long long reserved2;
+};
+struct GraphEdgeData {
+  unsigned char from_port, to_port, type, reserved[5];
+};
+enum StreamCaptureStatus : int { StreamCaptureStatusNone = 0, StreamCaptureStatusActive = 1 };
+inline constexpr unsigned StreamAddCaptureDependencies = 0, StreamSetCaptureDependencies = 1;
 // Stream-ordered allocation (driver_types.h): pools, their properties and attributes, and
 // graph memory nodes.
 enum MemPoolAttr : int { MemPoolReuseFollowEventDependencies = 1, MemPoolReuseAllowOpportunistic = 2,

@@ -211,9 +211,26 @@ class Runtime {
   void capture(const void* stream, GraphNode node);
   void capture_event(const void* event, const void* stream);  // cudaEventRecord in a capture
   void join_capture(const void* stream, const void* event);   // cudaStreamWaitEvent on one
-  // Runs a kernel, memcpy or memset node on `stream` (host nodes are called by the API layer,
-  // outside the runtime's lock, since they may call the runtime).
+  // Runs a kernel, memcpy, memset or conditional node on `stream` (host nodes are called by
+  // the API layer, outside the runtime's lock, since they may call the runtime).
   void run_node(const GraphNode& n, void* stream);
+
+  // --- Conditional nodes and capture into a graph (runtime_conditionals.cpp) ---
+  // cudaGraphConditionalHandleCreate: a 32-bit word of device memory, 0 until set, and
+  // with cudaGraphCondAssignDefault set to `default_value` at each launch of a graph that
+  // uses it; kernels set it with cudaGraphSetConditional (an ISA builtin).
+  uint64_t create_condition(const void* graph, unsigned default_value, unsigned flags);
+  // cudaGraphAddNode's parameters as a node of `graph` (kernel, empty or conditional; a
+  // conditional node's bodies are made here and returned through p->conditional).
+  GraphNode node_from_params(const void* graph, cuda::GraphNodeParams* p, const char* call);
+  // At a launch's start: the conditions the executable graph uses with AssignDefault.
+  void reset_conditions(const GraphExec& e);
+  void begin_capture_to_graph(const void* stream, const void* graph, void* const* deps, size_t ndeps);
+  // cudaStreamGetCaptureInfo: the status, and while capturing its id, graph and the nodes
+  // the next captured operation will depend on (valid until the next call for the stream).
+  cuda::StreamCaptureStatus capture_info(const void* stream, uint64_t* id, void** graph, const void* const** deps,
+                                         size_t* ndeps);
+  void update_capture_dependencies(const void* stream, void* const* deps, size_t ndeps, unsigned flags);
 
   // --- Streams and events (simulated time) ---
   void* create_stream();
@@ -355,6 +372,20 @@ class Runtime {
   std::map<const void*, Graph*> capturing_;        // stream -> the graph its work is recorded into
   std::map<const Graph*, const void*> capture_origin_;  // graph being captured -> the stream that began it
   std::map<const void*, Graph*> captured_events_;  // event recorded in a capture -> that capture's graph
+  // A capturing stream's next dependencies, where the program set them (capture into a
+  // graph, cudaStreamUpdateCaptureDependencies); else the capture's last node.
+  std::map<const void*, std::vector<const GraphNode*>> capture_deps_;
+  std::map<const void*, uint64_t> capture_ids_;
+  uint64_t next_capture_id_ = 1;
+  struct Condition {
+    unsigned default_value = 0;
+    bool assign_default = false;
+  };
+  std::map<uint64_t, Condition> conditions_;  // by handle (device address)
+  uint64_t condition_chunk_ = 0;              // device memory for the next handles
+  uint32_t conditions_in_chunk_ = 0;
+  std::unique_ptr<GraphExec> build_exec(const Graph& g, bool body);
+  void run_conditional(const GraphNode& n, void* stream);
   std::set<const void*> streams_;
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles

@@ -1,7 +1,8 @@
 // CUDA graphs as the runtime keeps them: a graph is its nodes in creation order, each with
 // the nodes it depends on; an executable graph is a copy of the nodes in a dependency order
 // fixed at instantiation (ties by creation order), which cudaGraphLaunch runs one after
-// another on the stream. Stream capture appends each operation issued to a capturing stream
+// another on the stream; a conditional node runs its instantiated bodies as its condition
+// says when it is reached. Stream capture appends each operation issued to a capturing stream
 // as a node depending on the one before. Handles (cudaGraph_t, cudaGraphNode_t,
 // cudaGraphExec_t) are these objects' addresses, checked against the runtime's registry.
 #pragma once
@@ -28,8 +29,10 @@ struct GraphAllocation {
   }
 };
 
+struct GraphExec;
+
 struct GraphNode {
-  enum class Kind { Empty, Kernel, Memcpy, Memset, Host, MemAlloc, MemFree };
+  enum class Kind { Empty, Kernel, Memcpy, Memset, Host, MemAlloc, MemFree, Conditional };
   Kind kind = Kind::Empty;
   std::vector<const GraphNode*> deps;
   // Kernel: the host stub, the launch shape and a copy of every argument's bytes.
@@ -50,6 +53,14 @@ struct GraphNode {
   cuda::HostNodeParams host{};
   // MemAlloc: the allocation (its address is also `dst`); MemFree: `dst` is what it frees.
   std::shared_ptr<GraphAllocation> allocation;
+  // Conditional: its handle (the device address of the 32-bit condition), its type
+  // (cuda::GraphConditionalNodeType) and body graphs: the runtime's graphs, whose handles
+  // CUDA hands out in phGraph_out (this array, shared by the node's copies). An executable
+  // copy holds the bodies' instantiations, in the same order.
+  uint64_t condition = 0;
+  int cond_type = 0;
+  std::shared_ptr<std::vector<void*>> bodies;
+  std::vector<std::shared_ptr<const GraphExec>> body_execs;
 };
 
 struct Graph {

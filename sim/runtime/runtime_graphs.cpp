@@ -140,6 +140,9 @@ GraphNode Runtime::memset_node(const cuda::MemsetParams* p, const char* call) co
 
 Graph* Runtime::clone_graph(const void* handle) {
   const Graph& g = graph(handle, "cudaGraphClone");
+  for (const auto& n : g.nodes)
+    if (n->kind == GraphNode::Kind::Conditional)  // as CUDA 13 on an H100
+      throw ApiError(cuda::ErrorNotSupported, "cudaGraphClone: a graph with conditional nodes cannot be cloned");
   Graph* c = create_graph();
   for (const auto& n : g.nodes) {
     GraphNode copy = *n;
@@ -150,7 +153,13 @@ Graph* Runtime::clone_graph(const void* handle) {
 }
 
 GraphExec* Runtime::instantiate(const void* handle) {
-  const Graph& g = graph(handle, "cudaGraphInstantiate");
+  std::unique_ptr<GraphExec> e = build_exec(graph(handle, "cudaGraphInstantiate"), false);
+  GraphExec* h = e.get();
+  execs_[h] = std::move(e);
+  return h;
+}
+
+std::unique_ptr<GraphExec> Runtime::build_exec(const Graph& g, bool body) {
   // Kahn's algorithm, always taking the earliest-created ready node: a fixed order.
   const size_t n = g.nodes.size();
   auto e = std::make_unique<GraphExec>();
@@ -177,9 +186,18 @@ GraphExec* Runtime::instantiate(const void* handle) {
     e->by_creation[next] = e->order.size();
     e->order.push_back(*g.nodes[next]);
   }
-  GraphExec* h = e.get();
-  execs_[h] = std::move(e);
-  return h;
+  for (GraphNode& node : e->order) {
+    using K = GraphNode::Kind;
+    if (body && node.kind != K::Kernel && node.kind != K::Empty && node.kind != K::Memcpy && node.kind != K::Memset &&
+        node.kind != K::Conditional)
+      throw ApiError(cuda::ErrorInvalidValue,
+                     "cudaGraphInstantiate: a conditional node's body may hold only kernel, empty, memcpy, memset and "
+                     "conditional nodes");
+    if (node.kind != K::Conditional) continue;
+    node.body_execs.clear();
+    for (void* b : *node.bodies) node.body_execs.push_back(build_exec(graph(b, "cudaGraphInstantiate"), true));
+  }
+  return e;
 }
 
 GraphExec& Runtime::exec(const void* handle, const char* call) {
@@ -219,6 +237,7 @@ cuda::GraphExecUpdateResult Runtime::exec_update(const void* exec_handle, const 
     for (const GraphNode* d : fresh.deps) deps.push_back(g.index_of(d));
     *error_node = &fresh;
     if (fresh.kind != target.kind) return cuda::GraphExecUpdateErrorNodeTypeChanged;
+    if (fresh.kind == GraphNode::Kind::Conditional) return cuda::GraphExecUpdateErrorNotSupported;
     if (deps != e.dep_index[i]) return cuda::GraphExecUpdateErrorTopologyChanged;
     if (fresh.kind == GraphNode::Kind::Kernel && fresh.fn != target.fn) return cuda::GraphExecUpdateErrorParametersChanged;
     if ((fresh.kind == GraphNode::Kind::MemAlloc || fresh.kind == GraphNode::Kind::MemFree) &&
@@ -252,6 +271,7 @@ void Runtime::begin_capture(const void* stream) {
   Graph* g = create_graph();
   capturing_[stream] = g;
   capture_origin_[g] = stream;
+  capture_ids_[stream] = next_capture_id_++;
 }
 
 Graph* Runtime::end_capture(const void* stream) {
@@ -267,23 +287,33 @@ Graph* Runtime::end_capture(const void* stream) {
   for (auto s = capturing_.begin(); s != capturing_.end();) s = s->second == g ? capturing_.erase(s) : std::next(s);
   for (auto e = captured_events_.begin(); e != captured_events_.end();)
     e = e->second == g ? captured_events_.erase(e) : std::next(e);
+  for (auto s = capture_deps_.begin(); s != capture_deps_.end();)
+    s = capturing_.count(s->first) ? std::next(s) : capture_deps_.erase(s);
+  for (auto s = capture_ids_.begin(); s != capture_ids_.end();)
+    s = capturing_.count(s->first) ? std::next(s) : capture_ids_.erase(s);
   capture_origin_.erase(g);
   return g;
 }
 
 void Runtime::capture(const void* stream, GraphNode node) {
   Graph* g = capturing_.at(stream);
-  // Issued in order: each operation depends on the one recorded before it.
+  // Issued in order: each operation depends on the one recorded before it, or on the
+  // dependencies the program set for the stream.
   node.deps.clear();
-  if (!g->nodes.empty()) node.deps.push_back(g->nodes.back().get());
-  g->add(std::move(node));
+  auto set = capture_deps_.find(stream);
+  if (set != capture_deps_.end()) node.deps = set->second;
+  else if (!g->nodes.empty()) node.deps.push_back(g->nodes.back().get());
+  const GraphNode* added = g->add(std::move(node));
+  if (set != capture_deps_.end()) set->second = {added};
 }
 
 void Runtime::capture_event(const void* event, const void* stream) { captured_events_[event] = capturing_.at(stream); }
 
 void Runtime::join_capture(const void* stream, const void* event) {
   auto it = captured_events_.find(event);
-  if (it != captured_events_.end()) capturing_[stream] = it->second;
+  if (it == captured_events_.end()) return;
+  if (!capturing_.count(stream)) capture_ids_[stream] = capture_ids_.at(capture_origin_.at(it->second));
+  capturing_[stream] = it->second;
 }
 
 // ---- running nodes ----------------------------------------------------------------------
@@ -294,6 +324,7 @@ void Runtime::run_node(const GraphNode& n, void* stream) {
     case GraphNode::Kind::Host: return;
     case GraphNode::Kind::MemAlloc: graph_memory_allocated(*n.allocation); return;
     case GraphNode::Kind::MemFree: graph_memory_freed(n.dst, "cudaGraphLaunch"); return;
+    case GraphNode::Kind::Conditional: run_conditional(n, stream); return;
     case GraphNode::Kind::Kernel: {
       std::vector<void*> argv;
       for (const auto& a : n.args) argv.push_back(const_cast<uint8_t*>(a.data()));

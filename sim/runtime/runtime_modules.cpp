@@ -27,6 +27,9 @@ void Runtime::reset() {
   default_pool_ = current_pool_ = nullptr;
   graph_allocations_.clear();
   graph_in_use_ = graph_reserved_ = graph_used_high_ = graph_reserved_high_ = 0;
+  conditions_.clear();  // their words were the old device's memory
+  condition_chunk_ = 0;
+  conditions_in_chunk_ = 0;
   arrays_.clear();  // their memory and the texture/surface objects go with the device
   texture_descs_.clear();
   DeviceSpec spec = device_->spec();

@@ -38,6 +38,7 @@ void WarpExecutor::call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mas
   if (cs.builtin == isa::Builtin::AssertFail) builtin_assert(w, cs, pc, mask);
   if (cs.builtin == isa::Builtin::Malloc) return builtin_malloc(w, cs, pc, mask);
   if (cs.builtin == isa::Builtin::Free) return builtin_free(w, cs, pc, mask);
+  if (cs.builtin == isa::Builtin::GraphSetConditional) return builtin_set_conditional(w, cs, pc, mask);
   const int32_t callee = cs.indirect ? indirect_target(w, in, pc, mask) : cs.callee;
   if (callee < 0) return;  // split into one path per target; each re-executes the call
   const isa::Function& f = k.functions[static_cast<size_t>(callee)];
@@ -255,6 +256,24 @@ void WarpExecutor::builtin_free(Warp& w, const isa::CallSite& cs, uint32_t pc, u
       fault(w, l, pc,
             fmt::format("free({:#x}): not a block that malloc returned in a kernel, or freed already ({})", p,
                         ctx_.gmem->describe(p, 1)));
+  });
+}
+
+// A conditional handle is the device address of the condition's 32-bit word, which the
+// runtime made when the handle was created and reads when the conditional node runs. Calls
+// of several lanes race on hardware (undefined); here the lanes write in lane order.
+void WarpExecutor::builtin_set_conditional(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask) {
+  exec::for_lanes(mask, [&](int l) {
+    uint64_t handle = 0;
+    uint32_t value = 0;
+    std::memcpy(&handle, call_params(w, l) + cs.arg_offsets[0], 8);
+    std::memcpy(&value, call_params(w, l) + cs.arg_offsets[1], 4);
+    mem::GlobalMemory::Allocation* a = ctx_.gmem->find(handle, 4);
+    if (!a || handle % 4 != 0)
+      fault(w, l, pc,
+            fmt::format("cudaGraphSetConditional({:#x}, {}): not a handle from cudaGraphConditionalHandleCreate ({})",
+                        handle, value, ctx_.gmem->describe(handle, 4)));
+    ctx_.gmem->write(*a, handle, &value, 4);
   });
 }
 

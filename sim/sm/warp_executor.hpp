@@ -108,6 +108,7 @@ class WarpExecutor {
   void builtin_printf(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   void builtin_malloc(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   void builtin_free(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
+  void builtin_set_conditional(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   [[noreturn]] void builtin_assert(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   bool read_generic(const Warp& w, uint32_t lane, uint64_t addr, void* out, uint32_t n) const;
   std::string read_string(const Warp& w, uint32_t lane, uint64_t addr, uint32_t pc, const char* what) const;

@@ -410,6 +410,16 @@ TEST_CASE("programs: cooperative launches and grid.sync(), as on an H200") {
   check_prints_expected("grid_sync");
 }
 
+TEST_CASE("programs: conditional graph nodes and capture into a graph, as on an H100") {
+  REQUIRE_NVCC();
+  // graph_conditional.expected is an H100's output (the same in seven runs): IF with one and
+  // two bodies, SWITCH in and past its range, WHILE counting down on the device through
+  // cudaGraphSetConditional, cudaGraphCondAssignDefault over repeated launches, a
+  // conditional node added to a stream capture whose body is captured with
+  // cudaStreamBeginCaptureToGraph, and the errors of bad node parameters.
+  check_prints_expected("graph_conditional");
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

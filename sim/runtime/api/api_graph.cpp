@@ -27,6 +27,7 @@ int launch_graph(void* exec, void* stream) {
                      "warpsim");
     const GraphExec& e = rt.exec(exec, "cudaGraphLaunch");
     rt.check_graph_allocations(e);
+    rt.reset_conditions(e);
     nodes = e.order;
   });
   for (const GraphNode& n : nodes) {
