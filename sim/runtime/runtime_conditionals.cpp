@@ -30,6 +30,15 @@ const char* node_type_name(int t) {
   }
   return "unknown";
 }
+// Whether running `e` can launch a kernel (which alone can change a condition).
+bool launches_kernels(const GraphExec& e) {
+  for (const GraphNode& n : e.order) {
+    if (n.kind == GraphNode::Kind::Kernel) return true;
+    for (const auto& b : n.body_execs)
+      if (launches_kernels(*b)) return true;
+  }
+  return false;
+}
 }  // namespace
 
 uint64_t Runtime::create_condition(const void* handle, unsigned default_value, unsigned flags) {
@@ -114,6 +123,13 @@ void Runtime::run_conditional(const GraphNode& n, void* stream) {
       else if (n.body_execs.size() == 2) run(1);
       return;
     case cuda::GraphCondTypeWhile:
+      // A body without kernels cannot change the condition: the GPU would loop until its
+      // watchdog; here the launch stops with the watchdog's error at once.
+      if (value() != 0 && !launches_kernels(*n.body_execs.at(0)))
+        throw ApiError(cuda::ErrorLaunchTimeout,
+                       fmt::format("cudaGraphLaunch: the WHILE node of condition {:#x} loops forever (its condition "
+                                   "is {} and its body launches no kernel that could change it)",
+                                   n.condition, value()));
       while (value() != 0) run(0);
       return;
     case cuda::GraphCondTypeSwitch:
