@@ -236,31 +236,6 @@ void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type, 
   }
 }
 
-uint32_t MemoryCounter::line_request(size_t i, const mem::CacheSpec& c, uint32_t& sectors) const {
-  // The timing model's rule (MemorySystem::Impl::join_line_request): following sectors of
-  // the same line, none twice, up to what the L1 takes in a cycle.
-  const uint64_t line = c.line_addr(txns_[i].addr);
-  sectors = c.sector_mask(txns_[i].addr, txns_[i].size);
-  uint32_t n = 1;
-  while (n < spec_.issue.lsu_transactions_per_cycle && i + n < txns_.size()) {
-    const mem::Transaction& u = txns_[i + n];
-    if (c.line_addr(u.addr) != line) break;
-    const uint32_t m = c.sector_mask(u.addr, u.size);
-    if (m & sectors) break;
-    sectors |= m;
-    ++n;
-  }
-  return n;
-}
-
-uint32_t MemoryCounter::l2_sectors_of_l1(uint64_t line, uint32_t l1_mask) const {
-  uint32_t m = 0;
-  for (uint32_t i = 0; i < 32; ++i)
-    if (l1_mask >> i & 1u)
-      m |= spec_.l2.slice.sector_mask(line + uint64_t(i) * spec_.l1.sector_bytes, spec_.l1.sector_bytes);
-  return m;
-}
-
 void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
   if (!spec_.has_l1 && !spec_.has_l2) return;
   const bool local = a.space == isa::Space::Local;
@@ -270,21 +245,29 @@ void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
   // (a sectored L1, or the L2 when the load goes around the L1).
   const mem::CacheSpec* joins = nullptr;
   if (spec_.issue.lsu_line_requests && a.kind == AccessKind::Load) {
-    if (use_l1) joins = spec_.l1.sector_bytes < spec_.l1.line_bytes ? &spec_.l1 : nullptr;
+    if (use_l1) joins = mem::l1_sectored(spec_) ? &spec_.l1 : nullptr;
     else if (spec_.has_l2) joins = &spec_.l2.slice;
   }
   for (size_t i = 0; i < txns_.size();) {
     if (joins) {
       uint32_t sectors = 0;
       const mem::Transaction& t = txns_[i];
-      i += line_request(i, *joins, sectors);
+      auto next = [&](uint32_t n, uint64_t& addr, uint32_t& bytes) {
+        addr = txns_[i + n].addr;
+        bytes = txns_[i + n].size;
+        return true;
+      };
+      const uint32_t left = uint32_t(txns_.size() - i);
+      i += mem::join_line_request(*joins, t.addr, t.size,
+                                  std::min(spec_.issue.lsu_transactions_per_cycle, left), next, sectors);
       if (!use_l1) {
         l2_access(t.addr, sectors, AccessType::Read, sm);
         continue;
       }
       const mem::AccessResult r = l1_[sm].access_functional({t.addr, sectors, AccessType::Read, local, 0});
       if (spec_.has_l2) {
-        if (r.fetch_mask) l2_access(r.line_addr, l2_sectors_of_l1(r.line_addr, r.fetch_mask), AccessType::Read, sm);
+        if (r.fetch_mask)
+          l2_access(r.line_addr, mem::l2_sectors_of_l1(spec_, r.line_addr, r.fetch_mask), AccessType::Read, sm);
         if (r.writeback)
           l2_access(r.writeback->line_addr, spec_.l2.slice.full_line_mask(), AccessType::Write, sm);
       }

@@ -52,11 +52,6 @@ class MemoryCounter final : public MemoryObserver {
   void count_shared(const mem::WarpMemAccess& a, uint32_t pc);
   void count_global(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
   void through_caches(const mem::WarpMemAccess& a, uint32_t sm);
-  // How many of txns_ from i on are one line request of cache `c` (issue.lsu_line_requests),
-  // and their sectors of that line.
-  uint32_t line_request(size_t i, const mem::CacheSpec& c, uint32_t& sectors) const;
-  // The L2 sectors holding an L1 line's sectors `l1_mask`.
-  uint32_t l2_sectors_of_l1(uint64_t line, uint32_t l1_mask) const;
   void l2_access(uint64_t addr, uint32_t sectors, mem::AccessType type, uint32_t sm);
 
   // The last shared access of each instruction: most instructions repeat one lane pattern

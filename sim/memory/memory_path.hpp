@@ -8,6 +8,7 @@
 
 #include "sim/spec/device_spec.hpp"
 #include "sim/memory/address_map.hpp"
+#include "sim/memory/cache_spec.hpp"
 #include "sim/memory/mem_access.hpp"
 #include "sim/memory/set_index.hpp"
 
@@ -52,6 +53,42 @@ inline uint32_t l2_slice_for(const DeviceSpec& d, const AddressMap& map, uint64_
                              bool atomic) {
   const uint32_t home = l2_slice_of(d, map, addr);
   return atomic ? home : d.l2.near_slice(home, sm);
+}
+
+// A sectored L1 (sector_bytes < line_bytes, e.g. the H100's 32-byte sectors) fetches only
+// the sectors a miss lacks, and its fill carries them back as the L2 sectors requested.
+// A whole-line L1 (the C2070's) keeps fetching and filling whole lines.
+inline bool l1_sectored(const DeviceSpec& d) { return d.has_l1 && d.l1.sector_bytes < d.l1.line_bytes; }
+
+// The L2 sectors that hold the sectors `l1_mask` of the L1 line at `line` (0 without an L2).
+inline uint32_t l2_sectors_of_l1(const DeviceSpec& d, uint64_t line, uint32_t l1_mask) {
+  if (!d.has_l2) return 0;
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < 32; ++i)
+    if (l1_mask >> i & 1u) m |= d.l2.slice.sector_mask(line + uint64_t(i) * d.l1.sector_bytes, d.l1.sector_bytes);
+  return m;
+}
+
+// issue.lsu_line_requests: a load's transaction (addr, bytes) and the ones after it that
+// fall in the same line of cache `c`, none twice, at most `limit` in all, are one lookup.
+// next(n, addr, bytes) gives the n-th following transaction, or false where it may not
+// join. Returns how many joined; `sectors` gets their sectors of the line. Shared by the
+// timing memory system and the functional counter, so both join alike.
+template <class Next>
+uint32_t join_line_request(const CacheSpec& c, uint64_t addr, uint32_t bytes, uint32_t limit, Next next,
+                           uint32_t& sectors) {
+  const uint64_t line = c.line_addr(addr);
+  sectors = c.sector_mask(addr, bytes);
+  uint32_t n = 1;
+  for (; n < limit; ++n) {
+    uint64_t a = 0;
+    uint32_t b = 0;
+    if (!next(n, a, b) || c.line_addr(a) != line) break;
+    const uint32_t m = c.sector_mask(a, b);
+    if (m & sectors) break;
+    sectors |= m;
+  }
+  return n;
 }
 
 }  // namespace warpsim::mem

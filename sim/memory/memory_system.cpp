@@ -30,19 +30,15 @@ uint32_t MemorySystem::Impl::join_line_request(const SmSide& sm, uint32_t budget
   if (!spec.issue.lsu_line_requests || !c || (via_l1 && !l1_sectored()) || t.kind != AccessKind::Load ||
       t.group == kNoGroup)
     return 1;
-  const uint64_t line = c->line_addr(t.addr);
-  uint32_t n = 1;
-  while (n < budget && n < sm.lsu.size()) {
+  auto next = [&](uint32_t n, uint64_t& addr, uint32_t& bytes) {
     const Txn& u = txns[sm.lsu[n]];
-    if (u.group != t.group || u.kind != AccessKind::Load || u.local != t.local || u.use_l1 != t.use_l1 ||
-        c->line_addr(u.addr) != line)
-      break;
-    const uint32_t m = c->sector_mask(u.addr, u.bytes);
-    if (m & sectors) break;
-    sectors |= m;
-    ++n;
-  }
-  return n;
+    if (u.group != t.group || u.kind != AccessKind::Load || u.local != t.local || u.use_l1 != t.use_l1) return false;
+    addr = u.addr;
+    bytes = u.bytes;
+    return true;
+  };
+  return mem::join_line_request(*c, t.addr, t.bytes, uint32_t(std::min<size_t>(budget, sm.lsu.size())), next,
+                                sectors);
 }
 
 void MemorySystem::Impl::take_request(uint32_t sm_id, uint32_t n) {
@@ -74,7 +70,7 @@ uint32_t MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t 
         case AccessStatus::HitOnPendingMiss: break;
         case AccessStatus::Miss:
           push_out(sm, make_request(sm_id, r.line_addr, spec.l1.line_bytes,
-                                        l1_sectored() ? l2_mask_of_l1(r.line_addr, r.fetch_mask)
+                                        l1_sectored() ? l2_sectors_of_l1(spec, r.line_addr, r.fetch_mask)
                                         : spec.has_l2 ? spec.l2.slice.full_line_mask() : 0,
                                         PacketType::ReadRequest, r.line_addr, kUserL1Fill));
           break;

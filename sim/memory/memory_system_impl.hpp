@@ -169,16 +169,7 @@ struct MemorySystem::Impl {
     return spec.has_l2 ? spec.l2.slice.sector_mask(addr, bytes) : 0;
   }
 
-  // A sectored L1 (sector_bytes < line_bytes, e.g. the H100's 32-byte sectors) fetches only
-  // the sectors a miss lacks, and its fill carries them back as the L2 sectors requested.
-  // A whole-line L1 (the C2070's) keeps fetching and filling whole lines.
-  bool l1_sectored() const { return spec.has_l1 && spec.l1.sector_bytes < spec.l1.line_bytes; }
-  uint32_t l2_mask_of_l1(uint64_t line, uint32_t l1_mask) const {
-    uint32_t m = 0;
-    for (uint32_t i = 0; i < 32; ++i)
-      if (l1_mask >> i & 1u) m |= l2_sectors(line + uint64_t(i) * spec.l1.sector_bytes, spec.l1.sector_bytes);
-    return m;
-  }
+  bool l1_sectored() const { return mem::l1_sectored(spec); }
   uint32_t l1_mask_of_l2(const Packet& p) const {
     if (!spec.has_l2 || !p.sector_mask) return spec.l1.full_line_mask();
     const uint32_t s2 = spec.l2.slice.sector_bytes;
