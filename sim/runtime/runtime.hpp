@@ -375,6 +375,9 @@ class Runtime {
   // A capturing stream's next dependencies, where the program set them (capture into a
   // graph, cudaStreamUpdateCaptureDependencies); else the capture's last node.
   std::map<const void*, std::vector<const GraphNode*>> capture_deps_;
+  // What the stream's next captured operation depends on: the set above, else the
+  // capture's last node.
+  std::vector<const GraphNode*> next_capture_deps(const void* stream, const Graph& g) const;
   std::map<const void*, uint64_t> capture_ids_;
   uint64_t next_capture_id_ = 1;
   struct Condition {

@@ -173,12 +173,9 @@ cuda::StreamCaptureStatus Runtime::capture_info(const void* stream, uint64_t* id
   Graph* g = it->second;
   if (id) *id = capture_ids_.at(stream);
   if (graph_out) *graph_out = g;
+  // Kept for the stream, so that the array handed out stays valid.
   auto set = capture_deps_.find(stream);
-  if (set == capture_deps_.end()) {  // the capture's last node, as capture() would use it
-    std::vector<const GraphNode*> last;
-    if (!g->nodes.empty()) last.push_back(g->nodes.back().get());
-    set = capture_deps_.emplace(stream, std::move(last)).first;
-  }
+  if (set == capture_deps_.end()) set = capture_deps_.emplace(stream, next_capture_deps(stream, *g)).first;
   if (deps) *deps = reinterpret_cast<const void* const*>(set->second.data());
   if (ndeps) *ndeps = set->second.size();
   return cuda::StreamCaptureStatusActive;
@@ -198,11 +195,7 @@ void Runtime::update_capture_dependencies(const void* stream, void* const* deps,
   if (ndeps && !deps) throw ApiError(cuda::ErrorInvalidValue, "cudaStreamUpdateCaptureDependencies: dependencies are NULL");
   const Graph& g = *it->second;
   std::vector<const GraphNode*> now;
-  if (flags == cuda::StreamAddCaptureDependencies) {
-    auto set = capture_deps_.find(stream);
-    if (set != capture_deps_.end()) now = set->second;
-    else if (!g.nodes.empty()) now.push_back(g.nodes.back().get());
-  }
+  if (flags == cuda::StreamAddCaptureDependencies) now = next_capture_deps(stream, g);
   for (size_t i = 0; i < ndeps; ++i) {
     const auto* d = static_cast<const GraphNode*>(deps[i]);
     if (!g.owns(d))

@@ -295,15 +295,20 @@ Graph* Runtime::end_capture(const void* stream) {
   return g;
 }
 
+std::vector<const GraphNode*> Runtime::next_capture_deps(const void* stream, const Graph& g) const {
+  auto set = capture_deps_.find(stream);
+  if (set != capture_deps_.end()) return set->second;
+  if (g.nodes.empty()) return {};
+  return {g.nodes.back().get()};
+}
+
 void Runtime::capture(const void* stream, GraphNode node) {
   Graph* g = capturing_.at(stream);
   // Issued in order: each operation depends on the one recorded before it, or on the
   // dependencies the program set for the stream.
-  node.deps.clear();
-  auto set = capture_deps_.find(stream);
-  if (set != capture_deps_.end()) node.deps = set->second;
-  else if (!g->nodes.empty()) node.deps.push_back(g->nodes.back().get());
+  node.deps = next_capture_deps(stream, *g);
   const GraphNode* added = g->add(std::move(node));
+  auto set = capture_deps_.find(stream);
   if (set != capture_deps_.end()) set->second = {added};
 }
 
