@@ -44,6 +44,18 @@ void validate_launch(const DeviceSpec& spec, const isa::Kernel& k, Dim3 grid, Di
                                   "7.0 or later and CUDA 12.1)",
                                   k.name, k.param_bytes, spec.name, spec.cc_major(), spec.cc_minor(), max_params,
                                   isa::kMaxKernelParamBytes));
+  // Tensor-core instructions need a device with tensor cores (cc 7.0 and later): as with a
+  // binary built for a newer GPU, CUDA has no image of the kernel for the device.
+  if (!spec.issue.has_tensor_cores())
+    for (size_t pc = 0; pc < k.code.size(); ++pc) {
+      const isa::Op op = k.code[pc].op;
+      if (op == isa::Op::WmmaLoad || op == isa::Op::WmmaStore || op == isa::Op::WmmaMma)
+        throw LaunchError(fmt::format("no kernel image is available for execution on the device: kernel '{}' uses "
+                                      "tensor cores (`{}`, PTX line {}), which the {} (cc {}.{}) does not have; "
+                                      "wmma needs cc 7.0 or later (--config h100)",
+                                      k.name, k.text.size() > pc ? k.text[pc] : std::string(isa::op_name(op)),
+                                      k.code[pc].ptx_line, spec.name, spec.cc_major(), spec.cc_minor()));
+    }
   if (dyn && !k.has_dynamic_shared) {
     // CUDA accepts it; the bytes are simply unused. Nothing to check.
   }

@@ -17,7 +17,7 @@ std::vector<uint8_t> mark_issue_alone(const isa::Kernel& k) {
   std::vector<uint8_t> alone(k.code.size(), 0);
   for (size_t pc = 0; pc < k.code.size(); ++pc) {
     const isa::Instr& in = k.code[pc];
-    const bool writes = in.op == isa::Op::St || in.op == isa::Op::Atom || in.op == isa::Op::Red;
+    const bool writes = in.op == isa::Op::St || in.op == isa::Op::Atom || in.op == isa::Op::Red || in.op == isa::Op::WmmaStore;
     const bool global = in.space == isa::Space::Global || in.space == isa::Space::Generic;
     const isa::Builtin b =
         in.op == isa::Op::Call && in.a.target >= 0 ? k.calls[static_cast<size_t>(in.a.target)].builtin

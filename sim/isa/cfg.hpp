@@ -28,7 +28,7 @@ void analyse_control_flow(Kernel& k);
 // bases, vector elements) and writes (destinations). Special registers (read-only, set at
 // block start) and predicates are not included.
 struct RegisterRefs {
-  uint16_t reads[16];
+  uint16_t reads[32];  // wmma.mma reads 24
   uint32_t nreads = 0;
   uint16_t writes[8];
   uint32_t nwrites = 0;

@@ -30,13 +30,28 @@ struct Operand {
   bool has_base = false;  // Addr: base register present (else absolute symbol/immediate)
   uint16_t base = 0;      // Addr: data slot of the base register
   int64_t offset = 0;     // Addr: symbol value + immediate offset
-  uint8_t nvec = 0;       // Vec: number of elements
-  uint16_t vec[4] = {0, 0, 0, 0};  // Vec: data slots (or kSinkSlot for "_")
-  bool vec_const[4] = {false, false, false, false};  // Vec element is a const-pool slot
+  uint8_t nvec = 0;       // Vec: number of elements (up to 4 for ld/st/tex, 8 for wmma fragments)
+  uint16_t vec[8] = {};   // Vec: data slots (or kSinkSlot for "_")
+  bool vec_const[8] = {}; // Vec element is a const-pool slot
   int32_t target = -1;    // Label: instruction index
 };
 
 constexpr uint16_t kSinkSlot = 0xFFFF;
+
+// The matrix shapes of wmma (M x N x K).
+enum class MmaShape : uint8_t { None, M16N16K16, M32N8K16, M8N32K16, M16N16K8, M8N8K4 };
+// Which operand a wmma fragment is: a (M x K), b (K x N) or an accumulator c/d (M x N).
+enum class MmaFrag : uint8_t { A, B, C };
+
+// A wmma instruction's matrix qualifiers (Op::WmmaLoad/WmmaStore/WmmaMma).
+struct MmaInfo {
+  MmaShape shape = MmaShape::None;
+  MmaFrag frag = MmaFrag::A;      // load/store: the fragment
+  bool col = false;               // load/store: the matrix is column-major in memory
+  bool a_col = false, b_col = false;  // mma: the layouts named for a and b
+  bool satfinite = false;         // mma: clamp to the largest finite value / int range
+  DType atype = DType::None;      // mma: the type of a and b (Instr::type is d's, Instr::stype c's)
+};
 
 struct Instr {
   Op op = Op::Nop;
@@ -59,6 +74,7 @@ struct Instr {
   bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
   uint8_t fused = 0;          // add/sub contracted with the mul feeding it (FusedBits, contraction.hpp)
   InstrClass klass = InstrClass::Other;
+  MmaInfo mma;                // wmma: shape, fragment, layouts
 
   Operand d[2];               // destinations (d[1] for setp's |q and shfl's |p)
   Operand a, b, c, e;         // sources in PTX order

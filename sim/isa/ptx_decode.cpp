@@ -47,6 +47,7 @@ void Decoder::classify(std::string_view m) {
     return;
   }
   if (one_of(base_, {"tex", "tld4", "suld", "sust"}) && classify_texture(m)) return;
+  if (base_ == "wmma" && classify_wmma(m)) return;
   bool is_setp = base_ == "setp" || base_ == "set";
   bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24", "madc"});
   bool is_atom = base_ == "atom" || base_ == "red";
@@ -142,7 +143,8 @@ void Decoder::classify(std::string_view m) {
   static const std::pair<std::string_view, Round> rounds[] = {{"rn", Round::Rn},   {"rz", Round::Rz},
                                                               {"rm", Round::Rm},   {"rp", Round::Rp},
                                                               {"rni", Round::Rni}, {"rzi", Round::Rzi},
-                                                              {"rmi", Round::Rmi}, {"rpi", Round::Rpi}};
+                                                              {"rmi", Round::Rmi}, {"rpi", Round::Rpi},
+                                                              {"rna", Round::Rna}};
   for (auto& [n, r] : rounds)
     if (m == n) {
       md_.round = r;
@@ -383,6 +385,7 @@ void Decoder::dispatch() {
   if (b == "tex" || b == "tld4") return tex();
   if (b == "suld") return suld();
   if (b == "sust") return sust();
+  if (b == "wmma") return wmma();
   if (b == "trap") {
     need(0);
     in_.op = Op::Trap;
@@ -399,7 +402,7 @@ bool known_opcode(std::string_view base) {
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
-      "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc"};
+      "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc", "wmma"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

@@ -30,6 +30,7 @@ void Decoder::mov() {
   }
   if (d.k == RawOp::K::Vec) {  // unpack: mov.b64 {lo, hi}, %rd
     int n = static_cast<int>(d.elems.size());
+    if (n != 2 && n != 4) malformed("mov unpacks into 2 or 4 registers");
     if (dtype_bytes(t) != 8 && dtype_bytes(t) != 4) unsupported("mov vector unpack of this size");
     set(kD0, vec_regs(d, n, true, t));
     set(kA, src(a, t, kA));
@@ -37,6 +38,7 @@ void Decoder::mov() {
   }
   if (a.k == RawOp::K::Vec) {  // pack: mov.b64 %rd, {lo, hi}
     int n = static_cast<int>(a.elems.size());
+    if (n != 2 && n != 4) malformed("mov packs 2 or 4 registers");
     if (dtype_bytes(t) != 8 && dtype_bytes(t) != 4) unsupported("mov vector pack of this size");
     set(kD0, dst(d));
     DType et = dtype_bytes(t) / n == 4 ? DType::B32 : (dtype_bytes(t) / n == 2 ? DType::B16 : DType::B8);

@@ -119,7 +119,8 @@ void Decoder::tex() {
     if (md_.tex_grad) {
       const RawOp& gx = ops_[2];
       const RawOp& gy = ops_[3];
-      if (gx.k != RawOp::K::Vec || gy.k != RawOp::K::Vec) malformed("tex.grad takes two gradient vectors");
+      if (gx.k != RawOp::K::Vec || gy.k != RawOp::K::Vec || gx.elems.size() > 4 || gy.elems.size() > 4)
+        malformed("tex.grad takes two gradient vectors (of up to 4 elements)");
       set(kC, vec_regs(gx, static_cast<int>(gx.elems.size()), false, DType::F32));
       set(kE, vec_regs(gy, static_cast<int>(gy.elems.size()), false, DType::F32));
     }

@@ -45,6 +45,11 @@ struct Mods {
   bool bar_red = false;  // bar.red / barrier.red
   char griddep = 0;      // griddepcontrol: 'w' (.wait) or 'l' (.launch_dependents)
   int red_op = 0;        // bar.red: 'p'opc, 'a'nd or 'o'r
+  char wmma_op = 0;      // wmma: 'l'oad, 's'tore or 'm'ma
+  char wmma_frag = 0;    // wmma.load/store: 'a', 'b', 'c' or 'd'
+  std::vector<char> layouts;  // wmma: 'r'ow / 'c'ol, in order
+  MmaShape shape = MmaShape::None;
+  bool satfinite = false;
 };
 
 inline bool one_of(std::string_view m, std::initializer_list<std::string_view> l) {
@@ -144,6 +149,12 @@ class Decoder {
   void sust();
   Operand tex_handle(const RawOp& r);
   Operand tex_coords(const RawOp& r, DType t);
+
+  // tensor-core matrix instructions: wmma.load, wmma.store, wmma.mma (ptx_decode_wmma.cpp)
+  bool classify_wmma(std::string_view m);
+  void wmma();
+  void wmma_load_store();
+  void wmma_mma();
 
   DecodeContext& ctx_;
   std::vector<RawOp>& ops_;

@@ -80,9 +80,10 @@ RawOp ModuleParser::parse_operand(bool in_vector) {
     do op.elems.push_back(parse_operand(true));
     while (accept(Tok::Comma));
     expect(Tok::RBrace, "'}'");
-    // One element: surface loads/stores and 1D texture coordinates ("{%r1}").
-    if (op.elems.size() != 1 && op.elems.size() != 2 && op.elems.size() != 4)
-      fail_at(t, "parse error: vector operands have 1, 2 or 4 elements");
+    // One element: surface loads/stores and 1D texture coordinates ("{%r1}"); eight: wmma
+    // fragments (each instruction checks the count it takes).
+    if (op.elems.size() != 1 && op.elems.size() != 2 && op.elems.size() != 4 && op.elems.size() != 8)
+      fail_at(t, "parse error: vector operands have 1, 2, 4 or 8 elements");
     return op;
   }
   if (t.kind == Tok::Bang) {

@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 
+#include "sim/isa/half_bits.hpp"
 #include "sim/isa/semantics_internal.hpp"
 
 namespace warpsim::isa::detail {
@@ -14,45 +15,6 @@ using exec::ExecCtx;
 using exec::for_lanes;
 
 namespace {
-
-// Round-to-nearest-even of a double to binary16 bits.
-uint16_t to_half(double d) {
-  const uint64_t x = std::bit_cast<uint64_t>(d);
-  const uint16_t sign = static_cast<uint16_t>((x >> 48) & 0x8000);
-  const int exp = static_cast<int>((x >> 52) & 0x7FF);
-  uint64_t mant = x & ((uint64_t(1) << 52) - 1);
-  if (exp == 0x7FF) return sign | 0x7C00 | (mant ? 0x200 : 0);  // inf, or a quiet NaN
-  int e = exp - 1023 + 15;                                        // biased half exponent
-  if (e >= 31) return sign | 0x7C00;
-  int shift = 42;  // 52 - 10 mantissa bits
-  if (e <= 0) {    // subnormal half (or zero)
-    if (e < -10) return sign;
-    mant |= uint64_t(1) << 52;
-    shift = 42 + 1 - e;
-    e = 0;
-  }
-  uint64_t h = mant >> shift;
-  const uint64_t rem = mant & ((uint64_t(1) << shift) - 1), halfway = uint64_t(1) << (shift - 1);
-  uint32_t bits = (uint32_t(e) << 10) + static_cast<uint32_t>(h & (e ? 0x3FF : 0x7FF));
-  if (rem > halfway || (rem == halfway && (bits & 1))) ++bits;  // a carry moves into the exponent
-  return sign | static_cast<uint16_t>(bits);
-}
-
-double from_half(uint16_t h) {
-  const int exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
-  double v;
-  if (exp == 0) v = std::ldexp(double(mant), -24);
-  else if (exp == 31) v = mant ? std::nan("") : INFINITY;
-  else v = std::ldexp(double(mant | 0x400), exp - 25);
-  return (h & 0x8000) ? -v : v;
-}
-
-uint16_t to_bf16(float f) {
-  const uint32_t x = std::bit_cast<uint32_t>(f);
-  if (std::isnan(f)) return static_cast<uint16_t>((x >> 16) | 0x40);
-  return static_cast<uint16_t>((x + 0x7FFF + ((x >> 16) & 1)) >> 16);
-}
-float from_bf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 
 bool is_subnormal_half(uint16_t h) { return ((h >> 10) & 0x1F) == 0 && (h & 0x3FF); }
 
@@ -118,7 +80,16 @@ void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
       case DType::F16: x = from_half(static_cast<uint16_t>(v)); break;
       case DType::BF16: x = from_bf16(static_cast<uint16_t>(v)); break;
       case DType::F32: x = std::bit_cast<float>(static_cast<uint32_t>(v)); break;
-      default: x = std::bit_cast<double>(v); break;
+      case DType::F64: x = std::bit_cast<double>(v); break;
+      // Integers: exact in double up to 2^53 (rounded twice beyond, far outside the halves' range).
+      case DType::S8: x = static_cast<int8_t>(v); break;
+      case DType::S16: x = static_cast<int16_t>(v); break;
+      case DType::S32: x = static_cast<int32_t>(v); break;
+      case DType::S64: x = static_cast<double>(static_cast<int64_t>(v)); break;
+      case DType::U8: x = static_cast<uint8_t>(v); break;
+      case DType::U16: x = static_cast<uint16_t>(v); break;
+      case DType::U32: x = static_cast<uint32_t>(v); break;
+      default: x = static_cast<double>(v); break;  // u64
     }
     switch (in.type) {
       case DType::F16: d[l] = to_half(x); break;
@@ -129,15 +100,33 @@ void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
   });
 }
 
+
+// cvt.rna.tf32.f32: to the nearest TensorFloat-32 (10 mantissa bits), ties away from zero,
+// in a 32-bit register whose low 13 bits are 0 (what wmma::__float_to_tf32 compiles to).
+void cvt_tf32(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  for_lanes(m, [&](int l) {
+    const uint32_t x = static_cast<uint32_t>(a[l]);
+    if ((x & 0x7F800000u) == 0x7F800000u) d[l] = (x & 0x007FFFFFu) ? (x | 0x00400000u) & 0xFFFFE000u : x;  // NaN, inf
+    else d[l] = (x + 0x1000u) & 0xFFFFE000u;  // magnitude + half an ulp, truncated: ties away
+  });
+}
+
 }  // namespace
 
 ExecFn half_semantics(const Instr& in) {
+  if (in.op == Op::Cvt && in.type == DType::TF32)
+    return in.stype == DType::F32 && in.round == Round::Rna && !in.sat && !in.ftz ? &cvt_tf32 : nullptr;
   if (in.round != Round::None && in.round != Round::Rn) return nullptr;
   if (in.op == Op::Cvt) {
     auto wide = [](DType t) { return t == DType::F32 || t == DType::F64; };
     const bool to = (in.type == DType::F16 || in.type == DType::BF16) && wide(in.stype);
     const bool from = (in.stype == DType::F16 || in.stype == DType::BF16) && wide(in.type);
-    if (in.sat || (!to && !from)) return nullptr;
+    // cvt.rn.{f16,bf16}.{s,u}{8,16,32,64}: an integer to the nearest half.
+    const bool from_int = (in.type == DType::F16 || in.type == DType::BF16) && is_int(in.stype) &&
+                          in.round == Round::Rn;
+    if (in.sat || (!to && !from && !from_int)) return nullptr;
     if (in.type == DType::BF16 && in.stype == DType::F64) return nullptr;  // sm_90's; not from f64 here
     return &hcvt;
   }

@@ -23,6 +23,7 @@ std::string_view dtype_name(DType t) {
     case DType::F64: return "f64";
     case DType::F16x2: return "f16x2";
     case DType::BF16: return "bf16";
+    case DType::TF32: return "tf32";
   }
   return "?";
 }
@@ -33,7 +34,7 @@ DType parse_dtype(std::string_view s) {
       {"u8", DType::U8},     {"u16", DType::U16}, {"u32", DType::U32}, {"u64", DType::U64}, {"s8", DType::S8},
       {"s16", DType::S16},   {"s32", DType::S32}, {"s64", DType::S64}, {"f16", DType::F16}, {"f32", DType::F32},
       {"f64", DType::F64},
-      {"f16x2", DType::F16x2}, {"bf16", DType::BF16}};
+      {"f16x2", DType::F16x2}, {"bf16", DType::BF16}, {"tf32", DType::TF32}};
   for (auto& [n, t] : table)
     if (s == n) return t;
   return DType::None;
@@ -130,6 +131,9 @@ std::string_view op_name(Op op) {
     case Op::Sust: return "sust";
     case Op::VAbsDiff4Add: return "vabsdiff4.add";
     case Op::BarRed: return "bar.red";
+    case Op::WmmaLoad: return "wmma.load";
+    case Op::WmmaStore: return "wmma.store";
+    case Op::WmmaMma: return "wmma.mma";
     case Op::AddCarry: return "addc";
     case Op::SubCarry: return "subc";
     case Op::MadCarry: return "madc";
@@ -162,6 +166,7 @@ std::string_view instr_class_name(InstrClass c) {
     case InstrClass::Barrier: return "barrier";
     case InstrClass::Exit: return "exit";
     case InstrClass::Other: return "other";
+    case InstrClass::Tensor: return "tensor";
   }
   return "?";
 }

@@ -13,6 +13,7 @@ enum class DType : uint8_t {
   S8, S16, S32, S64,
   F16, F32, F64,
   F16x2, BF16,  // a pair of halves in 32 bits; bfloat16 (its conversions)
+  TF32,         // TensorFloat-32 in a 32-bit register (wmma operands, cvt.rna.tf32.f32)
 };
 
 constexpr int dtype_bytes(DType t) {
@@ -20,7 +21,7 @@ constexpr int dtype_bytes(DType t) {
     case DType::B8: case DType::U8: case DType::S8: return 1;
     case DType::B16: case DType::U16: case DType::S16: case DType::F16: case DType::BF16: return 2;
     case DType::F16x2: return 4;
-    case DType::B32: case DType::U32: case DType::S32: case DType::F32: return 4;
+    case DType::B32: case DType::U32: case DType::S32: case DType::F32: case DType::TF32: return 4;
     case DType::B64: case DType::U64: case DType::S64: case DType::F64: return 8;
     default: return 0;
   }
@@ -32,7 +33,7 @@ constexpr bool is_half(DType t) { return t == DType::F16 || t == DType::F16x2 ||
 constexpr bool is_signed(DType t) {
   return t == DType::S8 || t == DType::S16 || t == DType::S32 || t == DType::S64;
 }
-constexpr bool is_int(DType t) { return !is_float(t) && t != DType::None && t != DType::Pred; }
+constexpr bool is_int(DType t) { return !is_float(t) && t != DType::None && t != DType::Pred && t != DType::TF32; }
 std::string_view dtype_name(DType t);
 // Parses ".u32" style suffix text without the dot ("u32"); returns None when unknown.
 DType parse_dtype(std::string_view s);
@@ -61,11 +62,14 @@ enum class Op : uint8_t {
   VAbsDiff4Add,  // vabsdiff4.add: sum of the four byte-wise absolute differences, plus c
   AddCarry, SubCarry, MadCarry,  // add/sub/mad.lo|hi with the carry flag: in (addc, subc, madc: Instr::e) and/or out (.cc: Instr::d[1])
   BarRed,     // bar.red: barrier 0 with a block-wide popc/and/or of a predicate (Instr::boolop; None = popc)
+  WmmaLoad,   // wmma.load.{a,b,c}: a warp loads a matrix fragment (Instr::mma; d[0] the registers, a the address, b the stride)
+  WmmaStore,  // wmma.store.d: a warp stores an accumulator fragment (a the address, b the registers, c the stride)
+  WmmaMma,    // wmma.mma: d = a * b + c on the tensor cores (Instr::mma; four register vectors)
 };
 // Instructions that go through the SM's load/store path (the memory system in timing mode).
 constexpr bool is_memory_op(Op op) {
   return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::Tex || op == Op::Tld4 ||
-         op == Op::Suld || op == Op::Sust;
+         op == Op::Suld || op == Op::Sust || op == Op::WmmaLoad || op == Op::WmmaStore;
 }
 // Instructions that store, synchronise or transfer control: no load-time pass moves a load
 // across one (shared_load_merging) or predicates one (if_conversion).
@@ -73,6 +77,7 @@ constexpr bool stores_or_orders(Op op) {
   switch (op) {
     case Op::St: case Op::Atom: case Op::Red: case Op::Sust: case Op::Bar: case Op::BarWarp: case Op::BarRed:
     case Op::Membar: case Op::Call: case Op::FuncRet: case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap:
+    case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma:  // warp-collective: never predicated or reordered
       return true;
     default:
       return false;
@@ -90,7 +95,7 @@ enum class Cmp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu
 // Boolean combiner of setp/atom.
 enum class BoolOp : uint8_t { None, And, Or, Xor };
 // Rounding modifier.
-enum class Round : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
+enum class Round : uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi, Rna };  // Rna: to nearest, ties away (cvt to .tf32)
 // mul/mad width selector.
 enum class Width : uint8_t { None, Lo, Hi, Wide };
 enum class AtomOp : uint8_t { None, Add, Min, Max, Exch, Cas, Inc, Dec, And, Or, Xor };
@@ -104,6 +109,7 @@ enum class InstrClass : uint8_t {
   IntAlu, IntMul, IntDiv, FpAlu, FpDiv, Fp64, Sfu, Conv, Move,
   LdGlobal, StGlobal, LdShared, StShared, LdLocal, StLocal, LdParam, LdConst, AtomGlobal, AtomShared,
   Branch, Barrier, Exit, Other,
+  Tensor,  // wmma.mma: the sub-partition's tensor core
 };
 std::string_view instr_class_name(InstrClass c);
 

@@ -21,6 +21,7 @@ cuda::Error launch_error_code(const std::string& msg) {
   if (msg.find("cooperative launch too large") != std::string::npos) return cuda::ErrorCooperativeLaunchTooLarge;
   if (msg.find("too many resources") != std::string::npos) return cuda::ErrorLaunchOutOfResources;
   if (msg.find("invalid configuration") != std::string::npos) return cuda::ErrorInvalidConfiguration;
+  if (msg.find("no kernel image is available") != std::string::npos) return cuda::ErrorNoKernelImageForDevice;
   return cuda::ErrorInvalidValue;
 }
 

@@ -12,6 +12,7 @@ Unit IssueModel::unit(const isa::Instr& in) const {
     case InstrClass::LdLocal: case InstrClass::StLocal: case InstrClass::AtomGlobal: case InstrClass::AtomShared:
       return Unit::Lsu;
     case InstrClass::Barrier: case InstrClass::Exit: return Unit::None;
+    case InstrClass::Tensor: return Unit::Tensor;
     default: return Unit::Alu;
   }
 }
@@ -29,6 +30,14 @@ IssueCost IssueModel::cost(const isa::Instr& in) const {
     }
     case InstrClass::Sfu: return {Unit::Sfu, s_.sfu_cycles, s_.sfu_latency};
     case InstrClass::Fp64: return {Unit::Dp, s_.dp_cycles, s_.dp_latency};
+    case InstrClass::Tensor: {
+      const TensorRate& t = in.mma.atype == isa::DType::BF16   ? s_.tensor_bf16
+                            : in.mma.atype == isa::DType::TF32 ? s_.tensor_tf32
+                            : in.mma.atype == isa::DType::F64  ? s_.tensor_f64
+                            : in.mma.atype == isa::DType::S8 || in.mma.atype == isa::DType::U8 ? s_.tensor_i8
+                                                                                               : s_.tensor_f16;
+      return {Unit::Tensor, t.cycles, t.latency};
+    }
     case InstrClass::LdParam:
     case InstrClass::LdConst:  // constant-cache hit, like a parameter (which lives in a constant bank)
       return {Unit::Alu, s_.alu_cycles, s_.param_latency};

@@ -11,7 +11,7 @@
 
 namespace warpsim::sm {
 
-enum class Unit : uint8_t { Alu, Sfu, Dp, Lsu, None };
+enum class Unit : uint8_t { Alu, Sfu, Dp, Lsu, Tensor, None };  // Alu and Tensor: one per scheduler
 
 struct IssueCost {
   Unit unit = Unit::Alu;

@@ -117,6 +117,7 @@ uint64_t SmCore::eligible(uint32_t s, uint64_t now) const {
   const ReadyTracker& tr = scheds_[s].tr;
   uint64_t units = tr.by_unit[static_cast<size_t>(Unit::None)];
   if (scheds_[s].alu_free <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Alu)];
+  if (scheds_[s].tensor_free <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Tensor)];
   if (sfu_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Sfu)];
   if (dp_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Dp)];
   if (lsu_free_ <= now) units |= tr.by_unit[static_cast<size_t>(Unit::Lsu)];
@@ -137,6 +138,7 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
 uint64_t SmCore::unit_free(Unit u, uint32_t sched) const {
   switch (u) {
     case Unit::Alu: return scheds_[sched].alu_free;
+    case Unit::Tensor: return scheds_[sched].tensor_free;
     case Unit::Sfu: return sfu_free_;
     case Unit::Dp: return dp_free_;
     case Unit::Lsu: return lsu_free_;
@@ -365,6 +367,7 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
 
   switch (cost.unit) {
     case Unit::Alu: scheds_[wt.sched].alu_free = now + cost.busy; break;
+    case Unit::Tensor: scheds_[wt.sched].tensor_free = now + cost.busy; break;
     case Unit::Sfu: sfu_free_ = now + cost.busy; break;
     case Unit::Dp:
       dp_free_ = now + cost.busy;
@@ -479,7 +482,7 @@ uint64_t SmCore::scheduler_earliest(uint32_t s, uint64_t now) {
   // free, for memory back-pressure to ease.
   // Every ready warp of a unit is seen blocked until t; that is recorded once per unit
   // (pipe_check_) and applied to a warp when it issues (account_wait).
-  const uint64_t unit_time[kUnits] = {scheds_[s].alu_free, sfu_free_, dp_free_, lsu_free_, 0};
+  const uint64_t unit_time[kUnits] = {scheds_[s].alu_free, sfu_free_, dp_free_, lsu_free_, scheds_[s].tensor_free, 0};
   for (size_t u = 0; u < kUnits; ++u) {
     if (!(tr.ready & tr.by_unit[u])) continue;
     const uint64_t t = std::max(unit_time[u], now + 1);

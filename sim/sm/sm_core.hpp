@@ -155,14 +155,14 @@ class SmCore {
   // of slot masks for the next kWheel cycles (non-empty buckets marked in `occupied`), and
   // a heap for later times (rare; its entries carry the slot's version). Eligible warps are
   // found with a few mask operations instead of a scan over all warps.
-  static constexpr size_t kUnits = 5;  // Unit::Alu .. Unit::None
+  static constexpr size_t kUnits = 6;  // Unit::Alu .. Unit::None
   struct ReadyTracker {
     // One bucket per cycle for the next 64 cycles: arithmetic, shared-memory and barrier
     // latencies fit (memory results are not filed: responses wake the warp), and the whole
     // occupancy set is one word.
     static constexpr uint32_t kWheel = 64;
     uint64_t ready = 0;
-    uint64_t by_unit[kUnits] = {0, 0, 0, 0, 0};
+    uint64_t by_unit[kUnits] = {};
     uint64_t global_next = 0;  // warps whose next instruction is a global-path memory op
     uint64_t cursor = 0;       // buckets for times <= cursor are folded into `ready`
     uint64_t occupied = 0;     // bit per non-empty bucket
@@ -188,6 +188,7 @@ class SmCore {
   struct alignas(64) Sched {
     uint64_t next_try = kNever;
     uint64_t alu_free = 0;
+    uint64_t tensor_free = 0;  // its tensor core (wmma.mma)
     uint64_t dispatch_free = 0;  // issue.sequences_hold_dispatch: a sequence is still issuing
     ReadyTracker tr;
     std::unique_ptr<WarpScheduler> policy;

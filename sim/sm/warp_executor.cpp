@@ -165,6 +165,12 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
       if (exec) texture_op(w, in, pc, exec, r);
       st.top().pc = static_cast<int32_t>(pc + 1);
       break;
+    case Op::WmmaLoad:
+    case Op::WmmaStore:
+    case Op::WmmaMma:
+      if (exec) matrix_op(w, in, pc, exec, r);
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      break;
     case Op::ReadClock: {
       uint64_t* d = w.regs + size_t(in.d[0].reg) * isa::kWarpLanes;
       uint64_t v = in.stype == isa::DType::U32 ? (now & 0xFFFFFFFFu) : now;

@@ -92,6 +92,8 @@ class WarpExecutor {
   void atomic(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   // tex, tld4, suld, sust through the launch's texture/surface objects (warp_texture_ops.cpp).
   void texture_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  // wmma.load, wmma.store and wmma.mma for the whole warp (warp_matrix_ops.cpp).
+  void matrix_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void branch(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t active, uint32_t taken, StepResult& r);
   void exit_threads(Warp& w, uint32_t exiting, StepResult& r);
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
@@ -122,7 +124,9 @@ class WarpExecutor {
 
   const LaunchContext& ctx_;
   LaunchStats& stats_;
-  std::array<mem::WarpMemAccess, 3> accesses_{};
+  // One instruction's accesses: up to three for ld/st (a generic address in every space),
+  // up to 16 for wmma.load/store (warp_matrix_ops.cpp).
+  std::array<mem::WarpMemAccess, 16> accesses_{};
   const mem::GlobalMemory::Allocation* last_alloc_ = nullptr;
   uint64_t last_alloc_releases_ = 0;  // GlobalMemory::releases() when last_alloc_ was found
   struct PrintfRecord {

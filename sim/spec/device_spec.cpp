@@ -124,6 +124,22 @@ IssueSpec parse_issue(ConfigReader r) {
   is.param_latency = cyc("param_latency");
   is.global_latency = cyc("global_latency");
   is.barrier_latency = cyc("barrier_latency");
+  if (auto t = r.child_opt("tensor")) {
+    auto rate = [&](const char* key) {
+      ConfigReader k = t->child(key);
+      TensorRate tr;
+      tr.cycles = u32(k, "cycles", k.get_positive_at_most("cycles", 4096, "a wmma.mma that long is a typo"));
+      tr.latency = u32(k, "latency", k.get_positive_at_most("latency", 4096, "a wmma.mma that long is a typo"));
+      k.finish();
+      return tr;
+    };
+    is.tensor_f16 = rate("f16");
+    is.tensor_bf16 = rate("bf16");
+    is.tensor_tf32 = rate("tf32");
+    is.tensor_f64 = rate("f64");
+    is.tensor_i8 = rate("s8");
+    t->finish();
+  }
   is.ideal_fetch = r.get_bool_or("ideal_fetch", true);
   if (!is.ideal_fetch) r.fail("ideal_fetch", "only ideal instruction fetch is modelled (see docs/timing-model.md)");
   r.finish();

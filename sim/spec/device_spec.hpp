@@ -49,6 +49,13 @@ struct SmSpec {
 };
 
 // Per-generation issue model and latencies, in SM clock cycles.
+// One wmma.mma on a sub-partition's tensor core: cycles it occupies the tensor core, and
+// cycles until its result may be used. cycles == 0: the device has no tensor cores.
+struct TensorRate {
+  uint32_t cycles = 0;
+  uint32_t latency = 0;
+};
+
 struct IssueSpec {
   // Cycles one scheduler is busy issuing one warp instruction to each unit kind.
   uint32_t alu_cycles = 4;       // int/fp32 arithmetic
@@ -101,6 +108,10 @@ struct IssueSpec {
   uint32_t global_latency = 440;    // only when no memory system is configured
   uint32_t barrier_latency = 4;
   bool ideal_fetch = true;          // documented assumption: instruction fetch never stalls
+  // Tensor cores (the config's optional issue.tensor, per input type of wmma.mma: f16, bf16,
+  // tf32, f64, s8 for s8 and u8); absent: none, and kernels with wmma do not launch.
+  TensorRate tensor_f16, tensor_bf16, tensor_tf32, tensor_f64, tensor_i8;
+  bool has_tensor_cores() const { return tensor_f16.cycles != 0; }
 };
 
 struct DeviceSpec {

@@ -25,6 +25,10 @@ inline const warpsim::DeviceSpec& c2070() {
   static const warpsim::DeviceSpec spec = warpsim::load_device_spec(WARPSIM_SOURCE_DIR "/configs/c2070.json");
   return spec;
 }
+inline const warpsim::DeviceSpec& h100_spec() {
+  static const warpsim::DeviceSpec spec = warpsim::load_device_spec(WARPSIM_SOURCE_DIR "/configs/h100.json");
+  return spec;
+}
 
 // The three directives every module starts with, then `body`. Line 1 is ".version".
 inline std::string module(const std::string& body) {

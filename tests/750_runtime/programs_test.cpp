@@ -420,6 +420,34 @@ TEST_CASE("programs: conditional graph nodes and capture into a graph, as on an 
   check_prints_expected("graph_conditional");
 }
 
+TEST_CASE("programs: tensor cores through wmma as on an H100") {
+  REQUIRE_NVCC();
+  // Built for sm_90 (bf16, tf32 and f64 wmma need sm_80). wmma_layout.expected is an H100's
+  // output (tools/calibration/wmma_probe.sh): where every element of every fragment kind
+  // comes from and where a store puts it; wmma_gemm.expected: GEMMs in every type and shape,
+  // exact ones as checksums and random ones against a host reference.
+  for (const char* name : {"wmma_layout", "wmma_gemm"}) {
+    const std::string app = rttest::build_program(name, "-cudart shared -arch=sm_90");
+    const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/" + std::string(name) +
+                                           ".expected");
+    for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
+      auto r = exec(mode, app);
+      INFO(name << " " << mode << "\n" << r.err);
+      CHECK(r.status == 0);
+      CHECK(r.out == want);
+    }
+  }
+  // The C2070 has no tensor cores: each launch fails as CUDA fails a kernel built only for a
+  // newer GPU (cudaErrorNoKernelImageForDevice from the launch, not sticky: the program,
+  // which checks only cudaDeviceSynchronize, prints wrong results), and warpsim says why.
+  auto r = exec("--functional --no-summary", rttest::build_program("wmma_gemm", "-cudart shared -arch=sm_90"));
+  CHECK_THAT(r.out, Catch::StartsWith("f16->f32 16x16x16 B row      no error  checksum -226"));
+  CHECK_THAT(r.err, Catch::Contains("no kernel image is available for execution on the device: kernel "
+                                    "'_Z11gemm_globalILi16ELi16ELi16E6__halfS0_fN6nvcuda4wmma9row_majorEEvPKT2_S6_PT4_"
+                                    "iiiS7_S7_' uses tensor cores (`wmma.load.a.sync.aligned.row.m16n16k16.global.f16") &&
+                        Catch::Contains("which the Tesla C2070 (cc 2.0) does not have"));
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

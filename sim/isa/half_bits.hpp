@@ -1,0 +1,49 @@
+// Bit patterns of the 16-bit floating-point formats: binary16 (.f16) and bfloat16 (.bf16),
+// to and from the host's float and double, rounding to nearest even.
+#pragma once
+#include <bit>
+#include <cmath>
+#include <cstdint>
+
+namespace warpsim::isa::detail {
+
+// Round-to-nearest-even of a double to binary16 bits.
+inline uint16_t to_half(double d) {
+  const uint64_t x = std::bit_cast<uint64_t>(d);
+  const uint16_t sign = static_cast<uint16_t>((x >> 48) & 0x8000);
+  const int exp = static_cast<int>((x >> 52) & 0x7FF);
+  uint64_t mant = x & ((uint64_t(1) << 52) - 1);
+  if (exp == 0x7FF) return sign | 0x7C00 | (mant ? 0x200 : 0);  // inf, or a quiet NaN
+  int e = exp - 1023 + 15;                                        // biased half exponent
+  if (e >= 31) return sign | 0x7C00;
+  int shift = 42;  // 52 - 10 mantissa bits
+  if (e <= 0) {    // subnormal half (or zero)
+    if (e < -10) return sign;
+    mant |= uint64_t(1) << 52;
+    shift = 42 + 1 - e;
+    e = 0;
+  }
+  uint64_t h = mant >> shift;
+  const uint64_t rem = mant & ((uint64_t(1) << shift) - 1), halfway = uint64_t(1) << (shift - 1);
+  uint32_t bits = (uint32_t(e) << 10) + static_cast<uint32_t>(h & (e ? 0x3FF : 0x7FF));
+  if (rem > halfway || (rem == halfway && (bits & 1))) ++bits;  // a carry moves into the exponent
+  return sign | static_cast<uint16_t>(bits);
+}
+
+inline double from_half(uint16_t h) {
+  const int exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+  double v;
+  if (exp == 0) v = std::ldexp(double(mant), -24);
+  else if (exp == 31) v = mant ? std::nan("") : INFINITY;
+  else v = std::ldexp(double(mant | 0x400), exp - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+inline uint16_t to_bf16(float f) {
+  const uint32_t x = std::bit_cast<uint32_t>(f);
+  if (std::isnan(f)) return static_cast<uint16_t>((x >> 16) | 0x40);
+  return static_cast<uint16_t>((x + 0x7FFF + ((x >> 16) & 1)) >> 16);
+}
+inline float from_bf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
+
+}  // namespace warpsim::isa::detail
