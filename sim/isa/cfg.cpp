@@ -217,6 +217,19 @@ std::vector<uint32_t> immediate_post_dominators(const std::vector<BasicBlock>& b
 
 void analyse_control_flow(Kernel& k) {
   auto blocks = build_basic_blocks(k);
+  // A trap ends the kernel, so where trapping threads would reconverge does not matter; the
+  // others' paths decide. nvcc ends a switch's unreachable default with `trap; bra.uni
+  // JOIN`: taken as the end of a path, the trap would move the switch's reconvergence
+  // point to the kernel's exit, past a __syncthreads() after the join, which the
+  // switch's threads would then reach apart. For reconvergence, a trap falls through.
+  for (BasicBlock& bb : blocks) {
+    const Instr& last = k.code[bb.last];
+    if (last.op == Op::Trap && !last.has_guard && bb.last + 1 < k.code.size()) {
+      bb.exits = false;
+      for (uint32_t b = 0; b < blocks.size(); ++b)
+        if (blocks[b].first == bb.last + 1) bb.succ = {b};
+    }
+  }
   auto ipdom = immediate_post_dominators(blocks);
   uint32_t branches = 0;
   for (uint32_t b = 0; b < blocks.size(); ++b) {

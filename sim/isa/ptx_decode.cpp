@@ -48,6 +48,7 @@ void Decoder::classify(std::string_view m) {
   }
   if (one_of(base_, {"tex", "tld4", "suld", "sust"}) && classify_texture(m)) return;
   if (base_ == "wmma" && classify_wmma(m)) return;
+  if (base_ == "cp" && classify_cp(m)) return;
   bool is_setp = base_ == "setp" || base_ == "set";
   bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24", "madc"});
   bool is_atom = base_ == "atom" || base_ == "red";
@@ -386,6 +387,7 @@ void Decoder::dispatch() {
   if (b == "suld") return suld();
   if (b == "sust") return sust();
   if (b == "wmma") return wmma();
+  if (b == "cp") return cp_async();
   if (b == "trap") {
     need(0);
     in_.op = Op::Trap;
@@ -402,7 +404,7 @@ bool known_opcode(std::string_view base) {
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
-      "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc", "wmma"};
+      "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc", "wmma", "cp"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

@@ -50,6 +50,9 @@ struct Mods {
   std::vector<char> layouts;  // wmma: 'r'ow / 'c'ol, in order
   MmaShape shape = MmaShape::None;
   bool satfinite = false;
+  bool async = false;      // cp.async
+  char cp_op = 0;          // cp.async: 'c'opy, commit 'g'roup, 'w'ait_group, wait 'a'll
+  std::vector<Space> cp_spaces;  // cp.async: destination, then source
 };
 
 inline bool one_of(std::string_view m, std::initializer_list<std::string_view> l) {
@@ -155,6 +158,10 @@ class Decoder {
   void wmma();
   void wmma_load_store();
   void wmma_mma();
+
+  // asynchronous copies from global to shared memory: cp.async (ptx_decode_cp_async.cpp)
+  bool classify_cp(std::string_view m);
+  void cp_async();
 
   DecodeContext& ctx_;
   std::vector<RawOp>& ops_;

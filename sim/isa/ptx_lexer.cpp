@@ -101,9 +101,19 @@ std::vector<Token> lex_ptx(std::string_view s, const std::string& file) {
       t.kind = Tok::Directive;
     } else if (ident_start(c)) {
       ++i;
-      while (i < s.size() && (ident_char(s[i]) ||
-                              (s[i] == '.' && i + 1 < s.size() && (ident_char(s[i + 1])))))
-        ++i;
+      bool dotted = false;
+      while (i < s.size()) {
+        if (ident_char(s[i])) {
+          ++i;
+        } else if (s[i] == '.' && i + 1 < s.size() && ident_char(s[i + 1])) {
+          dotted = true;
+          ++i;
+        } else if (dotted && s[i] == ':' && i + 2 < s.size() && s[i + 1] == ':' && ident_char(s[i + 2])) {
+          i += 2;  // a qualified modifier of sm_80+ opcodes: .shared::cta, .mbarrier::complete_tx::bytes
+        } else {
+          break;
+        }
+      }
       t.kind = Tok::Ident;
     } else if (std::isdigit((unsigned char)c)) {
       // 0f........ / 0d................ hex floats; 0x hex; 0b binary; decimal int or float.

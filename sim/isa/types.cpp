@@ -134,6 +134,9 @@ std::string_view op_name(Op op) {
     case Op::WmmaLoad: return "wmma.load";
     case Op::WmmaStore: return "wmma.store";
     case Op::WmmaMma: return "wmma.mma";
+    case Op::CpAsync: return "cp.async";
+    case Op::CpAsyncCommit: return "cp.async.commit_group";
+    case Op::CpAsyncWait: return "cp.async.wait_group";
     case Op::AddCarry: return "addc";
     case Op::SubCarry: return "subc";
     case Op::MadCarry: return "madc";

@@ -65,11 +65,15 @@ enum class Op : uint8_t {
   WmmaLoad,   // wmma.load.{a,b,c}: a warp loads a matrix fragment (Instr::mma; d[0] the registers, a the address, b the stride)
   WmmaStore,  // wmma.store.d: a warp stores an accumulator fragment (a the address, b the registers, c the stride)
   WmmaMma,    // wmma.mma: d = a * b + c on the tensor cores (Instr::mma; four register vectors)
+  CpAsync,        // cp.async.{ca,cg}.shared.global: copy 4 x vec bytes from global (b) to shared (a);
+                  // c: bytes to read (the rest zero-filled), e: a predicate that reads none
+  CpAsyncCommit,  // cp.async.commit_group
+  CpAsyncWait,    // cp.async.wait_group N / wait_all: the warp waits for its copies (a: N)
 };
 // Instructions that go through the SM's load/store path (the memory system in timing mode).
 constexpr bool is_memory_op(Op op) {
   return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::Tex || op == Op::Tld4 ||
-         op == Op::Suld || op == Op::Sust || op == Op::WmmaLoad || op == Op::WmmaStore;
+         op == Op::Suld || op == Op::Sust || op == Op::WmmaLoad || op == Op::WmmaStore || op == Op::CpAsync;
 }
 // Instructions that store, synchronise or transfer control: no load-time pass moves a load
 // across one (shared_load_merging) or predicates one (if_conversion).
@@ -78,6 +82,7 @@ constexpr bool stores_or_orders(Op op) {
     case Op::St: case Op::Atom: case Op::Red: case Op::Sust: case Op::Bar: case Op::BarWarp: case Op::BarRed:
     case Op::Membar: case Op::Call: case Op::FuncRet: case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap:
     case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma:  // warp-collective: never predicated or reordered
+    case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait:  // writes shared memory; waits for it
       return true;
     default:
       return false;

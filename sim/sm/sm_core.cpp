@@ -182,6 +182,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     wt.release_at = 0;
     wt.pipe_seen_until = 0;
     wt.pending_loads = 0;
+    wt.async_copies = 0;
     ++wt.generation;
     wt.waiting_barrier = false;
     wt.ready_at = wt.visible_at = kNever;  // nothing carries over from the slot's last warp
@@ -214,10 +215,13 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
       mem = (v & 1) != 0;
     }
   }
+  const isa::Instr& nx = shared_.ctx->kernel->code[pc];
+  // cp.async.wait_group N waits for all the warp's copies (N is not modelled: the copies of
+  // the last N groups are waited for too).
+  if (nx.op == isa::Op::CpAsyncWait && wt.async_copies) ready = kPendingLoad >> 1, mem = true;
   if (ready == kPendingLoad >> 1) ready = kNever;
   set_ready(wt, ready);
   wt.ready_mem = mem;
-  const isa::Instr& nx = shared_.ctx->kernel->code[pc];
   set_unit(wt, shared_.issue->unit(nx));
   const bool mem_op = isa::is_memory_op(nx.op);
   const bool next_global = mem_op && nx.space != isa::Space::Shared && nx.space != isa::Space::Param &&
@@ -288,6 +292,7 @@ uint64_t SmCore::new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests
   pl.generation = warps_[slot].generation;
   pl.left = submissions;
   pl.ndests = static_cast<uint8_t>(std::min<uint32_t>(ndests, 8));
+  pl.async_copy = false;
   pl.trace = UINT32_MAX;
   for (uint32_t i = 0; i < pl.ndests; ++i) pl.dests[i] = dests[i];
   return (uint64_t(id_) << 40) | (uint64_t(id) + 1);
@@ -322,7 +327,12 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
     if (waits) {
       token = new_token(slot, deps.writes_begin(pc), uint32_t(deps.writes_end(pc) - deps.writes_begin(pc)), waits);
       ++wt.pending_loads;
-      dest_pending = true;
+      if (in.op == Op::CpAsync) {
+        loads_[static_cast<uint32_t>((token & ((uint64_t(1) << 40) - 1)) - 1)].async_copy = true;
+        ++wt.async_copies;
+      } else {
+        dest_pending = true;
+      }
     }
     cost = {Unit::Lsu, 0, 0};
     const uint32_t block = w.block->linear;
@@ -509,6 +519,7 @@ void SmCore::memory_response(uint64_t token, uint64_t now) {
   if (!wt.used || wt.generation != pl.generation) return;
   for (uint32_t i = 0; i < pl.ndests; ++i) wt.reg_ready[pl.dests[i]] = (now << 1) | 1;  // written by memory
   --wt.pending_loads;
+  if (pl.async_copy) --wt.async_copies;
   if (wt.retired_pending) {
     if (wt.pending_loads == 0) retire_warp(pl.slot, now);
     return;

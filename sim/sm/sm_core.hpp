@@ -114,6 +114,7 @@ class SmCore {
     bool waiting_barrier = false;
     uint32_t block_slot = 0;
     uint32_t pending_loads = 0;
+    uint32_t async_copies = 0;  // cp.async loads in flight (cp.async.wait_group waits for them)
     uint32_t generation = 0;
   };
 
@@ -131,6 +132,7 @@ class SmCore {
     uint8_t ndests = 0;
     uint16_t dests[8] = {};
     bool used = false;
+    bool async_copy = false;  // a cp.async's load: no destination, counted in async_copies
     uint32_t trace = UINT32_MAX, trace_record = 0;  // a traced warp's record to time
   };
 

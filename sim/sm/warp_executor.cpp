@@ -165,6 +165,10 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
       if (exec) texture_op(w, in, pc, exec, r);
       st.top().pc = static_cast<int32_t>(pc + 1);
       break;
+    case Op::CpAsync:
+      if (exec) async_copy(w, in, pc, exec, r);
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      break;
     case Op::WmmaLoad:
     case Op::WmmaStore:
     case Op::WmmaMma:

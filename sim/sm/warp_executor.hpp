@@ -94,6 +94,8 @@ class WarpExecutor {
   void texture_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   // wmma.load, wmma.store and wmma.mma for the whole warp (warp_matrix_ops.cpp).
   void matrix_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  // cp.async: global to shared, copied at once (warp_async_copy.cpp).
+  void async_copy(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void branch(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t active, uint32_t taken, StepResult& r);
   void exit_threads(Warp& w, uint32_t exiting, StepResult& r);
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);

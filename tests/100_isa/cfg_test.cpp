@@ -267,3 +267,34 @@ TEST_CASE("immediate post-dominators of hand-built graphs", "[isa][cfg]") {
   // Infinite loop with a diamond inside: 0 -> 1; 1 -> {2, 3}; 2 -> 3; 3 -> 1. No exit at all.
   CHECK(immediate_post_dominators(graph({{1}, {2, 3}, {3}, {1}}, {})) == std::vector<uint32_t>{1, 3, 3, 4});
 }
+
+TEST_CASE("a switch whose unreachable default traps reconverges at its join", "[isa][cfg]") {
+  // nvcc's switch over t % 4 with `__builtin_unreachable()`-style default: `trap; bra.uni
+  // JOIN`. Trapping threads end the kernel, so the other paths decide the join; taken as an
+  // exit, the trap would put the reconvergence point past a barrier after the join.
+  auto m = kernel_body(
+      "and.b32 %r1, %r0, 3;\n"
+      "setp.eq.u32 %p0, %r1, 0;\n"
+      "@%p0 bra CASE0;\n"
+      "setp.eq.u32 %p0, %r1, 1;\n"
+      "@%p0 bra CASE1;\n"
+      "setp.gt.u32 %p0, %r1, 3;\n"
+      "@%p0 bra DEFAULT;\n"
+      "mov.u32 %r2, 22;\n"
+      "bra.uni JOIN;\n"
+      "DEFAULT:\n"
+      "trap;\n"
+      "bra.uni JOIN;\n"
+      "CASE0:\n"
+      "mov.u32 %r2, 20;\n"
+      "bra.uni JOIN;\n"
+      "CASE1:\n"
+      "mov.u32 %r2, 21;\n"
+      "JOIN:\n"
+      "bar.sync 0;\n"
+      "ret;");
+  const Kernel& k = *m->kernels[0];
+  CHECK(reconv_of(k, "@%p0 bra CASE0") == "bar.sync 0");
+  CHECK(reconv_of(k, "@%p0 bra CASE1") == "bar.sync 0");
+  CHECK(reconv_of(k, "@%p0 bra DEFAULT") == "bar.sync 0");
+}

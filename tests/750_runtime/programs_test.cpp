@@ -448,6 +448,22 @@ TEST_CASE("programs: tensor cores through wmma as on an H100") {
                         Catch::Contains("which the Tesla C2070 (cc 2.0) does not have"));
 }
 
+TEST_CASE("programs: asynchronous copies to shared memory as on an H100") {
+  REQUIRE_NVCC();
+  // async_copy.expected is an H200's output (Hopper, sm_90; the same in three runs): a
+  // double-buffered reduction through __pipeline_memcpy_async with wait_prior(1), and copies
+  // that zero-fill their last bytes (cp.async with a src-size). nvcc compiles the zero-fill
+  // switch with a trapping default, which must not move its reconvergence past the barrier.
+  const std::string app = rttest::build_program("async_copy", "-cudart shared -arch=sm_90");
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/async_copy.expected");
+  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == want);
+  }
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");
