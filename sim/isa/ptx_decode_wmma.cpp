@@ -10,6 +10,16 @@
 
 namespace warpsim::isa::detail {
 
+namespace {
+
+// The PTX registers of a fragment: 64-bit for f64, .f32 for f32 elements, else .b32 (packed
+// halves and bytes, tf32 and s32).
+DType fragment_reg_type(DType elem, const FragmentGeometry& g) {
+  return g.elem_bytes == 8 ? DType::F64 : elem == DType::F32 ? DType::F32 : DType::B32;
+}
+
+}  // namespace
+
 bool Decoder::classify_wmma(std::string_view m) {
   if (one_of(m, {"load", "store", "mma"})) {
     if (md_.wmma_op) malformed("two wmma operations");
@@ -78,8 +88,7 @@ void Decoder::wmma_load_store() {
   in_.mma.frag = frag;
   in_.mma.col = md_.layouts[0] == 'c';
   need_between(2, 3);
-  // The registers are 32-bit (64-bit for f64) whatever the elements: .b32 for packed ones.
-  const DType reg_type = geo->elem_bytes == 8 ? DType::F64 : t == DType::F32 ? DType::F32 : DType::B32;
+  const DType reg_type = fragment_reg_type(t, *geo);
   if (load) {
     set(kD0, vec_regs(ops_[0], static_cast<int>(geo->regs), true, reg_type));
     set(kA, addr(ops_[1], in_.space, kA));
@@ -132,13 +141,10 @@ void Decoder::wmma_mma() {
   in_.mma.a_col = md_.layouts[0] == 'c';
   in_.mma.b_col = md_.layouts[1] == 'c';
   in_.mma.satfinite = md_.satfinite;
-  auto reg_type = [](DType t, const FragmentGeometry& g) {
-    return g.elem_bytes == 8 ? DType::F64 : t == DType::F32 ? DType::F32 : DType::B32;
-  };
-  set(kD0, vec_regs(ops_[0], static_cast<int>(gd->regs), true, reg_type(dt, *gd)));
-  set(kA, vec_regs(ops_[1], static_cast<int>(ga->regs), false, reg_type(at, *ga)));
-  set(kB, vec_regs(ops_[2], static_cast<int>(gb->regs), false, reg_type(bt, *gb)));
-  set(kC, vec_regs(ops_[3], static_cast<int>(gc->regs), false, reg_type(ct, *gc)));
+  set(kD0, vec_regs(ops_[0], static_cast<int>(gd->regs), true, fragment_reg_type(dt, *gd)));
+  set(kA, vec_regs(ops_[1], static_cast<int>(ga->regs), false, fragment_reg_type(at, *ga)));
+  set(kB, vec_regs(ops_[2], static_cast<int>(gb->regs), false, fragment_reg_type(bt, *gb)));
+  set(kC, vec_regs(ops_[3], static_cast<int>(gc->regs), false, fragment_reg_type(ct, *gc)));
   in_.klass = InstrClass::Tensor;
 }
 
