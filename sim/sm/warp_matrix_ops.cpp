@@ -223,44 +223,37 @@ void WarpExecutor::matrix_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
       std::memcpy(p, &v, eb);
     }
   };
-  ExecStats& es = stats_.exec;
-  if (sp == Space::Shared) {
-    BlockState& b = *w.block;
-    for (uint32_t l = 0; l < 32; ++l)
-      for (uint32_t e = 0; e < g.unique; ++e) {
-        const uint64_t a = elem_addr(l, e);
+  // Every element's bytes, bounds-checked before any register or memory changes.
+  std::array<uint8_t*, 32 * 16> at{};
+  for (uint32_t l = 0; l < 32; ++l)
+    for (uint32_t e = 0; e < g.unique; ++e) {
+      const uint64_t a = elem_addr(l, e);
+      uint8_t*& p = at[l * 16 + e];
+      if (sp == Space::Shared) {
+        BlockState& b = *w.block;
         if (a + eb > b.shared_bytes)
           fault(w, l, pc, fmt::format("out-of-bounds shared {} of {} bytes at offset {} (the block has {} bytes of "
                                       "shared memory; the matrix at offset {}, stride {} elements)",
                                       what_of(in), eb, a, b.shared_bytes, base, stride));
-      }
-    if (load)
-      for (uint32_t rg = 0; rg < g.regs; ++rg)
-        if (uint64_t* reg = reg_of(rg * per_reg)) std::fill(reg, reg + isa::kWarpLanes, 0);
-    for (uint32_t l = 0; l < 32; ++l)
-      for (uint32_t e = 0; e < g.unique; ++e) move(b.shared.data() + elem_addr(l, e), l, e);
-    (load ? es.shared_load_requests : es.shared_store_requests) += r.n_accesses;
-  } else {
-    mem::GlobalMemory& gm = *ctx_.gmem;
-    for (uint32_t l = 0; l < 32; ++l)
-      for (uint32_t e = 0; e < g.unique; ++e) {
-        const uint64_t a = elem_addr(l, e);
-        if (!gm.find(a, eb))
+        p = b.shared.data() + a;
+      } else {
+        mem::GlobalMemory& gm = *ctx_.gmem;
+        mem::GlobalMemory::Allocation* al = gm.find(a, eb);
+        if (!al)
           fault(w, l, pc, fmt::format("out-of-bounds global {} of {} bytes at {:#x} ({}; the matrix at {:#x}, stride "
                                       "{} elements)",
                                       what_of(in), eb, a, gm.describe(a, eb), base, stride));
+        p = load ? const_cast<uint8_t*>(gm.read_ptr(*al, a)) : gm.write_ptr(*al, a);
       }
-    if (load)
-      for (uint32_t rg = 0; rg < g.regs; ++rg)
-        if (uint64_t* reg = reg_of(rg * per_reg)) std::fill(reg, reg + isa::kWarpLanes, 0);
-    for (uint32_t l = 0; l < 32; ++l)
-      for (uint32_t e = 0; e < g.unique; ++e) {
-        const uint64_t a = elem_addr(l, e);
-        mem::GlobalMemory::Allocation* al = gm.find(a, eb);
-        move(load ? const_cast<uint8_t*>(gm.read_ptr(*al, a)) : gm.write_ptr(*al, a), l, e);
-      }
-    (load ? es.gld_requests : es.gst_requests) += r.n_accesses;
-  }
+    }
+  if (load)
+    for (uint32_t rg = 0; rg < g.regs; ++rg)
+      if (uint64_t* reg = reg_of(rg * per_reg)) std::fill(reg, reg + isa::kWarpLanes, 0);
+  for (uint32_t l = 0; l < 32; ++l)
+    for (uint32_t e = 0; e < g.unique; ++e) move(at[l * 16 + e], l, e);
+  ExecStats& es = stats_.exec;
+  if (sp == Space::Shared) (load ? es.shared_load_requests : es.shared_store_requests) += r.n_accesses;
+  else (load ? es.gld_requests : es.gst_requests) += r.n_accesses;
   // A loaded fragment with repeated elements (f16 a/b of the narrower shapes) holds each
   // distinct element `elements / unique` times: copy the first copy's bits into the others.
   if (load && g.elements > g.unique) {
