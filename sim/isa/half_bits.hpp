@@ -32,11 +32,18 @@ inline uint16_t to_half(double d) {
 
 inline double from_half(uint16_t h) {
   const int exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
-  double v;
-  if (exp == 0) v = std::ldexp(double(mant), -24);
-  else if (exp == 31) v = mant ? std::nan("") : INFINITY;
-  else v = std::ldexp(double(mant | 0x400), exp - 25);
-  return (h & 0x8000) ? -v : v;
+  if (exp == 31) {
+    const double v = mant ? std::nan("") : INFINITY;
+    return (h & 0x8000) ? -v : v;
+  }
+  // Every binary16 value is a double exactly: its mantissa and exponent move over, rebiased
+  // (a subnormal half is mant x 2^-24, a normal double).
+  if (exp == 0) {
+    const double v = double(mant) * 0x1p-24;
+    return (h & 0x8000) ? -v : v;
+  }
+  const uint64_t bits = (uint64_t(h & 0x8000) << 48) | (uint64_t(exp - 15 + 1023) << 52) | (uint64_t(mant) << 42);
+  return std::bit_cast<double>(bits);
 }
 
 inline uint16_t to_bf16(float f) {

@@ -1,6 +1,7 @@
 #include "sim/isa/semantics_matrix.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cfloat>
 #include <cmath>
@@ -29,18 +30,29 @@ double element_value(DType t, uint64_t bits) {
   }
 }
 
+// The largest fragment matrix: a of m32n8k16 and b of m8n32k16 (32 x 16).
+constexpr size_t kMaxMatrix = 512;
+using Dense = std::array<double, kMaxMatrix>;
+
 // The fragment `o` of the warp as a dense rows x cols matrix (its first `unique` elements).
-std::vector<double> gather(const exec::ExecCtx& c, const Operand& o, MmaShape shape, MmaFrag frag, DType t) {
-  const FragmentGeometry g = *fragment_geometry(shape, frag, t);
-  std::vector<double> m(size_t(g.rows) * g.cols, 0.0);
-  for (uint32_t lane = 0; lane < 32; ++lane)
+void gather(const exec::ExecCtx& c, const Operand& o, const FragmentMap& map, DType t, Dense& m) {
+  const FragmentGeometry& g = map.g;
+  std::fill(m.begin(), m.begin() + size_t(g.rows) * g.cols, 0.0);
+  auto fill = [&](auto value_of) {
     for (uint32_t e = 0; e < g.unique; ++e) {
-      const uint32_t r = g.reg_of(e);
+      const uint32_t r = g.reg_of(e), shift = g.shift_of(e);
+      const uint64_t mask = g.elem_mask();
       const uint64_t* reg = (o.vec_const[r] ? c.consts : c.regs) + size_t(o.vec[r]) * kWarpLanes;
-      const MatrixCoord at = fragment_element(shape, frag, t, lane, e);
-      m[size_t(at.row) * g.cols + at.col] = element_value(t, (reg[lane] >> g.shift_of(e)) & g.elem_mask());
+      for (uint32_t lane = 0; lane < 32; ++lane) m[map.dense_index(lane, e)] = value_of((reg[lane] >> shift) & mask);
     }
-  return m;
+  };
+  switch (t) {  // one loop per type: element_value's switch stays out of it
+    case DType::F16: fill([](uint64_t b) { return element_value(DType::F16, b); }); break;
+    case DType::BF16: fill([](uint64_t b) { return element_value(DType::BF16, b); }); break;
+    case DType::TF32: fill([](uint64_t b) { return element_value(DType::TF32, b); }); break;
+    case DType::F32: fill([](uint64_t b) { return element_value(DType::F32, b); }); break;
+    default: fill([t](uint64_t b) { return element_value(t, b); }); break;
+  }
 }
 
 uint64_t float_bits(DType t, double v, bool satfinite) {
@@ -61,50 +73,58 @@ void wmma_mma(const exec::ExecCtx& c, const Instr& in) {
   const MmaShape shape = in.mma.shape;
   const MmaDims dims = mma_dims(shape);
   const DType at = in.mma.atype, dt = in.type, ct = in.stype;
-  const std::vector<double> a = gather(c, in.a, shape, MmaFrag::A, at);
-  const std::vector<double> b = gather(c, in.b, shape, MmaFrag::B, at);
-  const std::vector<double> acc = gather(c, in.c, shape, MmaFrag::C, ct);
+  const FragmentMap& amap = *fragment_map(shape, MmaFrag::A, at);
+  const FragmentMap& bmap = *fragment_map(shape, MmaFrag::B, at);
+  const FragmentMap& cmap = *fragment_map(shape, MmaFrag::C, ct);
+  const FragmentMap& dmap = *fragment_map(shape, MmaFrag::C, dt);
+  Dense a, b, acc, bt;
+  gather(c, in.a, amap, at, a);
+  gather(c, in.b, bmap, at, b);
+  gather(c, in.c, cmap, ct, acc);
+  // b transposed (n x k), so that both factors of a dot product are read in order.
+  for (uint32_t k = 0; k < dims.k; ++k)
+    for (uint32_t j = 0; j < dims.n; ++j) bt[size_t(j) * dims.k + k] = b[size_t(k) * dims.n + j];
   const bool integer = at == DType::S8 || at == DType::U8;
-  std::vector<uint64_t> d(size_t(dims.m) * dims.n);
-  for (uint32_t i = 0; i < dims.m; ++i)
+  std::array<uint64_t, kMaxMatrix> d;
+  for (uint32_t i = 0; i < dims.m; ++i) {
+    const double* ai = a.data() + size_t(i) * dims.k;
     for (uint32_t j = 0; j < dims.n; ++j) {
+      const double* bj = bt.data() + size_t(j) * dims.k;
       const double cij = acc[size_t(i) * dims.n + j];
       uint64_t bits;
       if (integer) {
         int64_t s = static_cast<int64_t>(cij);
-        for (uint32_t k = 0; k < dims.k; ++k)
-          s += static_cast<int64_t>(a[size_t(i) * dims.k + k]) * static_cast<int64_t>(b[size_t(k) * dims.n + j]);
+        for (uint32_t k = 0; k < dims.k; ++k) s += static_cast<int64_t>(ai[k]) * static_cast<int64_t>(bj[k]);
         if (in.mma.satfinite)
           s = std::clamp<int64_t>(s, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max());
         bits = static_cast<uint32_t>(static_cast<int32_t>(static_cast<uint32_t>(s)));
       } else if (at == DType::F64) {
         double s = cij;
-        for (uint32_t k = 0; k < dims.k; ++k) s = std::fma(a[size_t(i) * dims.k + k], b[size_t(k) * dims.n + j], s);
+        for (uint32_t k = 0; k < dims.k; ++k) s = std::fma(ai[k], bj[k], s);
         bits = std::bit_cast<uint64_t>(s);
       } else {
         // Products of f16/bf16/tf32 are exact in double, and so is the sum of 16 of them
         // unless their exponents lie more than ~30 apart.
         double s = 0;
-        for (uint32_t k = 0; k < dims.k; ++k) s += a[size_t(i) * dims.k + k] * b[size_t(k) * dims.n + j];
+        for (uint32_t k = 0; k < dims.k; ++k) s += ai[k] * bj[k];
         bits = float_bits(dt, s + cij, in.mma.satfinite);
       }
       d[size_t(i) * dims.n + j] = bits;
     }
+  }
   // Scatter D into the lanes' registers (a register's elements are all written: clear first).
-  const FragmentGeometry g = *fragment_geometry(shape, MmaFrag::C, dt);
+  const FragmentGeometry& g = dmap.g;
   for (uint32_t r = 0; r < g.regs; ++r) {
     if (in.d[0].vec[r] == kSinkSlot) continue;
     uint64_t* reg = c.regs + size_t(in.d[0].vec[r]) * kWarpLanes;
     for (uint32_t lane = 0; lane < 32; ++lane) reg[lane] = 0;
   }
-  for (uint32_t lane = 0; lane < 32; ++lane)
-    for (uint32_t e = 0; e < g.elements; ++e) {
-      const uint32_t r = g.reg_of(e);
-      if (in.d[0].vec[r] == kSinkSlot) continue;
-      const MatrixCoord at2 = fragment_element(shape, MmaFrag::C, dt, lane, e);
-      c.regs[size_t(in.d[0].vec[r]) * kWarpLanes + lane] |= (d[size_t(at2.row) * dims.n + at2.col] & g.elem_mask())
-                                                              << g.shift_of(e);
-    }
+  for (uint32_t e = 0; e < g.elements; ++e) {
+    const uint32_t r = g.reg_of(e), shift = g.shift_of(e);
+    if (in.d[0].vec[r] == kSinkSlot) continue;
+    uint64_t* reg = c.regs + size_t(in.d[0].vec[r]) * kWarpLanes;
+    for (uint32_t lane = 0; lane < 32; ++lane) reg[lane] |= (d[dmap.dense_index(lane, e)] & g.elem_mask()) << shift;
+  }
 }
 
 }  // namespace warpsim::isa

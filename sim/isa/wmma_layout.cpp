@@ -1,5 +1,7 @@
 #include "sim/isa/wmma_layout.hpp"
 
+#include <iterator>
+
 namespace warpsim::isa {
 
 MmaDims mma_dims(MmaShape shape) {
@@ -112,6 +114,50 @@ MatrixCoord fragment_element(MmaShape shape, MmaFrag frag, DType elem, uint32_t 
     return {t + 4 * (e & 1), g + 8 * (e >> 1)};
   }
   return a ? MatrixCoord{g, t} : MatrixCoord{t, g};  // f64 m8n8k4
+}
+
+namespace {
+
+constexpr MmaShape kShapes[] = {MmaShape::M16N16K16, MmaShape::M32N8K16, MmaShape::M8N32K16, MmaShape::M16N16K8,
+                                MmaShape::M8N8K4};
+constexpr DType kElemTypes[] = {DType::F16, DType::BF16, DType::TF32, DType::F64,
+                                DType::S8,  DType::U8,   DType::F32,  DType::S32};
+
+// The slot of a (shape, fragment, element type) in the table, or -1.
+int map_slot(MmaShape shape, MmaFrag frag, DType elem) {
+  int si = -1, ti = -1;
+  for (int i = 0; i < int(std::size(kShapes)); ++i)
+    if (kShapes[i] == shape) si = i;
+  for (int i = 0; i < int(std::size(kElemTypes)); ++i)
+    if (kElemTypes[i] == elem) ti = i;
+  if (si < 0 || ti < 0) return -1;
+  return (si * 3 + static_cast<int>(frag)) * int(std::size(kElemTypes)) + ti;
+}
+
+struct FragmentMaps {
+  std::array<std::optional<FragmentMap>, std::size(kShapes) * 3 * std::size(kElemTypes)> maps;
+  FragmentMaps() {
+    for (MmaShape shape : kShapes)
+      for (MmaFrag frag : {MmaFrag::A, MmaFrag::B, MmaFrag::C})
+        for (DType elem : kElemTypes) {
+          const auto g = fragment_geometry(shape, frag, elem);
+          if (!g) continue;
+          FragmentMap& m = maps[map_slot(shape, frag, elem)].emplace();
+          m.g = *g;
+          for (uint32_t lane = 0; lane < 32; ++lane)
+            for (uint32_t e = 0; e < g->elements; ++e)
+              m.coords[lane * FragmentMap::kMaxElements + e] = fragment_element(shape, frag, elem, lane, e);
+        }
+  }
+};
+
+}  // namespace
+
+const FragmentMap* fragment_map(MmaShape shape, MmaFrag frag, DType elem) {
+  static const FragmentMaps tables;  // immutable once built
+  const int slot = map_slot(shape, frag, elem);
+  if (slot < 0 || !tables.maps[slot]) return nullptr;
+  return &*tables.maps[slot];
 }
 
 }  // namespace warpsim::isa

@@ -5,6 +5,7 @@
 // docs/measurements/h100_wmma_layout.txt). It does not depend on the memory layout a
 // fragment is loaded from.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 
@@ -34,6 +35,23 @@ struct MatrixCoord {
 };
 // The matrix element that element e of `lane`'s fragment holds (e < elements).
 MatrixCoord fragment_element(MmaShape shape, MmaFrag frag, DType elem, uint32_t lane, uint32_t e);
+
+// fragment_geometry() and fragment_element() of one fragment kind for every lane and
+// element, tabled once (the executor and wmma.mma look elements up per instruction).
+struct FragmentMap {
+  static constexpr uint32_t kMaxElements = 16;  // per lane
+  FragmentGeometry g;
+  std::array<MatrixCoord, 32 * kMaxElements> coords{};
+  MatrixCoord at(uint32_t lane, uint32_t e) const { return coords[lane * kMaxElements + e]; }
+  // The element's place in the matrix stored row-major (rows x cols).
+  uint32_t dense_index(uint32_t lane, uint32_t e) const {
+    const MatrixCoord c = at(lane, e);
+    return c.row * g.cols + c.col;
+  }
+};
+// The table of `frag` for `shape` with elements of `elem`, or null for a combination wmma
+// does not have. The tables are immutable, built on first use (thread-safe).
+const FragmentMap* fragment_map(MmaShape shape, MmaFrag frag, DType elem);
 
 // M, N, K of a shape; "m16n16k16" and back.
 struct MmaDims {

@@ -25,6 +25,19 @@ struct WarpMemAccess {
   std::array<uint64_t, 32> addr{};
 
   uint32_t bytes_per_lane() const { return uint32_t(elem_bytes) * vec; }
+
+  // Sets every field but the addresses (executors often generate those in place).
+  void set(isa::Space sp, AccessKind k, uint32_t elem, uint32_t per_lane, uint32_t lanes,
+           isa::CacheOp op = isa::CacheOp::Default, bool vol = false, bool tex = false) {
+    space = sp;
+    kind = k;
+    elem_bytes = static_cast<uint8_t>(elem);
+    vec = static_cast<uint8_t>(per_lane);
+    cache = op;
+    is_volatile = vol;
+    texture = tex;
+    mask = lanes;
+  }
 };
 
 }  // namespace warpsim::mem

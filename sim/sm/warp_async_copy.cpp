@@ -58,14 +58,7 @@ void WarpExecutor::async_copy(Warp& w, const Instr& in, uint32_t pc, uint32_t ma
     st.addr[l] = dst;
   });
   auto fill = [&](mem::WarpMemAccess& a, Space sp, mem::AccessKind kind, uint32_t m) {
-    a.space = sp;
-    a.kind = kind;
-    a.elem_bytes = 4;
-    a.vec = in.vec;
-    a.cache = in.cache;
-    a.is_volatile = false;
-    a.texture = false;
-    a.mask = m;
+    a.set(sp, kind, 4, in.vec, m, in.cache);
   };
   ExecStats& es = stats_.exec;
   r.accesses = accesses_.data();

@@ -66,7 +66,8 @@ void WarpExecutor::matrix_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
     return;
   }
   const bool load = in.op == Op::WmmaLoad;
-  const isa::FragmentGeometry g = *isa::fragment_geometry(in.mma.shape, in.mma.frag, in.type);
+  const isa::FragmentMap& map = *isa::fragment_map(in.mma.shape, in.mma.frag, in.type);
+  const isa::FragmentGeometry& g = map.g;
   const uint32_t eb = g.elem_bytes;
 
   // One matrix address and one stride (in elements; by default the matrix's leading
@@ -112,7 +113,7 @@ void WarpExecutor::matrix_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
 
   // Where each lane's distinct elements are.
   auto elem_addr = [&](uint32_t lane, uint32_t e) {
-    const isa::MatrixCoord at = isa::fragment_element(in.mma.shape, in.mma.frag, in.type, lane, e);
+    const isa::MatrixCoord at = map.at(lane, e);
     const uint64_t off = in.mma.col ? uint64_t(at.col) * stride + at.row : uint64_t(at.row) * stride + at.col;
     return base + off * eb;
   };
@@ -124,14 +125,8 @@ void WarpExecutor::matrix_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
   r.n_accesses = 0;
   auto new_record = [&](uint32_t bytes) -> mem::WarpMemAccess& {
     mem::WarpMemAccess& acc = accesses_[r.n_accesses++];
-    acc.space = sp;
-    acc.kind = load ? mem::AccessKind::Load : mem::AccessKind::Store;
-    acc.elem_bytes = static_cast<uint8_t>(std::min<uint32_t>(bytes, eb == 8 ? 8 : 4));
-    acc.vec = static_cast<uint8_t>(bytes / acc.elem_bytes);
-    acc.cache = isa::CacheOp::Default;
-    acc.is_volatile = false;
-    acc.texture = false;
-    acc.mask = 0xFFFFFFFFu;
+    const uint32_t elem = std::min<uint32_t>(bytes, eb == 8 ? 8 : 4);
+    acc.set(sp, load ? mem::AccessKind::Load : mem::AccessKind::Store, elem, bytes / elem, 0xFFFFFFFFu);
     return acc;
   };
   // Per register: the lane's first element address if its elements are adjacent and the
@@ -210,25 +205,13 @@ void WarpExecutor::matrix_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
     const uint64_t* base_ptr = vo.vec_const[rg] ? k.consts_bcast.data() : w.regs;
     return const_cast<uint64_t*>(base_ptr) + size_t(vo.vec[rg]) * isa::kWarpLanes;
   };
-  // Moves element e of lane l between its register and the bytes at p.
-  auto move = [&](uint8_t* p, uint32_t l, uint32_t e) {
-    uint64_t* reg = reg_of(e);
-    if (!reg) return;
-    if (load) {
-      uint64_t v = 0;
-      std::memcpy(&v, p, eb);
-      reg[l] |= v << g.shift_of(e);
-    } else {
-      const uint64_t v = (reg[l] >> g.shift_of(e)) & g.elem_mask();
-      std::memcpy(p, &v, eb);
-    }
-  };
   // Every element's bytes, bounds-checked before any register or memory changes.
-  std::array<uint8_t*, 32 * 16> at{};
+  std::array<uint8_t*, 32 * isa::FragmentMap::kMaxElements> at{};
+  const mem::GlobalMemory::Allocation* al = nullptr;
   for (uint32_t l = 0; l < 32; ++l)
     for (uint32_t e = 0; e < g.unique; ++e) {
       const uint64_t a = elem_addr(l, e);
-      uint8_t*& p = at[l * 16 + e];
+      uint8_t*& p = at[l * isa::FragmentMap::kMaxElements + e];
       if (sp == Space::Shared) {
         BlockState& b = *w.block;
         if (a + eb > b.shared_bytes)
@@ -238,19 +221,43 @@ void WarpExecutor::matrix_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
         p = b.shared.data() + a;
       } else {
         mem::GlobalMemory& gm = *ctx_.gmem;
-        mem::GlobalMemory::Allocation* al = gm.find(a, eb);
+        if (!al || !al->contains(a, eb)) al = gm.find(a, eb);
         if (!al)
           fault(w, l, pc, fmt::format("out-of-bounds global {} of {} bytes at {:#x} ({}; the matrix at {:#x}, stride "
                                       "{} elements)",
                                       what_of(in), eb, a, gm.describe(a, eb), base, stride));
-        p = load ? const_cast<uint8_t*>(gm.read_ptr(*al, a)) : gm.write_ptr(*al, a);
+        auto& alloc = const_cast<mem::GlobalMemory::Allocation&>(*al);
+        p = load ? const_cast<uint8_t*>(gm.read_ptr(alloc, a)) : gm.write_ptr(alloc, a);
       }
     }
   if (load)
     for (uint32_t rg = 0; rg < g.regs; ++rg)
       if (uint64_t* reg = reg_of(rg * per_reg)) std::fill(reg, reg + isa::kWarpLanes, 0);
-  for (uint32_t l = 0; l < 32; ++l)
-    for (uint32_t e = 0; e < g.unique; ++e) move(at[l * 16 + e], l, e);
+  // Moves each element between the lanes' registers and memory, T wide.
+  auto move_all = [&]<class T>() {
+    for (uint32_t e = 0; e < g.unique; ++e) {
+      uint64_t* reg = reg_of(e);
+      if (!reg) continue;
+      const uint32_t shift = g.shift_of(e);
+      for (uint32_t l = 0; l < 32; ++l) {
+        uint8_t* p = at[l * isa::FragmentMap::kMaxElements + e];
+        T v;
+        if (load) {
+          std::memcpy(&v, p, sizeof(T));
+          reg[l] |= uint64_t(v) << shift;
+        } else {
+          v = static_cast<T>(reg[l] >> shift);
+          std::memcpy(p, &v, sizeof(T));
+        }
+      }
+    }
+  };
+  switch (eb) {
+    case 1: move_all.template operator()<uint8_t>(); break;
+    case 2: move_all.template operator()<uint16_t>(); break;
+    case 4: move_all.template operator()<uint32_t>(); break;
+    default: move_all.template operator()<uint64_t>(); break;
+  }
   ExecStats& es = stats_.exec;
   if (sp == Space::Shared) (load ? es.shared_load_requests : es.shared_store_requests) += r.n_accesses;
   else (load ? es.gld_requests : es.gst_requests) += r.n_accesses;

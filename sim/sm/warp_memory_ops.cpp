@@ -244,14 +244,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
   mem::GlobalMemory& gm = *ctx_.gmem;
   auto record = [&](Space sp, uint32_t m) {
     mem::WarpMemAccess& acc = accesses_[r.n_accesses++];
-    acc.space = sp;
-    acc.kind = is_load ? mem::AccessKind::Load : mem::AccessKind::Store;
-    acc.elem_bytes = static_cast<uint8_t>(EB);
-    acc.vec = static_cast<uint8_t>(nv);
-    acc.cache = in.cache;
-    acc.is_volatile = in.is_volatile;
-    acc.texture = false;
-    acc.mask = m;
+    acc.set(sp, is_load ? mem::AccessKind::Load : mem::AccessKind::Store, EB, nv, m, in.cache, in.is_volatile);
     if (addr == acc.addr.data()) return;  // generated in place
     if (m == 0xFFFFFFFFu) std::memcpy(acc.addr.data(), addr, sizeof(generic_addr));
     else exec::for_lanes(m, [&](int l) { acc.addr[l] = addr[l]; });
@@ -420,14 +413,7 @@ void WarpExecutor::atomic(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, 
   r.accesses = accesses_.data();
   auto record = [&](Space sp, uint32_t m) {
     mem::WarpMemAccess& acc = accesses_[r.n_accesses++];
-    acc.space = sp;
-    acc.kind = mem::AccessKind::Atomic;
-    acc.elem_bytes = static_cast<uint8_t>(eb);
-    acc.vec = 1;
-    acc.cache = in.cache;
-    acc.is_volatile = false;
-    acc.texture = false;
-    acc.mask = m;
+    acc.set(sp, mem::AccessKind::Atomic, eb, 1, m, in.cache);
     exec::for_lanes(m, [&](int l) { acc.addr[l] = addr[l]; });
   };
   if (gmask) record(Space::Global, gmask);
