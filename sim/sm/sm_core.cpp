@@ -182,7 +182,7 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
     wt.release_at = 0;
     wt.pipe_seen_until = 0;
     wt.pending_loads = 0;
-    wt.async_copies = 0;
+    wt.async_copies.reset();
     ++wt.generation;
     wt.waiting_barrier = false;
     wt.ready_at = wt.visible_at = kNever;  // nothing carries over from the slot's last warp
@@ -216,9 +216,14 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
     }
   }
   const isa::Instr& nx = shared_.ctx->kernel->code[pc];
-  // cp.async.wait_group N waits for all the warp's copies (N is not modelled: the copies of
-  // the last N groups are waited for too).
-  if (nx.op == isa::Op::CpAsyncWait && wt.async_copies) ready = kPendingLoad >> 1, mem = true;
+  // cp.async.wait_group N waits for the copies of all but the N newest committed groups,
+  // wait_all (no operand) for every copy.
+  if (nx.op == isa::Op::CpAsyncWait) {
+    const bool all = nx.a.kind == isa::Operand::Kind::None;
+    const uint64_t newest = all ? 0 : shared_.ctx->kernel->consts_bcast[size_t(nx.a.reg) * isa::kWarpLanes];
+    if (wt.async_copies.must_wait(static_cast<uint32_t>(std::min<uint64_t>(newest, UINT32_MAX)), all))
+      ready = kPendingLoad >> 1, mem = true;
+  }
   if (ready == kPendingLoad >> 1) ready = kNever;
   set_ready(wt, ready);
   wt.ready_mem = mem;
@@ -306,6 +311,7 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
   StepResult r = shared_.executor->step(w, now);
   ++shared_.counters->issued;
   const isa::Instr& in = *r.instr;
+  if (in.op == Op::CpAsyncCommit && r.exec_mask) wt.async_copies.commit();
   if (shared_.timeline)
     shared_.timeline->warp_slice(id_, slot, "issue", std::string(isa::instr_class_name(in.klass)), now, now + 1);
   const IssueModel& im = *shared_.issue;
@@ -328,8 +334,9 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
       token = new_token(slot, deps.writes_begin(pc), uint32_t(deps.writes_end(pc) - deps.writes_begin(pc)), waits);
       ++wt.pending_loads;
       if (in.op == Op::CpAsync) {
-        loads_[static_cast<uint32_t>((token & ((uint64_t(1) << 40) - 1)) - 1)].async_copy = true;
-        ++wt.async_copies;
+        PendingLoad& pl = loads_[static_cast<uint32_t>((token & ((uint64_t(1) << 40) - 1)) - 1)];
+        pl.async_copy = true;
+        pl.async_group = wt.async_copies.copy_issued();
       } else {
         dest_pending = true;
       }
@@ -519,7 +526,7 @@ void SmCore::memory_response(uint64_t token, uint64_t now) {
   if (!wt.used || wt.generation != pl.generation) return;
   for (uint32_t i = 0; i < pl.ndests; ++i) wt.reg_ready[pl.dests[i]] = (now << 1) | 1;  // written by memory
   --wt.pending_loads;
-  if (pl.async_copy) --wt.async_copies;
+  if (pl.async_copy) wt.async_copies.copy_done(pl.async_group);
   if (wt.retired_pending) {
     if (wt.pending_loads == 0) retire_warp(pl.slot, now);
     return;

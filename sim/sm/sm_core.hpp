@@ -14,6 +14,7 @@
 #include "sim/foundation/launch_stats.hpp"
 #include "sim/memory/memory_counter.hpp"
 #include "sim/memory/memory_system.hpp"
+#include "sim/sm/async_copy_groups.hpp"
 #include "sim/sm/issue_model.hpp"
 #include "sim/sm/kernel_deps.hpp"
 #include "sim/sm/submit_buffer.hpp"
@@ -114,7 +115,7 @@ class SmCore {
     bool waiting_barrier = false;
     uint32_t block_slot = 0;
     uint32_t pending_loads = 0;
-    uint32_t async_copies = 0;  // cp.async loads in flight (cp.async.wait_group waits for them)
+    AsyncCopyGroups async_copies;  // cp.async loads in flight, per group (cp.async.wait_group)
     uint32_t generation = 0;
   };
 
@@ -133,6 +134,7 @@ class SmCore {
     uint16_t dests[8] = {};
     bool used = false;
     bool async_copy = false;  // a cp.async's load: no destination, counted in async_copies
+    uint32_t async_group = 0;  // (then) its cp.async group
     uint32_t trace = UINT32_MAX, trace_record = 0;  // a traced warp's record to time
   };
 

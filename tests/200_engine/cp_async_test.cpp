@@ -122,3 +122,66 @@ TEST_CASE("cp.async faults name the thread and its bulk forms are refused", "[en
 )");
   CHECK_THAT(ptxtest::ptx_error(small_cg), Catch::Contains("parse error: cp.async.cg copies 16 bytes"));
 }
+
+namespace {
+
+// One thread: copies `in[0]` to shared (group 0), commits, then loads in[32] from global
+// and copies from the address it read (group 1, issued a DRAM round trip later), commits
+// (unless WAIT is wait_all), waits with WAIT and stores %clock.
+std::string groups_kernel(const std::string& commit2, const std::string& wait) {
+  return ptxtest::module(R"(
+.visible .entry groups(.param .u64 in_p, .param .u64 out_p)
+{
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<8>;
+	.shared .align 16 .b8 buf[64];
+	ld.param.u64 	%rd1, [in_p];
+	ld.param.u64 	%rd2, [out_p];
+	mov.u32 	%r1, buf;
+	cp.async.ca.shared.global [%r1], [%rd1], 4;
+	cp.async.commit_group;
+	ld.global.u64 	%rd3, [%rd1+256];
+	add.s64 	%rd4, %rd1, %rd3;
+	cp.async.ca.shared.global [%r1+16], [%rd4], 4;
+	)" + commit2 + R"(
+	)" + wait + R"(
+	mov.u32 	%r2, %clock;
+	ld.shared.u32 	%r3, [%r1];
+	st.global.u32 	[%rd2], %r2;
+	st.global.u32 	[%rd2+4], %r3;
+	ret;
+}
+)");
+}
+
+}  // namespace
+
+TEST_CASE("cp.async.wait_group N waits for all but the N newest groups in timing mode", "[engine][cp_async][timing]") {
+  // in[64] (byte 256) holds 4096: the second copy reads in + 4096 bytes, another DRAM line.
+  std::vector<uint64_t> in(1024, 7);
+  in[32] = 4096;
+  auto clock_after = [&](const std::string& commit2, const std::string& wait) {
+    ptxtest::Sim sim{warpsim::Device(ptxtest::h100_spec())};
+    const auto& k = sim.kernel(groups_kernel(commit2, wait));
+    auto din = sim.upload(in);
+    auto dout = sim.zeros<uint32_t>(2);
+    warpsim::LaunchOptions o;
+    o.mode = warpsim::SimMode::Timing;
+    const std::vector<warpsim::KernelArg> args{ptr(din), ptr(dout)};
+    sim.dev.launch(k, {1, 1, 1}, {1, 1, 1}, 0, args, o);
+    const auto out = sim.download<uint32_t>(dout, 2);
+    CHECK(out[1] == 7u);  // the first copy arrived before the shared load
+    return out[0];
+  };
+  const uint32_t newest_pending = clock_after("cp.async.commit_group;", "cp.async.wait_group 1;");
+  const uint32_t none_pending = clock_after("cp.async.commit_group;", "cp.async.wait_group 0;");
+  const uint32_t all = clock_after("", "cp.async.wait_all;");
+  const uint32_t uncommitted = clock_after("", "cp.async.wait_group 0;");
+  INFO("wait_group 1: " << newest_pending << ", wait_group 0: " << none_pending << ", wait_all: " << all
+                        << ", uncommitted + wait_group 0: " << uncommitted);
+  // wait_group 1 leaves the second copy in flight; 0 and wait_all wait a DRAM round trip more.
+  CHECK(none_pending > newest_pending + 300);
+  CHECK(all == none_pending);
+  // The second copy of the last variant was never committed: wait_group 0 does not wait for it.
+  CHECK(uncommitted == newest_pending);
+}
