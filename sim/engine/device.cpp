@@ -100,6 +100,11 @@ void Device::forget_caches() {
   std::vector<mem::Cache>().swap(impl_->functional_l2);
 }
 
+void Device::demote_persisting_l2() {
+  if (impl_->memory) impl_->memory->demote_persisting_l2();
+  for (mem::Cache& slice : impl_->functional_l2) slice.demote_persisting();
+}
+
 void Device::set_label(DevPtr ptr, const std::string& label) {
   if (!impl_->gmem.set_label(ptr, label))
     throw LaunchError(fmt::format("label '{}' for {:#x}: not the start of a live allocation", label, ptr));
@@ -296,6 +301,13 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   if (model_caches && !keep) impl_->functional_l2.clear();
   MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, model_caches,
                         model_caches ? &impl_->functional_l2 : nullptr);
+  mem::L2AccessPolicy l2_policy;
+  if (spec.has_l2) {
+    l2_policy.window = options.l2_window;
+    l2_policy.persisting_ways =
+        mem::persisting_ways(options.l2_persisting_bytes, spec.l2.total_bytes, spec.l2.slice.ways);
+  }
+  counter.set_l2_access_policy(l2_policy);
   if (!options.trace_warps.empty()) {
     std::vector<std::pair<uint32_t, uint32_t>> traced;
     for (const auto& t : options.trace_warps) {
@@ -330,6 +342,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       const uint64_t timed = blocks_to_time(grid.count(), per_wave, options.sample_waves);
       if (!keep) impl_->memory.reset();  // before a new one is built: one at a time in memory
       if (!impl_->memory) impl_->memory = std::make_unique<mem::MemorySystem>(spec);
+      impl_->memory->set_l2_access_policy(l2_policy);
       try {
         run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, options.threads,
                    options.threads_adaptive, impl_->memory.get());

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/memory/l2_access_policy.hpp"
 #include "sim/spec/device_spec.hpp"
 #include "sim/foundation/dim3.hpp"
 #include "sim/foundation/launch_stats.hpp"
@@ -100,6 +101,11 @@ struct LaunchOptions {
   // blocks interleaved so that a block spinning at the grid barrier lets the others reach it.
   // The grid must fit the device at once (else LaunchError "cooperative launch too large").
   bool cooperative = false;
+  // L2 access control (CUDA's access policy window of the stream or the launch, and the
+  // persisting set-aside of cudaLimitPersistingL2CacheSize; sim/memory/l2_access_policy.hpp).
+  // None by default: every line normal.
+  mem::AccessPolicyWindow l2_window;
+  uint64_t l2_persisting_bytes = 0;
 };
 
 class Device {
@@ -137,6 +143,8 @@ class Device {
   // Drops the caches and DRAM state that LaunchOptions::cache_control Keep carries to the
   // next launch (the next starts cold), and the memory it holds.
   void forget_caches();
+  // cudaCtxResetPersistingL2Cache: the persisting lines the caches keep become normal.
+  void demote_persisting_l2();
 
   // Texture and surface objects (the runtime's cudaCreateTextureObject/SurfaceObject);
   // kernels name them by handle. Their texels live in this device's global memory.

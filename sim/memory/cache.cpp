@@ -70,6 +70,32 @@ AccessResult Cache::fail(AccessResult r, FailReason why) {
   return r;
 }
 
+AccessProperty Cache::property_of(uint64_t line) const {
+  const AccessProperty p = line_property(policy_.window, line);
+  // Without a set-aside, a persisting access is a normal one.
+  return p == AccessProperty::Persisting && policy_.persisting_ways == 0 ? AccessProperty::Normal : p;
+}
+
+std::optional<uint32_t> Cache::victim_for(uint32_t set, AccessProperty prop) const {
+  if (!properties_used_ && prop == AccessProperty::Normal) return tags_.victim(set);
+  return tags_.victim(set, prop, policy_.persisting_ways);
+}
+
+void Cache::on_hit_property(uint32_t set, uint32_t way, AccessProperty prop) {
+  CacheLine& l = tags_.at(set, way);
+  if (prop == AccessProperty::Persisting && l.prop != AccessProperty::Persisting &&
+      tags_.persisting_lines(set) < policy_.persisting_ways)
+    l.prop = AccessProperty::Persisting;
+}
+
+void Cache::demote_persisting() {
+  for (uint32_t set = 0; set < tags_.sets(); ++set)
+    for (uint32_t way = 0; way < tags_.ways(); ++way) {
+      CacheLine& l = tags_.at(set, way);
+      if (l.prop == AccessProperty::Persisting) l.prop = AccessProperty::Normal;
+    }
+}
+
 void Cache::replace(uint32_t set, uint32_t way, uint64_t line, AccessResult& r) {
   CacheLine& old = tags_.at(set, way);
   if (old.allocated) {
@@ -81,6 +107,15 @@ void Cache::replace(uint32_t set, uint32_t way, uint64_t line, AccessResult& r) 
     }
   }
   tags_.insert(set, way, line);
+  const AccessProperty prop = property_of(line);
+  if (prop != AccessProperty::Normal) {
+    CacheLine& l = tags_.at(set, way);
+    // A persisting line past the set's share (every way of it taken) comes in as normal.
+    l.prop = prop == AccessProperty::Persisting && tags_.persisting_lines(set) >= policy_.persisting_ways
+                 ? AccessProperty::Normal
+                 : prop;
+    properties_used_ = true;
+  }
 }
 
 void Cache::drop(uint32_t set, uint32_t way, uint32_t superseded, AccessResult* r) {
@@ -119,6 +154,7 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
     if (!atomic) stats_.sector_read_tag_hits += popcount(want & (valid | pending));
   };
 
+  if (way && policy_.window.bytes) on_hit_property(set, *way, property_of(line));
   if (missing == 0) {
     CacheLine& l = tags_.at(set, *way);
     tags_.touch(set, *way);
@@ -162,7 +198,7 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
     w = *way;  // sector miss in a line we hold: keep it, fetch the missing sectors
     tags_.touch(set, w);
   } else {
-    std::optional<uint32_t> v = tags_.victim(set);
+    std::optional<uint32_t> v = victim_for(set, property_of(line));
     if (!v) return fail(r, FailReason::NoVictim);
     w = *v;
     replace(set, w, line, r);
@@ -194,6 +230,7 @@ AccessResult Cache::write(const CacheRequest& req, uint64_t line, uint32_t set, 
 
   std::optional<uint32_t> way = tags_.find(set, line);
   if (way) {
+    if (policy_.window.bytes) on_hit_property(set, *way, property_of(line));
     CacheLine& l = tags_.at(set, *way);
     ++stats_.write_hits;
     if (req.fabric) {
@@ -229,7 +266,7 @@ AccessResult Cache::write(const CacheRequest& req, uint64_t line, uint32_t set, 
 
   // Write miss.
   if (spec_.write_allocate) {
-    std::optional<uint32_t> v = tags_.victim(set);
+    std::optional<uint32_t> v = victim_for(set, property_of(line));
     if (v) {
       replace(set, *v, line, r);
       CacheLine& l = tags_.at(set, *v);

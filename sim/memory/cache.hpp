@@ -82,6 +82,12 @@ class Cache {
   void invalidate_all();
   // Counting starts again from zero (a new launch on caches that keep their contents).
   void reset_stats() { stats_ = CacheStats{}; }
+  // L2 access control for the accesses from now on (l2_access_policy.hpp); the default
+  // policy (no window, no set-aside) leaves every line normal. Lines keep the property they
+  // were given until evicted or demoted.
+  void set_access_policy(const L2AccessPolicy& p) { policy_ = p; }
+  // cudaCtxResetPersistingL2Cache: every persisting line becomes normal.
+  void demote_persisting();
 
   // Inspection (tests, traces). Sectors of addr's line present now; 0 when absent.
   uint32_t present_sectors(uint64_t addr) const;
@@ -102,6 +108,12 @@ class Cache {
   // Drop the line at (set, way); dirty sectors outside `superseded` are written back.
   void drop(uint32_t set, uint32_t way, uint32_t superseded, AccessResult* r);
   const CacheLine* find_line(uint64_t addr) const;
+  // The way a new line of `set` with property `prop` goes to (CacheTags::victim).
+  std::optional<uint32_t> victim_for(uint32_t set, AccessProperty prop) const;
+  // The property an access to `line` gives it (normal without a window), and what a hit
+  // does with it: a persisting access makes the line persisting while the set has room.
+  AccessProperty property_of(uint64_t line) const;
+  void on_hit_property(uint32_t set, uint32_t way, AccessProperty prop);
 
   CacheSpec spec_;
   SetIndex index_;
@@ -109,6 +121,8 @@ class Cache {
   MshrTable mshr_;
   CacheStats stats_;
   FailReason last_fail_ = FailReason::None;
+  L2AccessPolicy policy_;
+  bool properties_used_ = false;  // a line was ever given a property other than normal
   std::vector<uint64_t> scratch_;
 };
 

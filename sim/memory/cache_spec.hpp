@@ -93,6 +93,10 @@ struct L2Spec {
   uint32_t partitions = 1;
   uint32_t far_latency = 0;              // cycles a copy's miss adds to reach the home slice and back
   std::vector<uint8_t> partition_of_sm;  // per SM (empty with one partition)
+  // L2 access control (cudaDeviceProp persistingL2CacheMaxSize, accessPolicyMaxWindowSize;
+  // 0: the device has none).
+  uint64_t persisting_max_bytes = 0;
+  uint64_t access_policy_max_window_bytes = 0;
 
   uint32_t slices_per_partition() const { return slices / partitions; }
   uint32_t partition_of_slice(uint32_t slice_index) const { return slice_index / slices_per_partition(); }

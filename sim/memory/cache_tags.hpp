@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/memory/cache_spec.hpp"
+#include "sim/memory/l2_access_policy.hpp"
 #include "sim/memory/replacement.hpp"
 
 namespace warpsim::mem {
@@ -19,6 +20,7 @@ struct CacheLine {
   bool allocated = false;    // the tag is in use (it may have no valid sector yet)
   bool reserved = false;     // a miss is outstanding: the line cannot be evicted
   bool evict_after_fill = false;  // a write-evict hit it while reserved: drop it once filled
+  AccessProperty prop = AccessProperty::Normal;  // L2 access control (l2_access_policy.hpp)
 };
 
 class CacheTags {
@@ -33,6 +35,13 @@ class CacheTags {
   // The way a new line of `set` should go to: the lowest empty way, else the policy's
   // choice among the lines not reserved; nullopt when every way is reserved.
   std::optional<uint32_t> victim(uint32_t set) const;
+  // The same for a line of property `incoming` where persisting lines may hold
+  // `persisting_ways` ways of a set: they are not evicted for other lines while the set
+  // holds no more of them, a persisting line past that share replaces one of its kind, and
+  // streaming lines go first. With no persisting or streaming line it is victim(set).
+  std::optional<uint32_t> victim(uint32_t set, AccessProperty incoming, uint32_t persisting_ways) const;
+  // Persisting lines of `set`.
+  uint32_t persisting_lines(uint32_t set) const;
   // Place line_addr in (set, way) with nothing valid; the caller handled the old line.
   void insert(uint32_t set, uint32_t way, uint64_t line_addr);
   // The line was used again (replacement-policy update).

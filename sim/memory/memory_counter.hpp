@@ -33,6 +33,10 @@ class MemoryCounter final : public MemoryObserver {
 
   // Copies the cache statistics into the launch's MemStats.
   void finish();
+  // L2 access control for this launch's functional L2 (l2_access_policy.hpp).
+  void set_l2_access_policy(const mem::L2AccessPolicy& policy) {
+    for (mem::Cache& slice : l2_) slice.set_access_policy(policy);
+  }
 
   // Records the memory instructions of these warps into stats.traces (at most `limit` each).
   void trace_warps(const std::vector<std::pair<uint32_t, uint32_t>>& block_warp, uint32_t limit);

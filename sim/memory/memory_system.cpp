@@ -345,6 +345,16 @@ uint64_t MemorySystem::next_event(uint64_t now) const {
   return t == UINT64_MAX ? t : t - base_;
 }
 
+void MemorySystem::set_l2_access_policy(const L2AccessPolicy& policy) {
+  for (auto& p : impl_->parts)
+    if (p.l2) p.l2->set_access_policy(policy);
+}
+
+void MemorySystem::demote_persisting_l2() {
+  for (auto& p : impl_->parts)
+    if (p.l2) p.l2->demote_persisting();
+}
+
 void MemorySystem::begin_launch(const CacheSpec* l1) {
   Impl& m = *impl_;
   if (!idle()) throw Error("internal: MemorySystem::begin_launch while requests are outstanding");

@@ -27,6 +27,7 @@
 #include "sim/memory/coalescer.hpp"
 #include "sim/memory/dram_system.hpp"
 #include "sim/memory/interconnect.hpp"
+#include "sim/memory/l2_access_policy.hpp"
 #include "sim/memory/mem_access.hpp"
 
 namespace warpsim::mem {
@@ -78,6 +79,11 @@ class MemorySystem {
   }
   std::vector<MemResponse>& responses() { return responses_; }
   bool idle() const;
+
+  // L2 access control for the launch about to begin (l2_access_policy.hpp), and
+  // cudaCtxResetPersistingL2Cache.
+  void set_l2_access_policy(const L2AccessPolicy& policy);
+  void demote_persisting_l2();
 
   // Cache and DRAM statistics into `stats` (mem.l1_*, mem.l2_*, dram).
   void fill_stats(LaunchStats& stats, uint64_t elapsed_sm_cycles) const;

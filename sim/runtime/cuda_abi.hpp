@@ -232,6 +232,8 @@ enum DeviceAttr : int {
   AttrCooperativeLaunch = 95,
   AttrMaxSharedMemoryPerBlockOptin = 97,
   AttrMaxBlocksPerMultiprocessor = 106,
+  AttrMaxPersistingL2CacheSize = 108,
+  AttrMaxAccessPolicyWindowSize = 109,
   AttrReservedSharedMemoryPerBlock = 111,
   AttrMemoryPoolsSupported = 115,
   AttrMemoryPoolSupportedHandleTypes = 119,
@@ -388,6 +390,24 @@ enum LaunchAttributeId : int { LaunchAttributeIgnore = 0, LaunchAttributeAccessP
                                LaunchAttributeLaunchCompletionEvent = 12,
                                LaunchAttributeDeviceUpdatableKernelNode = 13,
                                LaunchAttributePreferredSharedMemoryCarveout = 14 };
+// cudaAccessPolicyWindow (driver_types.h): hitProp/missProp are cudaAccessProperty values
+// (0 normal, 1 streaming, 2 persisting).
+struct AccessPolicyWindow {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  int hitProp;
+  int missProp;
+};
+// cudaLimit (driver_types.h): the one warpsim models beyond the stack and the heap.
+constexpr int LimitPersistingL2CacheSize = 6;
+
+// cudaLaunchAttributeValue, which is also cudaStreamAttrValue.
+union LaunchAttributeValue {
+  char pad[64];
+  AccessPolicyWindow accessPolicyWindow;
+};
+
 struct LaunchAttribute {
   int id;  // LaunchAttributeId
   char pad[8 - sizeof(int)];
@@ -397,6 +417,7 @@ struct LaunchAttribute {
     int programmaticStreamSerializationAllowed;
     int priority;
     unsigned sharedMemCarveout;
+    AccessPolicyWindow accessPolicyWindow;
     struct {
       unsigned x, y, z;
     } clusterDim;

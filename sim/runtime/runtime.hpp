@@ -66,6 +66,20 @@ class Runtime {
   Device& device() { return *device_; }
   const DeviceSpec& spec() const { return device_->spec(); }
 
+  // --- L2 access control (runtime_l2_access.cpp) ---
+  // cudaLimitPersistingL2CacheSize: the L2 set aside for persisting lines (clamped to the
+  // device's persistingL2CacheMaxSize).
+  void set_persisting_l2_bytes(uint64_t bytes);
+  uint64_t persisting_l2_bytes() const { return persisting_l2_bytes_; }
+  // cudaStreamSetAttribute/GetAttribute(cudaStreamAttributeAccessPolicyWindow); a window is
+  // checked as CUDA checks it (size, hitRatio, properties) before it is kept.
+  void set_stream_window(const void* stream, const cuda::AccessPolicyWindow& w, const char* call);
+  cuda::AccessPolicyWindow stream_window(const void* stream) const;
+  mem::AccessPolicyWindow checked_window(const cuda::AccessPolicyWindow& w, const char* call) const;
+  mem::AccessPolicyWindow stream_policy_window(const void* stream) const;  // none: an empty window
+  // cudaCtxResetPersistingL2Cache.
+  void reset_persisting_l2() { device_->demote_persisting_l2(); }
+
   // --- Registration (nvcc's generated host code, before main) ---
   // Returns the handle later registration calls pass back.
   void** register_fatbin(const void* wrapper);
@@ -80,8 +94,9 @@ class Runtime {
   // Kernel handles (cudaKernel_t) are the host stub's address, checked against the registry.
   const void* kernel_handle(const void* host_fn);
   // cooperative: cudaLaunchCooperativeKernel (grid.sync(); the grid must be resident at once).
+  // window: the launch's own access policy window (cudaLaunchKernelEx), else the stream's.
   void launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared, void* stream,
-              bool cooperative = false);
+              bool cooperative = false, const mem::AccessPolicyWindow* window = nullptr);
   // cudaLaunchKernelExC: the launch with its attributes, and CUDA's error codes for this call.
   void launch_ex(const cuda::LaunchConfig* config, const void* host_fn, void** args);
   const isa::Kernel& kernel_for(const void* host_fn, const char* call);
@@ -326,6 +341,8 @@ class Runtime {
 
   RuntimeOptions options_;
   uint32_t stack_bytes_ = 1024;
+  uint64_t persisting_l2_bytes_ = 0;
+  std::map<const void*, std::pair<cuda::AccessPolicyWindow, mem::AccessPolicyWindow>> stream_windows_;
   std::unique_ptr<Device> device_;
   std::vector<std::unique_ptr<Device>> retired_devices_;  // before cudaDeviceReset
   std::vector<std::unique_ptr<Module>> modules_;

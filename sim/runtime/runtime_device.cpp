@@ -59,6 +59,8 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   if (s.has_dram)
     p->memoryBusWidth = as_int(uint64_t(s.dram.channels) * s.dram.channel_bytes_per_transfer() * 8);
   p->l2CacheSize = s.has_l2 ? as_int(s.l2.total_bytes) : 0;
+  p->persistingL2CacheMaxSize = s.has_l2 ? as_int(s.l2.persisting_max_bytes) : 0;
+  p->accessPolicyMaxWindowSize = s.has_l2 ? as_int(s.l2.access_policy_max_window_bytes) : 0;
   p->maxThreadsPerMultiProcessor = as_int(s.sm.max_threads);
   p->globalL1CacheSupported = s.has_l1;
   p->localL1CacheSupported = s.has_l1;
@@ -123,6 +125,8 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrCooperativeLaunch: return 1;  // cudaLaunchCooperativeKernel (runtime_launch.cpp)
     case cuda::AttrMaxSharedMemoryPerBlockOptin: return as_int(p.sharedMemPerBlockOptin);
     case cuda::AttrMaxBlocksPerMultiprocessor: return p.maxBlocksPerMultiProcessor;
+    case cuda::AttrMaxPersistingL2CacheSize: return p.persistingL2CacheMaxSize;
+    case cuda::AttrMaxAccessPolicyWindowSize: return p.accessPolicyMaxWindowSize;
     case cuda::AttrReservedSharedMemoryPerBlock: return as_int(p.reservedSharedMemPerBlock);
     case cuda::AttrMemoryPoolsSupported: return 1;            // runtime_pools.cpp
     case cuda::AttrMemoryPoolSupportedHandleTypes: return 0;  // no IPC handles

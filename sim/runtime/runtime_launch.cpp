@@ -65,7 +65,7 @@ void Runtime::pop_call_configuration(cuda::Dim3* grid, cuda::Dim3* block, uint64
 }
 
 void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared,
-                     void* stream, bool cooperative) {
+                     void* stream, bool cooperative, const mem::AccessPolicyWindow* window) {
   check_stream(stream, "cudaLaunchKernel");
   if (cooperative && capturing(stream))
     throw ApiError(cuda::ErrorStreamCaptureUnsupported,
@@ -116,6 +116,8 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   lo.stack_bytes = stack_bytes_;
   lo.shared_preference = shared_preference(entry);
   lo.cooperative = cooperative;
+  lo.l2_window = window ? *window : stream_policy_window(stream);
+  lo.l2_persisting_bytes = persisting_l2_bytes_;
 
   sync_managed_to_device();
   LaunchRecord rec;
@@ -291,6 +293,7 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("cudaLaunchKernelExC: {} attributes but attrs is NULL", config->numAttrs));
   bool cooperative = false;
+  std::optional<mem::AccessPolicyWindow> window;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const cuda::LaunchAttribute& a = config->attrs[i];
     switch (a.id) {
@@ -301,6 +304,9 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
       case cuda::LaunchAttributeProgrammaticStreamSerialization: break;
       case cuda::LaunchAttributePriority: break;
       case cuda::LaunchAttributeCooperative: cooperative = a.val.cooperative != 0; break;
+      case cuda::LaunchAttributeAccessPolicyWindow:
+        window = checked_window(a.val.accessPolicyWindow, "cudaLaunchKernelExC");
+        break;
       // A hint, which the H100 (driver 580) did not follow: a launch asking for 50 % got
       // the split of the same launch without it (docs/measurements/
       // h100_launch_ex_carveout_ncu.txt). The function's carveout attribute does count.
@@ -322,7 +328,8 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
   // cudaLaunchKernelExC reports a bad function and a bad shape with other codes than
   // cudaLaunchKernel does (an H100: launch_ex.expected).
   try {
-    launch(host_fn, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, cooperative);
+    launch(host_fn, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, cooperative,
+           window ? &*window : nullptr);
   } catch (const ApiError& e) {
     if (e.code() == cuda::ErrorInvalidDeviceFunction) throw ApiError(cuda::ErrorInvalidResourceHandle, e.what());
     if (e.code() == cuda::ErrorInvalidConfiguration) throw ApiError(cuda::ErrorInvalidValue, e.what());

@@ -33,6 +33,7 @@ void Runtime::attach_managed(const void* stream, const void* ptr, unsigned flags
 void Runtime::destroy_stream(void* stream) {
   if (reinterpret_cast<uintptr_t>(stream) <= 2 || !streams_.erase(stream))
     throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("cudaStreamDestroy: {} is not a live stream", stream));
+  stream_windows_.erase(stream);
 }
 
 void* Runtime::create_event() {

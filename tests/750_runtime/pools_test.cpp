@@ -211,7 +211,7 @@ TEST_CASE("runtime: cudaLaunchKernelExC refuses the attributes it cannot honour,
   cfg.numAttrs = 1;
   char not_a_kernel = 0;
   for (int id : {cuda::LaunchAttributeClusterDimension, cuda::LaunchAttributeMemSyncDomain,
-                 cuda::LaunchAttributeAccessPolicyWindow, cuda::LaunchAttributeProgrammaticEvent}) {
+                 cuda::LaunchAttributeProgrammaticEvent}) {
     attr.id = id;
     try {
       rt.launch_ex(&cfg, &not_a_kernel, nullptr);
@@ -223,6 +223,12 @@ TEST_CASE("runtime: cudaLaunchKernelExC refuses the attributes it cannot honour,
   }
   attr.id = 99;
   CHECK(code_of([&] { rt.launch_ex(&cfg, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidValue);
+  // An access policy window is taken (programs_test, l2_access), checked first: the C2070
+  // has no L2 access control, so any window is larger than its maximum.
+  attr.id = cuda::LaunchAttributeAccessPolicyWindow;
+  attr.val.accessPolicyWindow.num_bytes = 4096;
+  CHECK(code_of([&] { rt.launch_ex(&cfg, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidValue);
+  attr.val.accessPolicyWindow.num_bytes = 0;
   attr.id = cuda::LaunchAttributeProgrammaticStreamSerialization;  // accepted; the function is not a kernel
   CHECK(code_of([&] { rt.launch_ex(&cfg, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidResourceHandle);
   CHECK(code_of([&] { rt.launch_ex(nullptr, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidValue);

@@ -541,3 +541,41 @@ TEST_CASE("programs: shared-memory limits, the opt-in and the L1/shared preferen
     CHECK(launches[i]["l1_bytes"] == (prefer_l1 ? 48 : 16) * 1024);
   }
 }
+
+TEST_CASE("programs: L2 access control keeps persisting lines and evicts streaming ones first") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("l2_access", "-cudart shared -arch=sm_90");
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/";
+  // The second read of the 4 MB hot buffer after 128 MB streamed through the 50 MB L2:
+  // kept where persisting (the stream's window, or the first read's own launch window) or
+  // where the stream was streaming; gone without a window and after the reset.
+  const std::vector<std::pair<std::string, bool>> cases = {
+      {"none", false}, {"persist", true}, {"streaming", true}, {"reset", false}, {"launch", true}};
+  for (const auto& [name, kept] : cases) {
+    INFO("case " << name);
+    const std::string json = dir + "l2_access_" + name + ".json";
+    auto r = exec("--functional --no-summary --config h100 --json " + json, app, name);
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK_THAT(r.out, Catch::StartsWith("persistingL2CacheMaxSize 39321600 (attribute 39321600), "
+                                        "accessPolicyMaxWindowSize 134217728 (attribute 134217728)\n"
+                                        "set limit twice the maximum: cudaSuccess\nlimit 39321600\n"
+                                        "window past the maximum: cudaErrorInvalidValue\n"
+                                        "hitRatio 1.5: cudaErrorInvalidValue\n"
+                                        "missProp persisting: cudaErrorInvalidValue\n"));
+    CHECK_THAT(r.out, Catch::EndsWith("synchronize: cudaSuccess\n"));
+    if (name == "persist" || name == "reset")
+      CHECK_THAT(r.out, Catch::Contains("persisting window: cudaSuccess\n"
+                                        "get window: cudaSuccess\nwindow 4194304 bytes, hitRatio 1.00, hitProp 2, "
+                                        "missProp 1\n"));
+    if (name == "none" || name == "launch")
+      CHECK_THAT(r.out, Catch::Contains("window 0 bytes, hitRatio 0.00, hitProp 0, missProp 0\n"));
+    CHECK_THAT(r.err, Catch::Contains("cudaStreamSetAttribute: an access policy window of 134217729 bytes (the "
+                                      "device's accessPolicyMaxWindowSize is 134217728)"));
+    auto launches = nlohmann::json::parse(rttest::slurp(json))["launches"];
+    REQUIRE(launches.size() == 3);
+    const double reread = launches[2]["metrics"]["l2_read_hit_rate"].get<double>();
+    if (kept) CHECK(reread > 95.0);
+    else CHECK(reread < 5.0);
+  }
+}

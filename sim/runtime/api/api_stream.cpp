@@ -1,5 +1,7 @@
 // Streams and events. Work runs in issue order as it is issued, so synchronising and
 // querying always find it complete; events carry simulated time.
+#include <fmt/format.h>
+
 #include "sim/runtime/api/api_context.hpp"
 
 using namespace warpsim::runtime;
@@ -55,6 +57,47 @@ WARPSIM_API int cudaStreamAttachMemAsync(void* stream, void* ptr, size_t, unsign
 
 WARPSIM_API int cudaStreamAttachMemAsync_ptsz(void* stream, void* ptr, size_t length, unsigned flags) {
   return cudaStreamAttachMemAsync(stream, ptr, length, flags);
+}
+
+// Stream attributes: the L2 access policy window of the stream's launches
+// (runtime_l2_access.cpp). The others (priority, synchronization policy, memory sync
+// domains) are refused as not supported.
+WARPSIM_API int cudaStreamSetAttribute(void* stream, int attr, const warpsim::cuda::LaunchAttributeValue* value) {
+  return call("cudaStreamSetAttribute", [&](Runtime& rt) {
+    if (!value) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamSetAttribute: value is NULL");
+    if (attr != warpsim::cuda::LaunchAttributeAccessPolicyWindow)
+      throw ApiError(warpsim::cuda::ErrorNotSupported,
+                     fmt::format("cudaStreamSetAttribute: attribute {} (only cudaStreamAttributeAccessPolicyWindow is "
+                                 "supported by warpsim)",
+                                 attr));
+    rt.set_stream_window(stream, value->accessPolicyWindow, "cudaStreamSetAttribute");
+  });
+}
+
+WARPSIM_API int cudaStreamSetAttribute_ptsz(void* stream, int attr, const warpsim::cuda::LaunchAttributeValue* value) {
+  return cudaStreamSetAttribute(stream, attr, value);
+}
+
+WARPSIM_API int cudaStreamGetAttribute(void* stream, int attr, warpsim::cuda::LaunchAttributeValue* value) {
+  return call("cudaStreamGetAttribute", [&](Runtime& rt) {
+    if (!value) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamGetAttribute: value is NULL");
+    if (attr != warpsim::cuda::LaunchAttributeAccessPolicyWindow)
+      throw ApiError(warpsim::cuda::ErrorNotSupported,
+                     fmt::format("cudaStreamGetAttribute: attribute {} (only cudaStreamAttributeAccessPolicyWindow is "
+                                 "supported by warpsim)",
+                                 attr));
+    rt.check_stream(stream, "cudaStreamGetAttribute");
+    value->accessPolicyWindow = rt.stream_window(stream);
+  });
+}
+
+WARPSIM_API int cudaStreamGetAttribute_ptsz(void* stream, int attr, warpsim::cuda::LaunchAttributeValue* value) {
+  return cudaStreamGetAttribute(stream, attr, value);
+}
+
+// The L2's persisting lines become normal ones (they stay in the L2 until evicted).
+WARPSIM_API int cudaCtxResetPersistingL2Cache() {
+  return call("cudaCtxResetPersistingL2Cache", [&](Runtime& rt) { rt.reset_persisting_l2(); });
 }
 
 WARPSIM_API int cudaLaunchHostFunc(void* stream, void (*fn)(void*), void* user_data) {
