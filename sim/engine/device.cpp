@@ -306,6 +306,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
     l2_policy.window = options.l2_window;
     l2_policy.persisting_ways =
         mem::persisting_ways(options.l2_persisting_bytes, spec.l2.total_bytes, spec.l2.slice.ways);
+    l2_policy.persisting_kept_share = static_cast<float>(spec.l2.persisting_kept_share);
   }
   counter.set_l2_access_policy(l2_policy);
   if (!options.trace_warps.empty()) {

@@ -72,8 +72,11 @@ AccessResult Cache::fail(AccessResult r, FailReason why) {
 
 AccessProperty Cache::property_of(uint64_t line) const {
   const AccessProperty p = line_property(policy_.window, line);
-  // Without a set-aside, a persisting access is a normal one.
-  return p == AccessProperty::Persisting && policy_.persisting_ways == 0 ? AccessProperty::Normal : p;
+  // Without a set-aside, a persisting access is a normal one; so is one of the lines the
+  // L2 does not keep persisting (L2AccessPolicy::persisting_kept_share).
+  if (p == AccessProperty::Persisting && (policy_.persisting_ways == 0 || !kept_persisting(policy_, line)))
+    return AccessProperty::Normal;
+  return p;
 }
 
 std::optional<uint32_t> Cache::victim_for(uint32_t set, AccessProperty prop) const {

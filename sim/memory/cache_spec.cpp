@@ -176,6 +176,9 @@ L2Spec parse_l2_spec(ConfigReader& r, uint32_t channels) {
   // (Not checked against the L2's size, which --set may shrink: the set-aside's share of a
   // set's ways leaves normal lines at least one way whatever the numbers; l2_access_policy.)
   l2.persisting_max_bytes = r.get_uint_or("persisting_max_bytes", 0);
+  l2.persisting_kept_share = r.get_number_or("persisting_kept_share", 1.0);
+  if (l2.persisting_kept_share < 0 || l2.persisting_kept_share > 1)
+    r.fail("persisting_kept_share", fmt::format("expected a share from 0 to 1, got {}", l2.persisting_kept_share));
   l2.access_policy_max_window_bytes = r.get_uint_or("access_policy_max_window_bytes", 0);
   if (l2.access_policy_max_window_bytes && !l2.persisting_max_bytes)
     r.fail("access_policy_max_window_bytes", "an access policy window needs persisting_max_bytes (the set-aside)");

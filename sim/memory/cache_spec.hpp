@@ -97,6 +97,7 @@ struct L2Spec {
   // 0: the device has none).
   uint64_t persisting_max_bytes = 0;
   uint64_t access_policy_max_window_bytes = 0;
+  double persisting_kept_share = 1.0;  // L2AccessPolicy::persisting_kept_share
 
   uint32_t slices_per_partition() const { return slices / partitions; }
   uint32_t partition_of_slice(uint32_t slice_index) const { return slice_index / slices_per_partition(); }

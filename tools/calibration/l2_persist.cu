@@ -1,6 +1,6 @@
 // What the L2's persisting set-aside keeps of a hot buffer while a larger buffer streams
 // through (CUDA Programming Guide, "L2 cache access management"). One case per run:
-//   l2_persist CASE HOT_MB STREAM_MB
+//   l2_persist CASE HOT_MB STREAM_MB [LIMIT_KB]   (LIMIT_KB: the set-aside; default the maximum)
 // CASE: none      no access policy window
 //       persist   the hot buffer in the stream's window, hitRatio 1, hitProp persisting
 //       half      the same with hitRatio 0.5
@@ -52,7 +52,7 @@ __global__ void stream_big(const float4* __restrict__ p, size_t n, float* out) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    std::fprintf(stderr, "usage: l2_persist none|persist|half|streaming|reset HOT_MB STREAM_MB\n");
+    std::fprintf(stderr, "usage: l2_persist none|persist|half|streaming|reset HOT_MB STREAM_MB [LIMIT_KB]\n");
     return 2;
   }
   const char* mode = argv[1];
@@ -70,7 +70,8 @@ int main(int argc, char** argv) {
   CHECK(cudaMemset(big, 0, big_bytes));
   cudaStream_t s;
   CHECK(cudaStreamCreate(&s));
-  CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, prop.persistingL2CacheMaxSize));
+  const size_t want = argc > 4 ? size_t(std::atoi(argv[4])) << 10 : size_t(prop.persistingL2CacheMaxSize);
+  CHECK(cudaDeviceSetLimit(cudaLimitPersistingL2CacheSize, want));
   size_t limit = 0;
   CHECK(cudaDeviceGetLimit(&limit, cudaLimitPersistingL2CacheSize));
   std::printf("persisting limit set %zu\n", limit);
