@@ -99,7 +99,7 @@ void Cache::demote_persisting() {
     }
 }
 
-void Cache::replace(uint32_t set, uint32_t way, uint64_t line, AccessResult& r) {
+void Cache::replace(uint32_t set, uint32_t way, uint64_t line, AccessProperty prop, AccessResult& r) {
   CacheLine& old = tags_.at(set, way);
   if (old.allocated) {
     ++stats_.evictions;
@@ -110,7 +110,6 @@ void Cache::replace(uint32_t set, uint32_t way, uint64_t line, AccessResult& r) 
     }
   }
   tags_.insert(set, way, line);
-  const AccessProperty prop = property_of(line);
   if (prop != AccessProperty::Normal) {
     CacheLine& l = tags_.at(set, way);
     // A persisting line past the set's share (every way of it taken) comes in as normal.
@@ -201,10 +200,11 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
     w = *way;  // sector miss in a line we hold: keep it, fetch the missing sectors
     tags_.touch(set, w);
   } else {
-    std::optional<uint32_t> v = victim_for(set, property_of(line));
+    const AccessProperty prop = property_of(line);
+    std::optional<uint32_t> v = victim_for(set, prop);
     if (!v) return fail(r, FailReason::NoVictim);
     w = *v;
-    replace(set, w, line, r);
+    replace(set, w, line, prop, r);
   }
   tags_.at(set, w).reserved = true;
   const uint32_t fetch = spec_.fetch_groups(missing) & ~valid;
@@ -269,9 +269,10 @@ AccessResult Cache::write(const CacheRequest& req, uint64_t line, uint32_t set, 
 
   // Write miss.
   if (spec_.write_allocate) {
-    std::optional<uint32_t> v = victim_for(set, property_of(line));
+    const AccessProperty prop = property_of(line);
+    std::optional<uint32_t> v = victim_for(set, prop);
     if (v) {
-      replace(set, *v, line, r);
+      replace(set, *v, line, prop, r);
       CacheLine& l = tags_.at(set, *v);
       l.valid = mask;
       l.dirty = write_back ? mask : 0;

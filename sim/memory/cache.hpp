@@ -103,8 +103,9 @@ class Cache {
   AccessResult read_like(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now);
   AccessResult write(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now);
   AccessResult fail(AccessResult r, FailReason why);
-  // Put `line` into `way` of `set`, evicting what is there (a dirty victim -> r.writeback).
-  void replace(uint32_t set, uint32_t way, uint64_t line, AccessResult& r);
+  // Put `line` into `way` of `set` with property `prop` (property_of), evicting what is
+  // there (a dirty victim -> r.writeback).
+  void replace(uint32_t set, uint32_t way, uint64_t line, AccessProperty prop, AccessResult& r);
   // Drop the line at (set, way); dirty sectors outside `superseded` are written back.
   void drop(uint32_t set, uint32_t way, uint32_t superseded, AccessResult* r);
   const CacheLine* find_line(uint64_t addr) const;

@@ -62,14 +62,22 @@ WARPSIM_API int cudaStreamAttachMemAsync_ptsz(void* stream, void* ptr, size_t le
 // Stream attributes: the L2 access policy window of the stream's launches
 // (runtime_l2_access.cpp). The others (priority, synchronization policy, memory sync
 // domains) are refused as not supported.
+namespace {
+
+// The attribute and value pointer of cudaStreamSet/GetAttribute, or their error.
+void check_stream_attribute(const char* call, int attr, const void* value) {
+  if (!value) throw ApiError(warpsim::cuda::ErrorInvalidValue, fmt::format("{}: value is NULL", call));
+  if (attr != warpsim::cuda::LaunchAttributeAccessPolicyWindow)
+    throw ApiError(warpsim::cuda::ErrorNotSupported,
+                   fmt::format("{}: attribute {} (only cudaStreamAttributeAccessPolicyWindow is supported by warpsim)",
+                               call, attr));
+}
+
+}  // namespace
+
 WARPSIM_API int cudaStreamSetAttribute(void* stream, int attr, const warpsim::cuda::LaunchAttributeValue* value) {
   return call("cudaStreamSetAttribute", [&](Runtime& rt) {
-    if (!value) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamSetAttribute: value is NULL");
-    if (attr != warpsim::cuda::LaunchAttributeAccessPolicyWindow)
-      throw ApiError(warpsim::cuda::ErrorNotSupported,
-                     fmt::format("cudaStreamSetAttribute: attribute {} (only cudaStreamAttributeAccessPolicyWindow is "
-                                 "supported by warpsim)",
-                                 attr));
+    check_stream_attribute("cudaStreamSetAttribute", attr, value);
     rt.set_stream_window(stream, value->accessPolicyWindow, "cudaStreamSetAttribute");
   });
 }
@@ -80,12 +88,7 @@ WARPSIM_API int cudaStreamSetAttribute_ptsz(void* stream, int attr, const warpsi
 
 WARPSIM_API int cudaStreamGetAttribute(void* stream, int attr, warpsim::cuda::LaunchAttributeValue* value) {
   return call("cudaStreamGetAttribute", [&](Runtime& rt) {
-    if (!value) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamGetAttribute: value is NULL");
-    if (attr != warpsim::cuda::LaunchAttributeAccessPolicyWindow)
-      throw ApiError(warpsim::cuda::ErrorNotSupported,
-                     fmt::format("cudaStreamGetAttribute: attribute {} (only cudaStreamAttributeAccessPolicyWindow is "
-                                 "supported by warpsim)",
-                                 attr));
+    check_stream_attribute("cudaStreamGetAttribute", attr, value);
     rt.check_stream(stream, "cudaStreamGetAttribute");
     value->accessPolicyWindow = rt.stream_window(stream);
   });
