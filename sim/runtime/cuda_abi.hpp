@@ -29,8 +29,10 @@ enum Error : int {
   ErrorNoDevice = 100,
   ErrorInvalidDevice = 101,
   ErrorInvalidKernelImage = 200,
+  ErrorDeviceUninitialized = 201,  // the driver's CUDA_ERROR_INVALID_CONTEXT
   ErrorNoKernelImageForDevice = 209,
   ErrorInvalidPtx = 218,
+  ErrorFileNotFound = 301,
   ErrorInvalidResourceHandle = 400,
   ErrorIllegalState = 401,
   ErrorSymbolNotFound = 500,

@@ -63,6 +63,9 @@ class Runtime {
   // cudaLimitStackSize: the per-thread stack of device-function calls.
   uint32_t stack_bytes() const { return stack_bytes_; }
   void set_stack_bytes(uint64_t bytes);
+  // cudaDeviceSetLimit/GetLimit and cuCtxSetLimit/GetLimit (the same cudaLimit numbers).
+  void set_limit(int limit, uint64_t value, const char* call);
+  uint64_t limit(int limit) const;
   Device& device() { return *device_; }
   const DeviceSpec& spec() const { return device_->spec(); }
 
@@ -88,6 +91,19 @@ class Runtime {
                     bool managed);
   void unregister_fatbin(void** handle);
 
+  // --- Modules the program loads itself (the driver API; runtime_loaded_modules.cpp) ---
+  // A module from an image in memory: PTX text, a fatbinary or nvcc's wrapper of one (its
+  // newest PTX runs), parsed now, so bad PTX is an error here (CUDA_ERROR_INVALID_PTX). A
+  // cubin (SASS only) is refused with how to keep PTX. `name` names it in messages.
+  // Returns the CUmodule handle.
+  void* load_module(const void* image, const std::string& name, const char* call);
+  void* load_module_file(const std::string& path, const char* call);
+  void unload_module(void* module, const char* call);
+  // A CUfunction: a handle that launch(), func_attributes() and the other kernel calls
+  // accept as they accept a host stub. The same name gives the same handle.
+  void* module_function(void* module, const char* name, const char* call);
+  std::pair<DevPtr, uint64_t> module_global(void* module, const char* name, const char* call);
+
   // --- Launch ---
   void push_call_configuration(cuda::Dim3 grid, cuda::Dim3 block, uint64_t shared, void* stream);
   void pop_call_configuration(cuda::Dim3* grid, cuda::Dim3* block, uint64_t* shared, void** stream);
@@ -102,9 +118,13 @@ class Runtime {
   const isa::Kernel& kernel_for(const void* host_fn, const char* call);
   void func_attributes(cuda::FuncAttributes* attr, const void* host_fn);
   int occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64_t dynamic_shared);
+  // cuOccupancyMaxPotentialBlockSize: {the grid that fills the device, the block size with
+  // the most resident threads}; `dynamic_shared` gives the shared memory a block size needs.
+  std::pair<int, int> max_potential_block_size(const void* host_fn, const std::function<uint64_t(int)>& dynamic_shared,
+                                               int block_size_limit);
 
   // --- Memory ---
-  void* malloc(uint64_t bytes);
+  void* malloc(uint64_t bytes, const char* call = "cudaMalloc");
   void* malloc_managed(uint64_t bytes);
   void* malloc_pitch(uint64_t* pitch, uint64_t width, uint64_t height);
   void free(void* ptr);
@@ -122,6 +142,10 @@ class Runtime {
                  cuda::MemcpyKind kind);
   void memset(void* dst, int value, uint64_t bytes);
   void memset_2d(void* dst, uint64_t pitch, int value, uint64_t width, uint64_t height);
+  // cuMemsetD8/D16/D32 and their 2D forms: `height` rows of `width` elements of 1, 2 or 4
+  // bytes, each set to the low bytes of `value`, rows `pitch` bytes apart.
+  void memset_elements(void* dst, uint64_t pitch, uint32_t value, unsigned element_bytes, uint64_t width,
+                       uint64_t height, const char* call);
   void mem_get_info(uint64_t* free_bytes, uint64_t* total_bytes) const;
   void pointer_attributes(cuda::PointerAttributes* attr, const void* ptr) const;
   // Device address and size of a registered __device__/__constant__ variable.
@@ -322,6 +346,7 @@ class Runtime {
   // naming `call` and the sizes.
   DevPtr allocate_device(uint64_t bytes, std::string_view call);
   Module& module_of(void** handle, const char* call);
+  Module* program_module(void* handle, const char* call);  // a live module from load_module
   Module& loaded(Module& m);  // parses the module's PTX on first use
   std::optional<std::pair<DevPtr, uint64_t>> device_allocation(const void* ptr) const;
   bool is_managed(const void* ptr) const;

@@ -12,13 +12,16 @@ namespace {
 
 int as_int(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, INT32_MAX)); }
 
-// cudaDeviceAttr values that are yes/no capabilities (driver_types.h): 84-91, 95, 98-101,
-// 112-121, 125, 126, 130-147 (multi-GPU board, host-native atomics, pageable and managed
-// access, preemption, cooperative launch, remote flushes, host registration, sparse arrays,
-// semaphores, memory pools, RDMA, clusters, IPC events, NUMA, MPS, ...).
+// cudaDeviceAttr values that are yes/no capabilities (driver_types.h): 84-91, 95, 96,
+// 98-101, 112-121, 125, 126, 130-147 (multi-GPU board, host-native atomics, pageable and
+// managed access, preemption, cooperative and multi-device launch, remote flushes, host
+// registration, sparse arrays, semaphores, memory pools, RDMA, clusters, IPC events, NUMA,
+// MPS, ...), and the driver API's 102-105, 107 and 110 (virtual memory management, IPC
+// handle types, compressible memory, RDMA with it: cuda.h), none of which warpsim has.
 bool is_capability_flag(int attr) {
-  return (attr >= 84 && attr <= 91) || attr == 95 || (attr >= 98 && attr <= 101) || (attr >= 112 && attr <= 121) ||
-         attr == 125 || attr == 126 || (attr >= 130 && attr <= 147);
+  return (attr >= 84 && attr <= 91) || attr == 95 || attr == 96 || (attr >= 98 && attr <= 105) || attr == 107 ||
+         attr == 110 ||
+         (attr >= 112 && attr <= 121) || attr == 125 || attr == 126 || (attr >= 130 && attr <= 147);
 }
 
 // Constant memory is 64 KB on every CUDA device (Programming Guide, Table "Technical
@@ -27,6 +30,21 @@ constexpr int kConstantMemory = 64 * 1024;
 // Shared memory per block without the opt-in (PG, "Technical Specifications per Compute
 // Capability": 48 KB on every compute capability from 2.x on).
 constexpr uint32_t kSharedPerBlockDefault = 48 * 1024;
+
+// The largest textures per compute capability (Programming Guide, "Technical Specifications
+// per Compute Capability": maximum widths, heights, depths and layers of 1D, 2D, 3D and
+// layered textures; deviceQuery prints them): the same on every device of a capability.
+struct TextureLimits {
+  int tex1d, tex2d[2], tex3d[3], tex1d_layered[2], tex2d_layered[3];
+};
+TextureLimits texture_limits(int cc_major) {
+  if (cc_major <= 1) return {8192, {65536, 32768}, {2048, 2048, 2048}, {8192, 512}, {8192, 8192, 512}};
+  if (cc_major == 2) return {65536, {65536, 65535}, {2048, 2048, 2048}, {16384, 2048}, {16384, 16384, 2048}};
+  if (cc_major <= 4) return {65536, {65536, 65536}, {4096, 4096, 4096}, {16384, 2048}, {16384, 16384, 2048}};
+  return {131072, {131072, 65536}, {16384, 16384, 16384}, {32768, 2048}, {32768, 32768, 2048}};
+}
+// Surfaces, textures and texture pitches are aligned to 512 bytes on every device CUDA runs.
+constexpr int kSurfaceAlignment = 512;
 
 }  // namespace
 
@@ -50,6 +68,13 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   p->major = s.cc_major();
   p->minor = s.cc_minor();
   p->textureAlignment = 512;
+  const TextureLimits t = texture_limits(s.cc_major());
+  p->maxTexture1D = t.tex1d;
+  for (int i = 0; i < 2; ++i) p->maxTexture2D[i] = t.tex2d[i];
+  for (int i = 0; i < 3; ++i) p->maxTexture3D[i] = t.tex3d[i];
+  for (int i = 0; i < 2; ++i) p->maxTexture1DLayered[i] = t.tex1d_layered[i];
+  for (int i = 0; i < 3; ++i) p->maxTexture2DLayered[i] = t.tex2d_layered[i];
+  p->surfaceAlignment = kSurfaceAlignment;
   p->texturePitchAlignment = 32;
   p->multiProcessorCount = as_int(s.sm.count);
   p->canMapHostMemory = 1;  // pinned host memory is mapped for kernels (runtime_memory.cpp)
@@ -98,6 +123,18 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrClockRate: return static_cast<int>(s.clock_mhz * 1000);  // kHz
     case cuda::AttrTextureAlignment: return as_int(p.textureAlignment);
     case cuda::AttrGpuOverlap: return 0;
+    case 21: return p.maxTexture1D;  // cudaDevAttrMaxTexture1DWidth
+    case 22: return p.maxTexture2D[0];
+    case 23: return p.maxTexture2D[1];
+    case 24: return p.maxTexture3D[0];
+    case 25: return p.maxTexture3D[1];
+    case 26: return p.maxTexture3D[2];
+    case 27: return p.maxTexture2DLayered[0];
+    case 28: return p.maxTexture2DLayered[1];
+    case 29: return p.maxTexture2DLayered[2];
+    case 30: return as_int(p.surfaceAlignment);  // cudaDevAttrSurfaceAlignment
+    case 42: return p.maxTexture1DLayered[0];    // cudaDevAttrMaxTexture1DLayeredWidth
+    case 43: return p.maxTexture1DLayered[1];
     case cuda::AttrMultiProcessorCount: return p.multiProcessorCount;
     case cuda::AttrKernelExecTimeout: return 0;
     case cuda::AttrIntegrated: return 0;
@@ -171,6 +208,30 @@ uint32_t Runtime::shared_per_block_limit(bool optin) const {
   // explicit opt-in" (PG, shared memory, cc 7.x and later); measured: 49,152 / 232,448 on
   // the H100 (docs/measurements/h100_shared_limits.txt).
   return optin ? largest : std::min<uint32_t>(largest, kSharedPerBlockDefault);
+}
+
+void Runtime::set_limit(int limit, uint64_t value, const char* call) {
+  switch (limit) {
+    case 0: set_stack_bytes(value); break;  // cudaLimitStackSize
+    case 2:                                 // cudaLimitMallocHeapSize, as an H200 answers
+      if (!device_->set_heap_limit(value))
+        throw ApiError(cuda::ErrorInvalidValue,
+                       fmt::format("{}(cudaLimitMallocHeapSize): a kernel has already allocated from the heap", call));
+      break;
+    // The L2 set aside for persisting lines, up to the device's persistingL2CacheMaxSize.
+    case cuda::LimitPersistingL2CacheSize: set_persisting_l2_bytes(value); break;
+    default: break;  // the others are accepted and not modelled
+  }
+}
+
+uint64_t Runtime::limit(int limit) const {
+  switch (limit) {
+    case 0: return stack_bytes();
+    case 1: return 1 << 20;  // cudaLimitPrintfFifoSize: CUDA's default
+    case 2: return device_->heap_limit();
+    case cuda::LimitPersistingL2CacheSize: return persisting_l2_bytes();
+    default: return 0;
+  }
 }
 
 }  // namespace warpsim::runtime

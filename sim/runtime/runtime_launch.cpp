@@ -265,6 +265,31 @@ int Runtime::occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64
   }
 }
 
+std::pair<int, int> Runtime::max_potential_block_size(const void* host_fn, const std::function<uint64_t(int)>& dynamic_shared,
+                                                      int block_size_limit) {
+  // CUDA's own search (cudaOccupancyMaxPotentialBlockSize in cuda_runtime.h, the driver's
+  // cuOccupancyMaxPotentialBlockSize): from the largest block down, a warp at a time, the
+  // block size with the most resident threads per SM; the first such on a tie.
+  cuda::FuncAttributes attr{};
+  func_attributes(&attr, host_fn);
+  const SmSpec& sm = spec().sm;
+  int max_block = attr.maxThreadsPerBlock;
+  if (block_size_limit > 0) max_block = std::min(max_block, block_size_limit);
+  const int granularity = static_cast<int>(sm.warp_size);
+  int best_block = 0, best_blocks = 0, best_threads = 0;
+  for (int aligned = (max_block + granularity - 1) / granularity * granularity; aligned > 0; aligned -= granularity) {
+    const int block = std::min(max_block, aligned);
+    const int blocks = occupancy_blocks_per_sm(host_fn, block, dynamic_shared(block));
+    if (block * blocks > best_threads) {
+      best_block = block;
+      best_blocks = blocks;
+      best_threads = block * blocks;
+    }
+    if (best_threads == static_cast<int>(sm.max_threads)) break;
+  }
+  return {best_blocks * static_cast<int>(sm.count), best_block};
+}
+
 namespace {
 
 const char* launch_attribute_name(int id) {

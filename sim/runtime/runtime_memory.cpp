@@ -60,9 +60,9 @@ DevPtr Runtime::allocate_device(uint64_t bytes, std::string_view call) {
   }
 }
 
-void* Runtime::malloc(uint64_t bytes) {
+void* Runtime::malloc(uint64_t bytes, const char* call) {
   if (bytes == 0) return nullptr;
-  return reinterpret_cast<void*>(allocate_device(bytes, "cudaMalloc"));
+  return reinterpret_cast<void*>(allocate_device(bytes, call));
 }
 
 void* Runtime::malloc_managed(uint64_t bytes) {
@@ -375,6 +375,33 @@ void Runtime::fill(void* dst, int value, uint64_t bytes, const char* call) {
                    fmt::format("{}: {} bytes at {} run past the end of its {}-byte allocation", call, bytes, dst,
                                a->second));
   device_->memset(addr(dst), static_cast<uint8_t>(value), bytes);
+}
+
+void Runtime::memset_elements(void* dst, uint64_t pitch, uint32_t value, unsigned element_bytes, uint64_t width,
+                              uint64_t height, const char* call) {
+  if (element_bytes != 1 && element_bytes != 2 && element_bytes != 4)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {}-byte elements", call, element_bytes));
+  if (addr(dst) % element_bytes != 0 || (height > 1 && pitch % element_bytes != 0))
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: {} (pitch {}) is not aligned to its {}-byte elements", call, dst, pitch,
+                               element_bytes));
+  const uint64_t row_bytes = width * element_bytes;
+  if (height > 1 && row_bytes > pitch)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} bytes a row exceed the pitch {}", call, row_bytes, pitch));
+  std::vector<uint8_t> row(row_bytes);
+  for (uint64_t i = 0; i < width; ++i) std::memcpy(row.data() + i * element_bytes, &value, element_bytes);
+  for (uint64_t r = 0; r < height; ++r) {
+    char* p = static_cast<char*>(dst) + r * pitch;
+    if (element_bytes == 1) {
+      fill(p, int(value & 0xff), row_bytes, call);
+    } else if (is_managed(p)) {
+      std::memcpy(p, row.data(), row_bytes);
+    } else {
+      fill(p, 0, row_bytes, call);  // checks the range
+      device_->copy_to_device(addr(p), row.data(), row_bytes);
+    }
+  }
+  account_memset(row_bytes * height);
 }
 
 void Runtime::memset_2d(void* dst, uint64_t pitch, int value, uint64_t width, uint64_t height) {

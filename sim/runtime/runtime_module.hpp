@@ -1,5 +1,6 @@
 // A registered fatbinary: its PTX, loaded onto the device on first use (internal to Runtime).
 #pragma once
+#include <map>
 #include <string>
 
 #include "sim/isa/ir.hpp"
@@ -16,6 +17,10 @@ struct Runtime::Module {
   const isa::Module* module = nullptr;   // after the first use
   void* slot = nullptr;                  // its address is the handle nvcc's code keeps
   void* handle_storage() { return &slot; }
+  // Loaded by the program itself (cuModuleLoad*): its CUfunction handles by kernel name.
+  bool program_loaded = false;
+  bool unloaded = false;                 // cuModuleUnload: its handles are invalid
+  std::map<std::string, void*> functions;
 };
 
 }  // namespace warpsim::runtime

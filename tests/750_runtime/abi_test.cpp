@@ -6,8 +6,10 @@
 #include <cstddef>
 
 #include "sim/runtime/cuda_abi.hpp"
+#include "sim/runtime/driver_abi.hpp"
 
 #ifdef WARPSIM_HAVE_CUDA_HEADERS
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 namespace cuda = warpsim::cuda;
@@ -173,6 +175,62 @@ TEST_CASE("abi: stream-ordered allocation and cudaLaunchKernelEx structs have CU
   CHECK(cuda::LaunchAttributePreferredSharedMemoryCarveout == cudaLaunchAttributePreferredSharedMemoryCarveout);
   CHECK(cuda::LaunchAttributeCooperative == cudaLaunchAttributeCooperative);
   CHECK(cuda::LaunchAttributeClusterDimension == cudaLaunchAttributeClusterDimension);
+}
+
+TEST_CASE("abi: the driver API's structs and numbers are cuda.h's") {
+  namespace cu = warpsim::cu;
+  CHECK(sizeof(cu::Memcpy2D) == sizeof(CUDA_MEMCPY2D));
+  SAME_FIELD(cu::Memcpy2D, CUDA_MEMCPY2D, srcMemoryType);
+  SAME_FIELD(cu::Memcpy2D, CUDA_MEMCPY2D, srcArray);
+  SAME_FIELD(cu::Memcpy2D, CUDA_MEMCPY2D, dstXInBytes);
+  SAME_FIELD(cu::Memcpy2D, CUDA_MEMCPY2D, dstArray);
+  SAME_FIELD(cu::Memcpy2D, CUDA_MEMCPY2D, Height);
+  CHECK(sizeof(cu::Memcpy3D) == sizeof(CUDA_MEMCPY3D));
+  SAME_FIELD(cu::Memcpy3D, CUDA_MEMCPY3D, srcLOD);
+  SAME_FIELD(cu::Memcpy3D, CUDA_MEMCPY3D, srcHeight);
+  SAME_FIELD(cu::Memcpy3D, CUDA_MEMCPY3D, dstZ);
+  SAME_FIELD(cu::Memcpy3D, CUDA_MEMCPY3D, dstHeight);
+  SAME_FIELD(cu::Memcpy3D, CUDA_MEMCPY3D, Depth);
+  CHECK(sizeof(cu::ArrayDescriptor) == sizeof(CUDA_ARRAY_DESCRIPTOR));
+  SAME_FIELD(cu::ArrayDescriptor, CUDA_ARRAY_DESCRIPTOR, NumChannels);
+  CHECK(sizeof(cu::Array3DDescriptor) == sizeof(CUDA_ARRAY3D_DESCRIPTOR));
+  SAME_FIELD(cu::Array3DDescriptor, CUDA_ARRAY3D_DESCRIPTOR, Flags);
+  CHECK(sizeof(cu::ResourceDesc) == sizeof(CUDA_RESOURCE_DESC));
+  SAME_FIELD(cu::ResourceDesc, CUDA_RESOURCE_DESC, res);
+  SAME_FIELD(cu::ResourceDesc, CUDA_RESOURCE_DESC, res.pitch2D.pitchInBytes);
+  SAME_FIELD(cu::ResourceDesc, CUDA_RESOURCE_DESC, res.linear.sizeInBytes);
+  SAME_FIELD(cu::ResourceDesc, CUDA_RESOURCE_DESC, flags);
+  CHECK(sizeof(cu::TextureDesc) == sizeof(CUDA_TEXTURE_DESC));
+  SAME_FIELD(cu::TextureDesc, CUDA_TEXTURE_DESC, flags);
+  SAME_FIELD(cu::TextureDesc, CUDA_TEXTURE_DESC, borderColor);
+  CHECK(int(cu::kReadAsInteger) == int(CU_TRSF_READ_AS_INTEGER));
+  CHECK(int(cu::kNormalizedCoordinates) == int(CU_TRSF_NORMALIZED_COORDINATES));
+  CHECK(int(cu::kLaunchParamBufferPointer) == int(CU_LAUNCH_PARAM_BUFFER_POINTER));
+  CHECK(int(cu::kLaunchParamBufferSize) == int(CU_LAUNCH_PARAM_BUFFER_SIZE));
+  CHECK(int(cu::kLaunchParamEnd) == int(CU_LAUNCH_PARAM_END));
+  CHECK(int(cu::FormatHalf) == int(CU_AD_FORMAT_HALF));
+  CHECK(int(cu::FormatSignedInt32) == int(CU_AD_FORMAT_SIGNED_INT32));
+  CHECK(int(cu::MemoryTypeUnified) == int(CU_MEMORYTYPE_UNIFIED));
+  CHECK(int(cu::FuncPreferredSharedMemoryCarveout) == int(CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT));
+  CHECK(int(cu::JitErrorLogBufferSizeBytes) == int(CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES));
+  CHECK(int(cu::JitInputFatbinary) == int(CU_JIT_INPUT_FATBINARY));
+  CHECK(int(cu::ErrorInvalidContext) == int(CUDA_ERROR_INVALID_CONTEXT));
+  CHECK(int(cu::ErrorNotFound) == int(CUDA_ERROR_NOT_FOUND));
+  // The numbers the driver layer passes through unchanged: the runtime's codes from 100 up,
+  // and the enums whose values are the runtime's.
+  CHECK(int(CUDA_ERROR_ILLEGAL_ADDRESS) == int(cudaErrorIllegalAddress));
+  CHECK(int(CUDA_ERROR_NO_BINARY_FOR_GPU) == int(cudaErrorNoKernelImageForDevice));
+  CHECK(int(CUDA_ERROR_INVALID_PTX) == int(cudaErrorInvalidPtx));
+  CHECK(int(CUDA_ERROR_INVALID_IMAGE) == int(cudaErrorInvalidKernelImage));
+  CHECK(int(CUDA_ERROR_FILE_NOT_FOUND) == int(cudaErrorFileNotFound));
+  CHECK(int(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT) == int(cudaDevAttrMultiProcessorCount));
+  CHECK(int(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN) == int(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  CHECK(int(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) == int(cudaFuncAttributeMaxDynamicSharedMemorySize));
+  CHECK(int(CU_FUNC_CACHE_PREFER_L1) == int(cudaFuncCachePreferL1));
+  CHECK(int(CU_LIMIT_PERSISTING_L2_CACHE_SIZE) == int(cudaLimitPersistingL2CacheSize));
+  CHECK(int(CU_TR_ADDRESS_MODE_BORDER) == int(cudaAddressModeBorder));
+  CHECK(int(CU_MEMHOSTALLOC_DEVICEMAP) == int(cudaHostAllocMapped));
+  CHECK(int(CUDA_ARRAY3D_SURFACE_LDST) == int(cudaArraySurfaceLoadStore));
 }
 #else
 TEST_CASE("abi: layouts against the CUDA toolkit's headers") {

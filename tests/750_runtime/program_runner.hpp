@@ -67,6 +67,25 @@ inline std::string build_program(const std::string& name, const std::string& fla
   return bin.string();
 }
 
+// programs/NAME.cu compiled alone into NAME.ptx, NAME.fatbin and NAME.cubin (sm_75), for a
+// program that loads them through the driver API; returns their folder.
+inline std::string build_modules(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path src = fs::path(WARPSIM_SOURCE_DIR) / "tests/750_runtime/programs" / (name + ".cu");
+  const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "runtime_programs" / "modules";
+  fs::create_directories(dir);
+  for (const char* kind : {"ptx", "fatbin", "cubin"}) {
+    const fs::path out = dir / (name + "." + kind);
+    if (fs::exists(out) && fs::last_write_time(out) >= fs::last_write_time(src)) continue;
+    const std::string tmp = out.string() + ".tmp" + std::to_string(::getpid());
+    Run r = shell(kNvcc + " -" + kind + " -arch=sm_75 -lineinfo -o " + tmp + " " + src.string());
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    fs::rename(tmp, out);
+  }
+  return dir.string();
+}
+
 inline std::string warpsim_bin() { return std::string(WARPSIM_BINARY_DIR) + "/tools/warpsim"; }
 
 inline Run exec(const std::string& options, const std::string& program, const std::string& args = "") {

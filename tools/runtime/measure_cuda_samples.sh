@@ -6,8 +6,8 @@
 #   2. every sample folder built as a program with nvcc -cudart shared and run under
 #      `warpsim exec` (functional mode, TIME_LIMIT seconds): does it end with its own pass.
 # Usage: tools/runtime/measure_cuda_samples.sh CUDA_SAMPLES_DIR OUT_DIR [PATH_FILTER]
-#   PATH_FILTER (e.g. 0_Introduction or 0_Introduction/vectorAdd) keeps the folders whose
-#   path contains it as whole path components. JOBS=N runs N folders at once (default 2).
+#   PATH_FILTER (e.g. 0_Introduction or 0_Introduction/vectorAdd, or several separated by
+#   commas) keeps the folders whose path contains one as whole path components. JOBS=N runs N folders at once (default 2).
 #   WORK_DIR keeps nvcc's outputs between runs; WARPSIM, NVCC, CONFIG, TIME_LIMIT override.
 #   PTX_ONLY=1 measures the PTX alone (step 1; programs.tsv stays empty).
 # Writes OUT_DIR/ptx.tsv, OUT_DIR/programs.tsv and OUT_DIR/summary.txt.
@@ -34,8 +34,20 @@ measure_folder() {
   done
   [ -n "${PTX_ONLY:-}" ] && return  # the PTX measurement alone
   app="$work/$name.app"
+  # Driver-API samples link libcuda (NVRTC ones libnvrtc too) and load a fatbinary or PTX file their CMakeLists.txt
+  # builds from CUDA_KERNEL_SOURCE (CUDA_FATBIN_FILE / CUDA_PTX_FILE): built here the same
+  # way (sm_75, which keeps compute_75 PTX) into the sample's folder, where they look for it.
+  local libs="" cml="$dir/CMakeLists.txt" ksrc module
+  grep -q 'CUDA::cuda_driver' "$cml" 2>/dev/null && libs="-lcuda"
+  grep -q 'CUDA::nvrtc' "$cml" 2>/dev/null && libs="$libs -lnvrtc"
+  ksrc=$(sed -n 's/.*set(CUDA_KERNEL_SOURCE "${CMAKE_CURRENT_SOURCE_DIR}\/\([^"]*\)").*/\1/p' "$cml" 2>/dev/null)
+  for kind in FATBIN PTX; do
+    module=$(sed -n "s/.*set(CUDA_${kind}_FILE \"\${CMAKE_CURRENT_BINARY_DIR}\/\([^\"]*\)\").*/\1/p" "$cml" 2>/dev/null)
+    [ -n "$module" ] && [ -n "$ksrc" ] && [ ! -s "$dir/$module" ] &&
+      "$nvcc" -$(echo $kind | tr A-Z a-z) -arch=sm_75 -lineinfo -w $common -I"$dir" -o "$dir/$module" "$dir/$ksrc" >>"$work/$name.build.log" 2>&1
+  done
   if [ ! -x "$app" ] && ! "$nvcc" -cudart shared -arch=sm_75 -lineinfo -w $common -I"$dir" -o "$app" \
-      $(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort) >"$work/$name.build.log" 2>&1; then
+      $(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort) $libs >"$work/$name.build.log" 2>&1; then
     printf '%s\tno_build\t\t%s\n' "$name" "$(grep -m1 -iE 'error|undefined' "$work/$name.build.log" | cut -c1-160)" >> "$parts/$name.prog"
     return
   fi
@@ -82,7 +94,12 @@ parts="$out/parts"
 rm -rf "$parts" && mkdir -p "$parts"
 
 find "$root/Samples" -mindepth 2 -maxdepth 2 -type d | sort | while read -r dir; do
-  [ -n "$filter" ] && [[ "$dir/" != *"/$filter/"* ]] && continue
+  if [ -n "$filter" ]; then  # comma-separated: any of them
+    keep=""
+    IFS=, read -ra wanted <<< "$filter"
+    for f in "${wanted[@]}"; do [[ "$dir/" == *"/$f/"* ]] && keep=1; done
+    [ -n "$keep" ] || continue
+  fi
   ls "$dir"/*.cu >/dev/null 2>&1 && echo "$dir"
 done | xargs -P "$jobs" -I{} "$0" --folder "$root" "$work" "$warpsim" "$nvcc" "$limit" "$config" {} "$parts"
 

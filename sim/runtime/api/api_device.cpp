@@ -1,7 +1,7 @@
 // Device, version, limit and synchronisation entry points. There is one device, 0.
 #include <fmt/format.h>
 
-#include "sim/runtime/api/api_context.hpp"
+#include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
@@ -89,27 +89,13 @@ WARPSIM_API int cudaDeviceGetCacheConfig(int* config) {
 }
 
 WARPSIM_API int cudaDeviceSetLimit(int limit, size_t value) {
-  return call("cudaDeviceSetLimit", [&](Runtime& rt) {
-    if (limit == 0) rt.set_stack_bytes(value);  // cudaLimitStackSize
-    // The L2 set aside for persisting lines, up to the device's persistingL2CacheMaxSize.
-    if (limit == warpsim::cuda::LimitPersistingL2CacheSize) rt.set_persisting_l2_bytes(value);
-    if (limit == 2 && !rt.device().set_heap_limit(value))  // cudaLimitMallocHeapSize, as an H200 answers
-      throw ApiError(warpsim::cuda::ErrorInvalidValue,
-                     "cudaDeviceSetLimit(cudaLimitMallocHeapSize): a kernel has already allocated from the heap");
-    // The others are accepted and not modelled.
-  });
+  return call("cudaDeviceSetLimit", [&](Runtime& rt) { rt.set_limit(limit, value, "cudaDeviceSetLimit"); });
 }
 
 WARPSIM_API int cudaDeviceGetLimit(size_t* value, int limit) {
-  // cudaLimitStackSize 0, PrintfFifoSize 1, MallocHeapSize 2: CUDA's defaults.
   return call("cudaDeviceGetLimit", [&](Runtime& rt) {
-    switch (limit) {
-      case 0: *value = rt.stack_bytes(); break;
-      case 1: *value = 1 << 20; break;
-      case 2: *value = rt.device().heap_limit(); break;
-      case warpsim::cuda::LimitPersistingL2CacheSize: *value = rt.persisting_l2_bytes(); break;
-      default: *value = 0; break;
-    }
+    if (!value) throw ApiError(cuda::ErrorInvalidValue, "cudaDeviceGetLimit: pValue is NULL");
+    *value = rt.limit(limit);
   });
 }
 

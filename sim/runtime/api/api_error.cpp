@@ -1,5 +1,5 @@
 // Error queries: CUDA's names and strings for the codes this runtime returns.
-#include "sim/runtime/api/api_context.hpp"
+#include "sim/runtime/driver/process_context.hpp"
 
 namespace {
 
@@ -30,8 +30,10 @@ constexpr ErrorText kErrors[] = {
     {100, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
     {200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {201, "cudaErrorDeviceUninitialized", "invalid device context"},
     {209, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
     {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {301, "cudaErrorFileNotFound", "file not found"},
     {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
     {500, "cudaErrorSymbolNotFound", "named symbol not found"},

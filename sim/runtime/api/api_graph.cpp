@@ -1,7 +1,7 @@
 // CUDA graphs: building them node by node or by stream capture, instantiating, updating and
 // launching them (runtime_graphs.cpp). A launch runs the nodes in order; host nodes are
 // called here, outside the runtime's lock, since they may call the runtime themselves.
-#include "sim/runtime/api/api_context.hpp"
+#include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;

@@ -2,7 +2,7 @@
 // own dependencies (runtime_conditionals.cpp).
 #include <fmt/format.h>
 
-#include "sim/runtime/api/api_context.hpp"
+#include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;

@@ -1,6 +1,6 @@
 // Entry points nvcc's generated host code calls before main() and at each <<<>>> launch
 // (crt/host_runtime.h and crt/device_functions.h of CUDA 13).
-#include "sim/runtime/api/api_context.hpp"
+#include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
@@ -8,14 +8,14 @@ using Dim3 = warpsim::cuda::Dim3;
 
 WARPSIM_API void** __cudaRegisterFatBinary(void* fat_cubin) {
   void** handle = nullptr;
-  call("__cudaRegisterFatBinary", [&](Runtime& rt) { handle = rt.register_fatbin(fat_cubin); }, api::Sticky::Ignore);
+  api::registration_call("__cudaRegisterFatBinary", [&](Runtime& rt) { handle = rt.register_fatbin(fat_cubin); });
   return handle;
 }
 
 WARPSIM_API void __cudaRegisterFatBinaryEnd(void** /*handle*/) {}
 
 WARPSIM_API void __cudaUnregisterFatBinary(void** handle) {
-  call("__cudaUnregisterFatBinary", [&](Runtime& rt) { rt.unregister_fatbin(handle); }, api::Sticky::Ignore);
+  api::registration_call("__cudaUnregisterFatBinary", [&](Runtime& rt) { rt.unregister_fatbin(handle); });
 }
 
 WARPSIM_API char __cudaInitModule(void** /*handle*/) { return 1; }
@@ -23,23 +23,21 @@ WARPSIM_API char __cudaInitModule(void** /*handle*/) { return 1; }
 WARPSIM_API void __cudaRegisterFunction(void** handle, const char* host_fn, char* /*device_fn*/,
                                         const char* device_name, int /*thread_limit*/, void* /*tid*/, void* /*bid*/,
                                         void* /*block_dim*/, void* /*grid_dim*/, int* /*warp_size*/) {
-  call("__cudaRegisterFunction", [&](Runtime& rt) { rt.register_function(handle, host_fn, device_name); },
-       api::Sticky::Ignore);
+  api::registration_call("__cudaRegisterFunction",
+                         [&](Runtime& rt) { rt.register_function(handle, host_fn, device_name); });
 }
 
 WARPSIM_API void __cudaRegisterVar(void** handle, char* host_var, char* /*device_address*/, const char* device_name,
                                    int /*ext*/, size_t size, int constant, int /*global*/) {
-  call("__cudaRegisterVar",
-       [&](Runtime& rt) { rt.register_var(handle, host_var, device_name, size, constant != 0, false); },
-       api::Sticky::Ignore);
+  api::registration_call("__cudaRegisterVar",
+                         [&](Runtime& rt) { rt.register_var(handle, host_var, device_name, size, constant != 0, false); });
 }
 
 WARPSIM_API void __cudaRegisterManagedVar(void** handle, void** host_var_ptr_address, char* /*device_address*/,
                                           const char* device_name, int /*ext*/, size_t size, int constant,
                                           int /*global*/) {
-  call("__cudaRegisterManagedVar",
-       [&](Runtime& rt) { rt.register_var(handle, host_var_ptr_address, device_name, size, constant != 0, true); },
-       api::Sticky::Ignore);
+  api::registration_call("__cudaRegisterManagedVar",
+                         [&](Runtime& rt) { rt.register_var(handle, host_var_ptr_address, device_name, size, constant != 0, true); });
 }
 
 WARPSIM_API void __cudaRegisterTexture(void**, const void*, const void**, const char*, int, int, int) {

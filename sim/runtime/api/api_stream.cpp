@@ -2,7 +2,7 @@
 // querying always find it complete; events carry simulated time.
 #include <fmt/format.h>
 
-#include "sim/runtime/api/api_context.hpp"
+#include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "sim/runtime/api/api_context.hpp"
+#include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;

@@ -1,4 +1,4 @@
-#include "sim/runtime/api/api_context.hpp"
+#include "sim/runtime/driver/process_context.hpp"
 
 #include <fmt/format.h>
 
@@ -19,11 +19,12 @@ struct Context {
   std::recursive_mutex mutex;
   Runtime* runtime = nullptr;  // never destroyed: calls may come from other exit handlers
   bool failed = false;
+  bool runtime_api_used = false;  // a libcudart call was made (it makes the primary context current)
   std::set<std::string> printed;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
 
-// The one process-wide object of this layer (see api_context.hpp).
+// The one process-wide object of this layer (see process_context.hpp).
 Context& context() {
   static Context* c = new Context;
   return *c;
@@ -79,10 +80,15 @@ Runtime* instance() {
   return c.runtime;
 }
 
-int call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky) {
+namespace {
+
+// The body of every call; `runtime_api`: a libcudart call, whose error cudaGetLastError
+// reports (the driver API's errors are only returned).
+int run(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky, bool runtime_api) {
   Context& c = context();
   std::lock_guard lock(c.mutex);
   Runtime* rt = instance();
+  if (runtime_api) c.runtime_api_used = true;
   int code = cuda::Success;
   if (!rt) {
     code = cuda::ErrorInitializationError;
@@ -106,8 +112,34 @@ int call(const char* name, const std::function<void(Runtime&)>& body, Sticky sti
     }
     // A fault inside this call (a launch) becomes sticky but the call itself succeeds.
   }
-  if (code != cuda::Success) t_last_error = code;
+  if (code != cuda::Success && runtime_api) t_last_error = code;
   return code;
+}
+
+}  // namespace
+
+int call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky) {
+  return run(name, body, sticky, true);
+}
+
+int driver_call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky) {
+  return run(name, body, sticky, false);
+}
+
+int registration_call(const char* name, const std::function<void(Runtime&)>& body) {
+  return run(name, body, Sticky::Ignore, false);
+}
+
+bool runtime_api_used() {
+  Context& c = context();
+  std::lock_guard lock(c.mutex);
+  return c.runtime_api_used;
+}
+
+void print_message(const std::string& message) {
+  Context& c = context();
+  std::lock_guard lock(c.mutex);
+  print_once(c, message);
 }
 
 int last_error(bool clear) {
@@ -125,6 +157,11 @@ int unsupported(const char* name) {
   std::lock_guard lock(c.mutex);
   print_once(c, fmt::format("{} is not supported by warpsim's CUDA runtime (it returns cudaErrorNotSupported)", name));
   t_last_error = cuda::ErrorNotSupported;
+  return cuda::ErrorNotSupported;
+}
+
+int driver_unsupported(const char* name) {
+  print_message(fmt::format("{} is not supported by warpsim's CUDA driver (it returns CUDA_ERROR_NOT_SUPPORTED)", name));
   return cuda::ErrorNotSupported;
 }
 

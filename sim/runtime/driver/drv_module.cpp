@@ -1,0 +1,359 @@
+// Driver API: modules the program loads (PTX or fatbinaries, from memory or a file), their
+// functions and variables, the JIT linker's single-input case, launches and occupancy.
+#include <fmt/format.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/runtime/driver/driver_context.hpp"
+
+using namespace warpsim::runtime;
+using namespace warpsim::runtime::driver;
+namespace cuda = warpsim::cuda;
+namespace cu = warpsim::cu;
+
+namespace {
+
+void require(const void* p, const char* call, const char* what) {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
+}
+
+// The JIT options a program passes (cuModuleLoadDataEx, cuLinkCreate): warpsim fills the
+// logs and the wall time; the others (optimisation level, target, registers) change
+// nothing in a simulation.
+struct JitLogs {
+  char* info = nullptr;
+  size_t info_size = 0;
+  char* error = nullptr;
+  size_t error_size = 0;
+  float* wall_ms = nullptr;
+
+  JitLogs(unsigned n, const int* options, void* const* values) {
+    if (n && (!options || !values)) throw ApiError(cuda::ErrorInvalidValue, "JIT options: NULL option arrays");
+    for (unsigned i = 0; i < n; ++i) {
+      switch (options[i]) {
+        case 2: wall_ms = static_cast<float*>(values[i]); break;  // CU_JIT_WALL_TIME
+        case cu::JitInfoLogBuffer: info = static_cast<char*>(values[i]); break;
+        case cu::JitInfoLogBufferSizeBytes: info_size = reinterpret_cast<uintptr_t>(values[i]); break;
+        case cu::JitErrorLogBuffer: error = static_cast<char*>(values[i]); break;
+        case cu::JitErrorLogBufferSizeBytes: error_size = reinterpret_cast<uintptr_t>(values[i]); break;
+        default: break;
+      }
+    }
+  }
+  static void put(char* buf, size_t size, const std::string& text) {
+    if (!buf || size == 0) return;
+    const size_t n = std::min(size - 1, text.size());
+    std::memcpy(buf, text.data(), n);
+    buf[n] = '\0';
+  }
+  void succeeded() {
+    put(info, info_size, "warpsim: PTX loaded for the simulated device");
+    put(error, error_size, "");
+    if (wall_ms) *wall_ms = 0;
+  }
+  void failed(const std::string& why) {
+    put(info, info_size, "");
+    put(error, error_size, why);
+    if (wall_ms) *wall_ms = 0;
+  }
+};
+
+}  // namespace
+
+WARPSIM_DRIVER_API int cuModuleLoad(void** module, const char* path) {
+  return call("cuModuleLoad", Needs::Context, [&](Runtime& rt) {
+    require(module, "cuModuleLoad", "module");
+    require(path, "cuModuleLoad", "fname");
+    *module = rt.load_module_file(path, "cuModuleLoad");
+  });
+}
+
+WARPSIM_DRIVER_API int cuModuleLoadData(void** module, const void* image) {
+  return call("cuModuleLoadData", Needs::Context, [&](Runtime& rt) {
+    require(module, "cuModuleLoadData", "module");
+    *module = rt.load_module(image, rt.options().program + " (cuModuleLoadData)", "cuModuleLoadData");
+  });
+}
+
+WARPSIM_DRIVER_API int cuModuleLoadDataEx(void** module, const void* image, unsigned n, int* options, void** values) {
+  return call("cuModuleLoadDataEx", Needs::Context, [&](Runtime& rt) {
+    require(module, "cuModuleLoadDataEx", "module");
+    JitLogs logs(n, options, values);
+    try {
+      *module = rt.load_module(image, rt.options().program + " (cuModuleLoadDataEx)", "cuModuleLoadDataEx");
+      logs.succeeded();
+    } catch (const ApiError& e) {
+      logs.failed(e.what());
+      throw;
+    }
+  });
+}
+
+WARPSIM_DRIVER_API int cuModuleLoadFatBinary(void** module, const void* image) {
+  return call("cuModuleLoadFatBinary", Needs::Context, [&](Runtime& rt) {
+    require(module, "cuModuleLoadFatBinary", "module");
+    *module = rt.load_module(image, rt.options().program + " (cuModuleLoadFatBinary)", "cuModuleLoadFatBinary");
+  });
+}
+
+WARPSIM_DRIVER_API int cuModuleUnload(void* module) {
+  return call("cuModuleUnload", Needs::Context, [&](Runtime& rt) { rt.unload_module(module, "cuModuleUnload"); },
+              api::Sticky::Ignore);
+}
+
+WARPSIM_DRIVER_API int cuModuleGetFunction(void** function, void* module, const char* name) {
+  return call("cuModuleGetFunction", Needs::Context, [&](Runtime& rt) {
+    require(function, "cuModuleGetFunction", "hfunc");
+    *function = rt.module_function(module, name, "cuModuleGetFunction");
+  });
+}
+
+WARPSIM_DRIVER_API int cuModuleGetGlobal_v2(cu::DevicePtr* dptr, size_t* bytes, void* module, const char* name) {
+  return call("cuModuleGetGlobal", Needs::Context, [&](Runtime& rt) {
+    auto [address, size] = rt.module_global(module, name, "cuModuleGetGlobal");
+    if (dptr) *dptr = address;
+    if (bytes) *bytes = size;
+  });
+}
+
+// --- Functions ---
+
+WARPSIM_DRIVER_API int cuFuncGetAttribute(int* value, int attribute, void* function) {
+  return call("cuFuncGetAttribute", Needs::Context, [&](Runtime& rt) {
+    require(value, "cuFuncGetAttribute", "pi");
+    cuda::FuncAttributes a{};
+    rt.func_attributes(&a, function);
+    switch (attribute) {
+      case cu::FuncMaxThreadsPerBlock: *value = a.maxThreadsPerBlock; break;
+      case cu::FuncSharedSizeBytes: *value = int(a.sharedSizeBytes); break;
+      case cu::FuncConstSizeBytes: *value = int(a.constSizeBytes); break;
+      case cu::FuncLocalSizeBytes: *value = int(a.localSizeBytes); break;
+      case cu::FuncNumRegs: *value = a.numRegs; break;
+      case cu::FuncPtxVersion: *value = a.ptxVersion; break;
+      case cu::FuncBinaryVersion: *value = a.binaryVersion; break;
+      case cu::FuncCacheModeCa: *value = a.cacheModeCA; break;
+      case cu::FuncMaxDynamicSharedSizeBytes: *value = a.maxDynamicSharedSizeBytes; break;
+      case cu::FuncPreferredSharedMemoryCarveout: *value = a.preferredShmemCarveout; break;
+      case 10: *value = a.clusterDimMustBeSet; break;
+      case 11: *value = a.requiredClusterWidth; break;
+      case 12: *value = a.requiredClusterHeight; break;
+      case 13: *value = a.requiredClusterDepth; break;
+      case 14: *value = a.nonPortableClusterSizeAllowed; break;
+      case 15: *value = a.clusterSchedulingPolicyPreference; break;
+      default:
+        throw ApiError(cuda::ErrorInvalidValue, fmt::format("cuFuncGetAttribute: {} is not a CUfunction_attribute", attribute));
+    }
+  });
+}
+
+WARPSIM_DRIVER_API int cuFuncSetAttribute(void* function, int attribute, int value) {
+  // The settable CUfunction_attribute numbers are cudaFuncAttribute's.
+  return call("cuFuncSetAttribute", Needs::Context,
+              [&](Runtime& rt) { rt.set_func_attribute(function, attribute, value); });
+}
+
+WARPSIM_DRIVER_API int cuFuncSetCacheConfig(void* function, int config) {
+  return call("cuFuncSetCacheConfig", Needs::Context, [&](Runtime& rt) {
+    rt.kernel_for(function, "cuFuncSetCacheConfig");
+    rt.set_cache_config(function, config);
+  });
+}
+
+// --- Launch ---
+
+namespace {
+
+// cuLaunchKernel's `extra`: the arguments packed in one buffer at their PTX offsets.
+std::vector<void*> packed_arguments(Runtime& rt, void* function, void** extra) {
+  const warpsim::isa::Kernel& k = rt.kernel_for(function, "cuLaunchKernel");
+  const uint8_t* buffer = nullptr;
+  size_t size = 0;
+  bool size_given = false;
+  for (size_t i = 0; extra[i] != cu::kLaunchParamEnd; i += 2) {
+    if (extra[i] == cu::kLaunchParamBufferPointer) {
+      buffer = static_cast<const uint8_t*>(extra[i + 1]);
+    } else if (extra[i] == cu::kLaunchParamBufferSize) {
+      size = *static_cast<const size_t*>(extra[i + 1]);
+      size_given = true;
+    } else {
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("cuLaunchKernel: extra[{}] is not CU_LAUNCH_PARAM_BUFFER_POINTER, _SIZE or _END", i));
+    }
+  }
+  if (!buffer || !size_given)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   "cuLaunchKernel: extra needs both CU_LAUNCH_PARAM_BUFFER_POINTER and CU_LAUNCH_PARAM_BUFFER_SIZE");
+  // The driver reads every parameter from the buffer whatever size it was told (an H100
+  // launched with a size 12 bytes short: driver_api.expected); warpsim does the same and
+  // says so.
+  std::vector<void*> args;
+  for (const auto& p : k.params) {
+    if (p.offset + p.size > size)
+      api::print_message(fmt::format("cuLaunchKernel: the argument buffer is said to hold {} bytes, but {}'s "
+                                     "parameter '{}' takes bytes {}-{}; they are read from the buffer anyway, as the "
+                                     "driver does",
+                                     size, k.name, p.name, p.offset, p.offset + p.size));
+    args.push_back(const_cast<uint8_t*>(buffer + p.offset));
+  }
+  return args;
+}
+
+int launch(const char* name, void* function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+           unsigned bz, unsigned shared, void* stream, void** params, void** extra, bool cooperative) {
+  return call(name, Needs::Context, [&](Runtime& rt) {
+    if (params && extra)
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: kernelParams and extra are both given", name));
+    std::vector<void*> packed;
+    if (extra) packed = packed_arguments(rt, function, extra);
+    if (!function) throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: f is NULL", name));
+    rt.launch(function, cuda::Dim3{gx, gy, gz}, cuda::Dim3{bx, by, bz}, extra ? packed.data() : params, shared, stream,
+              cooperative);
+  });
+}
+
+}  // namespace
+
+WARPSIM_DRIVER_API int cuLaunchKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                      unsigned bz, unsigned shared, void* stream, void** params, void** extra) {
+  return launch("cuLaunchKernel", f, gx, gy, gz, bx, by, bz, shared, stream, params, extra, false);
+}
+
+WARPSIM_DRIVER_API int cuLaunchKernel_ptsz(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                           unsigned bz, unsigned shared, void* stream, void** params, void** extra) {
+  return launch("cuLaunchKernel", f, gx, gy, gz, bx, by, bz, shared, stream, params, extra, false);
+}
+
+WARPSIM_DRIVER_API int cuLaunchCooperativeKernel(void* f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                                 unsigned by, unsigned bz, unsigned shared, void* stream,
+                                                 void** params) {
+  return launch("cuLaunchCooperativeKernel", f, gx, gy, gz, bx, by, bz, shared, stream, params, nullptr, true);
+}
+
+// --- Occupancy ---
+
+WARPSIM_DRIVER_API int cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, void* f, int block_size,
+                                                                            size_t dynamic_shared, unsigned) {
+  return call("cuOccupancyMaxActiveBlocksPerMultiprocessor", Needs::Context, [&](Runtime& rt) {
+    require(blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor", "numBlocks");
+    *blocks = rt.occupancy_blocks_per_sm(f, block_size, dynamic_shared);
+  });
+}
+
+WARPSIM_DRIVER_API int cuOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void* f, int block_size,
+                                                                   size_t dynamic_shared) {
+  return cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(blocks, f, block_size, dynamic_shared, 0);
+}
+
+using BlockToShared = size_t (*)(int);
+
+WARPSIM_DRIVER_API int cuOccupancyMaxPotentialBlockSizeWithFlags(int* min_grid, int* block_size, void* f,
+                                                                 BlockToShared to_shared, size_t dynamic_shared,
+                                                                 int block_size_limit, unsigned) {
+  return call("cuOccupancyMaxPotentialBlockSize", Needs::Context, [&](Runtime& rt) {
+    require(min_grid, "cuOccupancyMaxPotentialBlockSize", "minGridSize");
+    require(block_size, "cuOccupancyMaxPotentialBlockSize", "blockSize");
+    auto [grid, block] = rt.max_potential_block_size(
+        f, [&](int b) -> uint64_t { return to_shared ? to_shared(b) : dynamic_shared; }, block_size_limit);
+    *min_grid = grid;
+    *block_size = block;
+  });
+}
+
+WARPSIM_DRIVER_API int cuOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, void* f,
+                                                        BlockToShared to_shared, size_t dynamic_shared,
+                                                        int block_size_limit) {
+  return cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, block_size, f, to_shared, dynamic_shared,
+                                                   block_size_limit, 0);
+}
+
+// --- The JIT linker: one PTX or fatbinary input becomes the image ---
+// Linking several PTX modules (separate compilation) needs a PTX linker warpsim does not
+// have; cubins and objects hold machine code it cannot run. Both are refused by name.
+
+namespace {
+struct LinkState {
+  JitLogs logs;
+  std::vector<std::string> inputs;  // the images added (NUL-terminated PTX or fatbinary bytes)
+  std::string image;                // cuLinkComplete's output, owned until cuLinkDestroy
+};
+}  // namespace
+
+WARPSIM_DRIVER_API int cuLinkCreate_v2(unsigned n, int* options, void** values, void** state) {
+  return check("cuLinkCreate", Needs::Context, [&] {
+    require(state, "cuLinkCreate", "stateOut");
+    *state = new LinkState{JitLogs(n, options, values), {}, {}};
+  });
+}
+
+namespace {
+void add_input(LinkState* s, int type, const void* data, size_t size, const char* name, const char* call) {
+  if (!s) throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: state is NULL", call));
+  std::string what = name && *name ? name : "the input";
+  if (type != cu::JitInputPtx && type != cu::JitInputFatbinary) {
+    std::string why = fmt::format("{}: {} is a {}, which holds GPU machine code that warpsim cannot run (it runs PTX; "
+                                  "add the PTX, or a fatbinary that keeps it)",
+                                  call, what,
+                                  type == cu::JitInputCubin    ? "cubin"
+                                  : type == cu::JitInputObject ? "host object with device code"
+                                  : type == cu::JitInputLibrary ? "library"
+                                                                : "input of another kind");
+    s->logs.failed(why);
+    throw ApiError(cuda::ErrorNotSupported, why);
+  }
+  if (!s->inputs.empty()) {
+    std::string why = fmt::format("{}: {} is a second input; linking several PTX modules (separate compilation) is "
+                                  "not supported by warpsim: give the whole program as one PTX module",
+                                  call, what);
+    s->logs.failed(why);
+    throw ApiError(cuda::ErrorNotSupported, why);
+  }
+  const auto* bytes = static_cast<const char*>(data);
+  std::string image(bytes, bytes + size);
+  if (type == cu::JitInputPtx) image = std::string(image.c_str());  // up to its NUL, then one NUL of our own
+  s->inputs.push_back(std::move(image));
+}
+}  // namespace
+
+WARPSIM_DRIVER_API int cuLinkAddData_v2(void* state, int type, void* data, size_t size, const char* name, unsigned,
+                                        int*, void**) {
+  return check("cuLinkAddData", Needs::Context, [&] {
+    require(data, "cuLinkAddData", "data");
+    add_input(static_cast<LinkState*>(state), type, data, size, name, "cuLinkAddData");
+  });
+}
+
+WARPSIM_DRIVER_API int cuLinkAddFile_v2(void* state, int type, const char* path, unsigned, int*, void**) {
+  return check("cuLinkAddFile", Needs::Context, [&] {
+    require(path, "cuLinkAddFile", "path");
+    FILE* f = std::fopen(path, "rb");
+    if (!f) throw ApiError(cuda::ErrorFileNotFound, fmt::format("cuLinkAddFile: cannot open {}", path));
+    std::string bytes;
+    char buf[1 << 16];
+    for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, n);
+    std::fclose(f);
+    add_input(static_cast<LinkState*>(state), type, bytes.c_str(), bytes.size() + 1, path, "cuLinkAddFile");
+  });
+}
+
+WARPSIM_DRIVER_API int cuLinkComplete(void* state, void** image, size_t* size) {
+  return check("cuLinkComplete", Needs::Context, [&] {
+    auto* s = static_cast<LinkState*>(state);
+    if (!s) throw ApiError(cuda::ErrorInvalidResourceHandle, "cuLinkComplete: state is NULL");
+    require(image, "cuLinkComplete", "cubinOut");
+    if (s->inputs.empty()) {
+      s->logs.failed("cuLinkComplete: nothing was added");
+      throw ApiError(cuda::ErrorInvalidValue, "cuLinkComplete: nothing was added to the link");
+    }
+    s->image = s->inputs.front();
+    s->logs.succeeded();
+    *image = s->image.data();
+    if (size) *size = s->image.size() + 1;
+  });
+}
+
+WARPSIM_DRIVER_API int cuLinkDestroy(void* state) {
+  return check("cuLinkDestroy", Needs::Init, [&] { delete static_cast<LinkState*>(state); });
+}

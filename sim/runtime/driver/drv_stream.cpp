@@ -1,0 +1,107 @@
+// Driver API: streams and events, which mean what the runtime's do (work runs when issued;
+// events hold the simulated time at which they were recorded).
+#include <fmt/format.h>
+
+#include "sim/runtime/driver/driver_context.hpp"
+
+using namespace warpsim::runtime;
+using namespace warpsim::runtime::driver;
+namespace cuda = warpsim::cuda;
+
+namespace {
+void require(const void* p, const char* call, const char* what) {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
+}
+
+int create_stream(const char* name, void** stream) {
+  return call(name, Needs::Context, [&](Runtime& rt) {
+    require(stream, name, "phStream");
+    *stream = rt.create_stream();
+  });
+}
+
+int stream_synchronize(void* stream) {
+  return call("cuStreamSynchronize", Needs::Context, [&](Runtime& rt) {
+    rt.check_stream(stream, "cuStreamSynchronize");
+    rt.no_capture(stream, "cuStreamSynchronize");
+    rt.synchronize();
+    rt.release_pool_memory();
+  });
+}
+
+int stream_query(void* stream) {
+  return call("cuStreamQuery", Needs::Context, [&](Runtime& rt) {
+    rt.check_stream(stream, "cuStreamQuery");
+    rt.synchronize();
+  });
+}
+
+int stream_wait_event(void* stream, void* event) {
+  return call("cuStreamWaitEvent", Needs::Context, [&](Runtime& rt) {
+    rt.check_stream(stream, "cuStreamWaitEvent");
+    rt.check_event(event, "cuStreamWaitEvent");
+    rt.join_capture(stream, event);
+  });
+}
+
+int event_record(void* event, void* stream) {
+  return call("cuEventRecord", Needs::Context, [&](Runtime& rt) { rt.record_event(event, stream); });
+}
+}  // namespace
+
+WARPSIM_DRIVER_API int cuStreamCreate(void** stream, unsigned) { return create_stream("cuStreamCreate", stream); }
+WARPSIM_DRIVER_API int cuStreamCreateWithPriority(void** stream, unsigned, int) {
+  return create_stream("cuStreamCreateWithPriority", stream);
+}
+WARPSIM_DRIVER_API int cuStreamDestroy_v2(void* stream) {
+  return call("cuStreamDestroy", Needs::Context, [&](Runtime& rt) { rt.destroy_stream(stream); });
+}
+WARPSIM_DRIVER_API int cuStreamSynchronize(void* stream) { return stream_synchronize(stream); }
+WARPSIM_DRIVER_API int cuStreamSynchronize_ptsz(void* stream) { return stream_synchronize(stream); }
+WARPSIM_DRIVER_API int cuStreamQuery(void* stream) { return stream_query(stream); }
+WARPSIM_DRIVER_API int cuStreamQuery_ptsz(void* stream) { return stream_query(stream); }
+WARPSIM_DRIVER_API int cuStreamWaitEvent(void* stream, void* event, unsigned) {
+  return stream_wait_event(stream, event);
+}
+WARPSIM_DRIVER_API int cuStreamWaitEvent_ptsz(void* stream, void* event, unsigned) {
+  return stream_wait_event(stream, event);
+}
+
+WARPSIM_DRIVER_API int cuEventCreate(void** event, unsigned) {
+  return call("cuEventCreate", Needs::Context, [&](Runtime& rt) {
+    require(event, "cuEventCreate", "phEvent");
+    *event = rt.create_event();
+  });
+}
+WARPSIM_DRIVER_API int cuEventDestroy_v2(void* event) {
+  return call("cuEventDestroy", Needs::Context, [&](Runtime& rt) { rt.destroy_event(event); });
+}
+WARPSIM_DRIVER_API int cuEventRecord(void* event, void* stream) { return event_record(event, stream); }
+WARPSIM_DRIVER_API int cuEventRecord_ptsz(void* event, void* stream) { return event_record(event, stream); }
+WARPSIM_DRIVER_API int cuEventRecordWithFlags(void* event, void* stream, unsigned) {
+  return event_record(event, stream);
+}
+WARPSIM_DRIVER_API int cuEventSynchronize(void* event) {
+  return call("cuEventSynchronize", Needs::Context, [&](Runtime& rt) {
+    rt.check_event(event, "cuEventSynchronize");
+    rt.synchronize();
+    rt.release_pool_memory();
+  });
+}
+WARPSIM_DRIVER_API int cuEventQuery(void* event) {
+  return call("cuEventQuery", Needs::Context, [&](Runtime& rt) {
+    rt.check_event(event, "cuEventQuery");
+    rt.synchronize();
+  });
+}
+
+namespace {
+int elapsed(float* ms, void* start, void* end) {
+  return call("cuEventElapsedTime", Needs::Context, [&](Runtime& rt) {
+    require(ms, "cuEventElapsedTime", "pMilliseconds");
+    *ms = rt.elapsed_ms(start, end);
+  });
+}
+}  // namespace
+WARPSIM_DRIVER_API int cuEventElapsedTime(float* ms, void* start, void* end) { return elapsed(ms, start, end); }
+WARPSIM_DRIVER_API int cuEventElapsedTime_v2(float* ms, void* start, void* end) { return elapsed(ms, start, end); }
