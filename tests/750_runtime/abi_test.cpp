@@ -205,9 +205,9 @@ TEST_CASE("abi: the driver API's structs and numbers are cuda.h's") {
   SAME_FIELD(cu::TextureDesc, CUDA_TEXTURE_DESC, borderColor);
   CHECK(int(cu::kReadAsInteger) == int(CU_TRSF_READ_AS_INTEGER));
   CHECK(int(cu::kNormalizedCoordinates) == int(CU_TRSF_NORMALIZED_COORDINATES));
-  CHECK(int(cu::kLaunchParamBufferPointer) == int(CU_LAUNCH_PARAM_BUFFER_POINTER));
-  CHECK(int(cu::kLaunchParamBufferSize) == int(CU_LAUNCH_PARAM_BUFFER_SIZE));
-  CHECK(int(cu::kLaunchParamEnd) == int(CU_LAUNCH_PARAM_END));
+  CHECK(cu::kLaunchParamBufferPointer == CU_LAUNCH_PARAM_BUFFER_POINTER);
+  CHECK(cu::kLaunchParamBufferSize == CU_LAUNCH_PARAM_BUFFER_SIZE);
+  CHECK(cu::kLaunchParamEnd == CU_LAUNCH_PARAM_END);
   CHECK(int(cu::FormatHalf) == int(CU_AD_FORMAT_HALF));
   CHECK(int(cu::FormatSignedInt32) == int(CU_AD_FORMAT_SIGNED_INT32));
   CHECK(int(cu::MemoryTypeUnified) == int(CU_MEMORYTYPE_UNIFIED));
