@@ -91,6 +91,7 @@ TEST_CASE("a hitRatio gives a stable share of a window's lines the hit property"
   CHECK(line_property(w, (1 << 20) + 128 * 7) == line_property(w, (1 << 20) + 128 * 7));  // per line, not per access
   CHECK(line_property(w, 0) == AccessProperty::Normal);                                    // outside the window
   CHECK(persisting_ways(39321600, 52428800, 10) == 7);
+  CHECK(persisting_ways(32768000, 52428800, 10) == 6);  // the H100's maximum set-aside
   CHECK(persisting_ways(0, 52428800, 10) == 0);
   CHECK(persisting_ways(52428800, 52428800, 10) == 9);  // a normal line always has a way
 }

@@ -549,10 +549,10 @@ TEST_CASE("programs: L2 access control keeps persisting lines and evicts streami
   // The second read of the 4 MB hot buffer after 128 MB streamed through the 50 MB L2:
   // kept where the stream was streaming; kept in part where persisting (the stream's
   // window, or the first read's own launch window: the config's persisting_kept_share,
-  // 0.29, of the lines; all of them with a share of 1, as documented); gone without a
+  // 0.24, of the lines; all of them with a share of 1, as documented); gone without a
   // window and after the reset.
   const std::vector<std::pair<std::string, int>> cases = {
-      {"none", 0}, {"persist", 29}, {"streaming", 100}, {"reset", 0}, {"launch", 29}, {"persist --set l2.persisting_kept_share=1", 100}};
+      {"none", 0}, {"persist", 24}, {"streaming", 100}, {"reset", 0}, {"launch", 24}, {"persist --set l2.persisting_kept_share=1", 100}};
   for (const auto& [name_and_set, kept] : cases) {
     const std::string name = name_and_set.substr(0, name_and_set.find(' '));
     const std::string set = name_and_set.size() > name.size() ? name_and_set.substr(name.size()) : "";
@@ -561,9 +561,9 @@ TEST_CASE("programs: L2 access control keeps persisting lines and evicts streami
     auto r = exec("--functional --no-summary --config h100" + set + " --json " + json, app, name);
     INFO(r.err);
     CHECK(r.status == 0);
-    CHECK_THAT(r.out, Catch::StartsWith("persistingL2CacheMaxSize 39321600 (attribute 39321600), "
+    CHECK_THAT(r.out, Catch::StartsWith("persistingL2CacheMaxSize 32768000 (attribute 32768000), "
                                         "accessPolicyMaxWindowSize 134217728 (attribute 134217728)\n"
-                                        "set limit twice the maximum: cudaSuccess\nlimit 39321600\n"
+                                        "set limit twice the maximum: cudaSuccess\nlimit 32768000\n"
                                         "window past the maximum: cudaErrorInvalidValue\n"
                                         "hitRatio 1.5: cudaErrorInvalidValue\n"
                                         "missProp persisting: cudaErrorInvalidValue\n"));
