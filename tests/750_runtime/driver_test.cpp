@@ -3,7 +3,6 @@
 // warpsim's libcuda.so.1 and libcudart.so.13 against NVIDIA's.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -160,15 +159,11 @@ TEST_CASE("driver: a driver-API program prints what an H100 prints") {
   const std::string dir = rttest::build_modules("driver_kernels");
   const std::string app = rttest::build_program("driver_api", "-cudart shared -lcuda");
   // driver_api.expected is the program's output on an H100 (driver 580.159.04,
-  // tools/runtime/driver_ground_truth.sh), kept as it printed it. One known difference: its
-  // kernel stores 1 GiB past a 16-byte allocation, which the H100 reports as
-  // CUDA_ERROR_INVALID_ADDRESS_SPACE and warpsim, which checks every access against its
-  // allocation, as CUDA_ERROR_ILLEGAL_ADDRESS (from that fault on, the sticky error).
-  std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/driver_api.expected");
-  const std::string gpu_fault = "CUDA_ERROR_INVALID_ADDRESS_SPACE";
-  REQUIRE(std::count(want.begin(), want.end(), '\n') == 78);
-  for (size_t at; (at = want.find(gpu_fault)) != std::string::npos;)
-    want.replace(at, gpu_fault.size(), "CUDA_ERROR_ILLEGAL_ADDRESS");
+  // tools/runtime/driver_ground_truth.sh; docs/measurements/h100_driver_api_run2.txt). In an
+  // earlier run on the same H100 (h100_driver_api_run1.txt) the kernel's store 1 GiB past
+  // a 16-byte allocation was CUDA_ERROR_INVALID_ADDRESS_SPACE instead of
+  // CUDA_ERROR_ILLEGAL_ADDRESS: the GPU's code for a wild address depends on where it lands.
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/driver_api.expected");
   for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
     auto r = rttest::exec(mode, app, dir + "/driver_kernels.ptx " + dir + "/driver_kernels.fatbin " + dir +
                                          "/driver_kernels.cubin");
@@ -182,6 +177,32 @@ TEST_CASE("driver: a driver-API program prints what an H100 prints") {
     CHECK_THAT(r.err, Catch::Contains("are read from the buffer anyway, as the driver does"));
     CHECK_THAT(r.err, Catch::Contains("in kernel 'out_of_bounds', block (0,0,0), thread (0,0,0)"));
   }
+}
+
+TEST_CASE("driver: per-thread default stream entry points and host callbacks print what an H100 prints") {
+  REQUIRE_NVCC();
+  const std::string dir = rttest::build_modules("driver_kernels");
+  const std::string app = rttest::build_program("driver_streams", "-cudart shared -lcuda --default-stream per-thread");
+  // driver_streams.expected: the program's output on an H100 (tools/runtime/driver_ground_truth.sh).
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/driver_streams.expected");
+  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
+    auto r = rttest::exec(mode, app, dir + "/driver_kernels.ptx");
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == want);
+  }
+}
+
+TEST_CASE("driver: warpsim inspect lists a fatbinary file's kernels and refuses a cubin with the fix") {
+  REQUIRE_NVCC();
+  const std::string dir = rttest::build_modules("driver_kernels");
+  auto r = rttest::shell(rttest::warpsim_bin() + " inspect " + dir + "/driver_kernels.fatbin");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("fatbinary 1 of 1: sm_75 ELF, compute_75 PTX") &&
+                        Catch::Contains("4 kernels") && Catch::Contains("mixed_param_3 (2 B)"));
+  r = rttest::shell(rttest::warpsim_bin() + " inspect " + dir + "/driver_kernels.cubin");
+  CHECK(r.status != 0);
+  CHECK_THAT(r.out, Catch::Contains("a cubin (GPU machine code only); warpsim runs PTX"));
 }
 
 namespace {

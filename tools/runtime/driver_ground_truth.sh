@@ -2,10 +2,11 @@
 # Runs the driver API test program (tests/750_runtime/programs/driver_api.cu, with its
 # kernels driver_kernels.cu built as PTX, a fatbinary and a cubin, as the test builds them)
 # natively on a real NVIDIA GPU: what it prints is tests/750_runtime/programs/
-# driver_api.expected, which warpsim (--config h100) must reproduce exactly. Also prints what
-# the real driver says for every CUresult (tools/runtime/driver_error_strings.cpp).
+# driver_api.expected, which warpsim (--config h100) must reproduce exactly; the same for
+# driver_streams.cu (built with --default-stream per-thread). Also prints what the real
+# driver says for every CUresult (tools/runtime/driver_error_strings.cpp).
 #   tools/runtime/driver_ground_truth.sh OUT_DIR      # on the device machine
-# Writes OUT_DIR/driver_api.out, OUT_DIR/driver_api.err, OUT_DIR/driver_error_strings.tsv
+# Writes OUT_DIR/driver_{api,streams}.{out,err}, OUT_DIR/driver_error_strings.tsv
 # and OUT_DIR/gpu.txt (GPU, driver).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -20,8 +21,10 @@ nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> 
 "$nvcc" -cubin -arch=sm_75 -o "$out/k.cubin" $p/driver_kernels.cu
 "$nvcc" -cudart shared -lcuda -o "$out/driver_api" $p/driver_api.cu
 "$out/driver_api" "$out/k.ptx" "$out/k.fatbin" "$out/k.cubin" > "$out/driver_api.out" 2> "$out/driver_api.err" || true
+"$nvcc" -cudart shared -lcuda --default-stream per-thread -o "$out/driver_streams" $p/driver_streams.cu
+"$out/driver_streams" "$out/k.ptx" > "$out/driver_streams.out" 2> "$out/driver_streams.err" || true
 "$nvcc" -lcuda -o "$out/des" tools/runtime/driver_error_strings.cpp
 "$out/des" > "$out/driver_error_strings.tsv"
-rm -f "$out/driver_api" "$out/des" "$out/k.cubin" "$out/k.fatbin" "$out/k.ptx"
+rm -f "$out/driver_api" "$out/driver_streams" "$out/des" "$out/k.cubin" "$out/k.fatbin" "$out/k.ptx"
 cat "$out/gpu.txt"
 wc -l "$out/driver_api.out"

@@ -1,10 +1,11 @@
-// `warpsim inspect FILE.ptx|FILE.cu|./app`: the kernels of a module (parameters, estimated
-// registers, static shared and local memory), or the first construct warpsim cannot run.
+// `warpsim inspect FILE.ptx|FILE.cu|FILE.fatbin|./app`: the kernels of a module (parameters,
+// estimated registers, static shared and local memory), or the first construct warpsim cannot run.
 #include <fmt/core.h>
 
 #include <unistd.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -61,6 +62,25 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
+constexpr uint32_t kFatbinMagic = 0xBA55ED50u;  // a fatbinary's header
+
+// Each fatbinary's entries, then the kernels of its newest PTX (or why there is none: a
+// program's fatbinary of machine code only is reported, not a failure).
+bool describe_fatbins(const std::vector<runtime::Fatbin>& fatbins, const std::string& input) {
+  bool ok = true;
+  for (size_t i = 0; i < fatbins.size(); ++i) {
+    fmt::print("fatbinary {} of {}: {}\n", i + 1, fatbins.size(), fatbins[i].describe());
+    if (fatbins[i].ptx.empty()) {
+      bool sass = false;
+      for (const auto& e : fatbins[i].entries) sass |= e.kind == runtime::FatbinEntry::Kind::Elf;
+      if (sass) fmt::print("  machine code only; warpsim runs PTX (rebuild with -arch=sm_XX, which keeps PTX)\n");
+      continue;
+    }
+    ok &= describe_module(fatbins[i].best_ptx(input), fmt::format("{} [fatbinary {}]", input, i + 1));
+  }
+  return ok;
+}
+
 int inspect(const InspectOptions& o) {
   const fs::path in(o.input);
   if (!fs::exists(in)) throw Error(fmt::format("{}: no such file", o.input));
@@ -75,34 +95,41 @@ int inspect(const InspectOptions& o) {
     fs::remove(out);
     return ok ? 0 : 1;
   }
+  // A fatbinary file (nvcc -fatbin), as a driver-API program loads it.
+  const std::string bytes = read_text(o.input);
+  uint32_t magic = 0;
+  if (bytes.size() >= 4) std::memcpy(&magic, bytes.data(), 4);
+  if (magic == kFatbinMagic) {
+    const auto* image = reinterpret_cast<const uint8_t*>(bytes.data());
+    if (bytes.size() < 16 || runtime::fatbin_size(image) > bytes.size())
+      throw Error(fmt::format("{}: a truncated fatbinary", o.input));
+    const runtime::Fatbin f = runtime::read_fatbin({image, runtime::fatbin_size(image)});
+    return describe_fatbins({f}, o.input) && !f.ptx.empty() ? 0 : 1;  // nothing to run: 1
+  }
   auto elf = runtime::read_elf(o.input);
-  if (!elf) throw Error(fmt::format("{}: not a .ptx, a .cu or an ELF program", o.input));
+  if (!elf) throw Error(fmt::format("{}: not a .ptx, a .cu, a fatbinary or an ELF program", o.input));
+  constexpr uint16_t kEmCuda = 190;  // e_machine of a cubin
+  if (elf->bytes.size() > 20 && (elf->bytes[18] | elf->bytes[19] << 8) == kEmCuda) {
+    fmt::print("{}: a cubin (GPU machine code only); warpsim runs PTX: give the PTX (nvcc -ptx) or a fatbinary "
+               "that keeps it (nvcc -fatbin -arch=sm_XX)\n",
+               o.input);
+    return 1;
+  }
   auto fatbins = runtime::program_fatbins(*elf);
   if (fatbins.empty()) {
     fmt::print("{}: no embedded GPU code (.nv_fatbin)\n", o.input);
     return 1;
   }
-  bool ok = true;
-  for (size_t i = 0; i < fatbins.size(); ++i) {
-    fmt::print("fatbinary {} of {}: {}\n", i + 1, fatbins.size(), fatbins[i].describe());
-    if (fatbins[i].ptx.empty()) {
-      bool sass = false;
-      for (const auto& e : fatbins[i].entries) sass |= e.kind == runtime::FatbinEntry::Kind::Elf;
-      if (sass) fmt::print("  machine code only; warpsim runs PTX (rebuild with -arch=sm_XX, which keeps PTX)\n");
-      continue;
-    }
-    ok &= describe_module(fatbins[i].best_ptx(o.input), fmt::format("{} [fatbinary {}]", o.input, i + 1));
-  }
-  return ok ? 0 : 1;
+  return describe_fatbins(fatbins, o.input) ? 0 : 1;
 }
 
 }  // namespace
 
 void register_inspect_command(CLI::App& app) {
   auto o = std::make_shared<InspectOptions>();
-  CLI::App* cmd = app.add_subcommand("inspect", "List the kernels in a .ptx, a .cu or a CUDA program, or what keeps "
+  CLI::App* cmd = app.add_subcommand("inspect", "List the kernels in a .ptx, a .cu, a fatbinary or a CUDA program, or what keeps "
                                                 "them from loading");
-  cmd->add_option("input", o->input, "FILE.ptx, FILE.cu or a program built by nvcc")->required();
+  cmd->add_option("input", o->input, "FILE.ptx, FILE.cu, FILE.fatbin or a program built by nvcc")->required();
   cmd->add_option("--arch", o->arch, "nvcc -arch for a .cu")->capture_default_str();
   cmd->callback([o] {
     int rc = inspect(*o);

@@ -423,3 +423,48 @@ WARPSIM_DRIVER_API int cuSurfObjectCreate(unsigned long long* object, const cu::
 WARPSIM_DRIVER_API int cuSurfObjectDestroy(unsigned long long object) {
   return call("cuSurfObjectDestroy", Needs::Context, [&](Runtime& rt) { rt.destroy_texture(object, true); });
 }
+
+// --- Pointer queries and managed-memory hints ---
+
+WARPSIM_DRIVER_API int cuPointerGetAttribute(void* data, int attribute, cu::DevicePtr p) {
+  return call("cuPointerGetAttribute", Needs::Context, [&](Runtime& rt) {
+    require(data, "cuPointerGetAttribute", "data");
+    cuda::PointerAttributes a{};
+    rt.pointer_attributes(&a, ptr(p));
+    const bool known = a.type != cuda::Unregistered;
+    auto need_known = [&] {
+      if (!known)
+        throw ApiError(cuda::ErrorInvalidValue,
+                       fmt::format("cuPointerGetAttribute: {:#x} is not memory CUDA allocated or registered", p));
+    };
+    switch (attribute) {
+      case 1: need_known(); *static_cast<void**>(data) = current_context(); break;  // CONTEXT
+      case 2:  // MEMORY_TYPE: host for pinned memory, device for device and managed memory
+        need_known();
+        *static_cast<unsigned*>(data) = a.type == cuda::Host ? cu::MemoryTypeHost : cu::MemoryTypeDevice;
+        break;
+      case 3:
+        need_known();
+        *static_cast<cu::DevicePtr*>(data) = reinterpret_cast<cu::DevicePtr>(a.devicePointer);
+        break;
+      case 4: need_known(); *static_cast<void**>(data) = a.hostPointer; break;
+      case 8: need_known(); *static_cast<int*>(data) = a.type == cuda::Managed; break;  // IS_MANAGED
+      case 9: need_known(); *static_cast<int*>(data) = 0; break;                        // DEVICE_ORDINAL
+      case 13: *static_cast<int*>(data) = known; break;                                 // MAPPED
+      default:
+        throw ApiError(cuda::ErrorNotSupported,
+                       fmt::format("cuPointerGetAttribute: attribute {} is not supported by warpsim", attribute));
+    }
+  });
+}
+
+// Hints about where managed memory should live change nothing: it is always coherent here.
+namespace {
+int hint(const char* name) { return call(name, Needs::Context, [](Runtime&) {}); }
+}  // namespace
+WARPSIM_DRIVER_API int cuMemAdvise(...) { return hint("cuMemAdvise"); }
+WARPSIM_DRIVER_API int cuMemAdvise_v2(...) { return hint("cuMemAdvise"); }
+WARPSIM_DRIVER_API int cuMemPrefetchAsync(...) { return hint("cuMemPrefetchAsync"); }
+WARPSIM_DRIVER_API int cuMemPrefetchAsync_ptsz(...) { return hint("cuMemPrefetchAsync"); }
+WARPSIM_DRIVER_API int cuMemPrefetchAsync_v2(...) { return hint("cuMemPrefetchAsync"); }
+WARPSIM_DRIVER_API int cuMemPrefetchAsync_v2_ptsz(...) { return hint("cuMemPrefetchAsync"); }

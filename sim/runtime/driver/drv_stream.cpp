@@ -105,3 +105,25 @@ int elapsed(float* ms, void* start, void* end) {
 }  // namespace
 WARPSIM_DRIVER_API int cuEventElapsedTime(float* ms, void* start, void* end) { return elapsed(ms, start, end); }
 WARPSIM_DRIVER_API int cuEventElapsedTime_v2(float* ms, void* start, void* end) { return elapsed(ms, start, end); }
+
+// Host functions run when they are enqueued: everything before them in the stream is done.
+WARPSIM_DRIVER_API int cuLaunchHostFunc(void* stream, void (*fn)(void*), void* user) {
+  const int rc = call("cuLaunchHostFunc", Needs::Context, [&](Runtime& rt) {
+    require(reinterpret_cast<const void*>(fn), "cuLaunchHostFunc", "fn");
+    rt.check_stream(stream, "cuLaunchHostFunc");
+    rt.no_capture(stream, "cuLaunchHostFunc");
+  });
+  if (rc == 0) fn(user);  // outside the runtime's lock: it may call the driver
+  return rc;
+}
+
+WARPSIM_DRIVER_API int cuStreamAddCallback(void* stream, void (*fn)(void*, int, void*), void* user, unsigned flags) {
+  const int rc = call("cuStreamAddCallback", Needs::Context, [&](Runtime& rt) {
+    require(reinterpret_cast<const void*>(fn), "cuStreamAddCallback", "callback");
+    if (flags != 0) throw ApiError(cuda::ErrorInvalidValue, "cuStreamAddCallback: flags must be 0");
+    rt.check_stream(stream, "cuStreamAddCallback");
+    rt.no_capture(stream, "cuStreamAddCallback");
+  });
+  if (rc == 0) fn(stream, 0, user);
+  return rc;
+}
