@@ -2,6 +2,7 @@
 // functions and variables, the JIT linker's single-input case, launches and occupancy.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -204,11 +205,11 @@ std::vector<void*> packed_arguments(Runtime& rt, void* function, void** extra) {
 int launch(const char* name, void* function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
            unsigned bz, unsigned shared, void* stream, void** params, void** extra, bool cooperative) {
   return call(name, Needs::Context, [&](Runtime& rt) {
+    if (!function) throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: f is NULL", name));
     if (params && extra)
       throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: kernelParams and extra are both given", name));
     std::vector<void*> packed;
     if (extra) packed = packed_arguments(rt, function, extra);
-    if (!function) throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: f is NULL", name));
     rt.launch(function, cuda::Dim3{gx, gy, gz}, cuda::Dim3{bx, by, bz}, extra ? packed.data() : params, shared, stream,
               cooperative);
   });
@@ -279,18 +280,35 @@ struct LinkState {
   std::vector<std::string> inputs;  // the images added (NUL-terminated PTX or fatbinary bytes)
   std::string image;                // cuLinkComplete's output, owned until cuLinkDestroy
 };
+
+// The live link states (process-wide, as the driver's handles are). Every driver call
+// body runs under the process context's lock, so the set needs no lock of its own.
+std::vector<std::unique_ptr<LinkState>>& link_states() {
+  static auto* states = new std::vector<std::unique_ptr<LinkState>>;
+  return *states;
+}
+
+LinkState* live_link(void* state, const char* call) {
+  auto& states = link_states();
+  auto it = std::find_if(states.begin(), states.end(), [&](const auto& s) { return s.get() == state; });
+  if (it == states.end())
+    throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: {} is not a live link state", call, state));
+  return it->get();
+}
 }  // namespace
 
 WARPSIM_DRIVER_API int cuLinkCreate_v2(unsigned n, int* options, void** values, void** state) {
   return check("cuLinkCreate", Needs::Context, [&] {
     require(state, "cuLinkCreate", "stateOut");
-    *state = new LinkState{JitLogs(n, options, values), {}, {}};
+    auto s = std::make_unique<LinkState>(LinkState{JitLogs(n, options, values), {}, {}});
+    *state = s.get();
+    link_states().push_back(std::move(s));
   });
 }
 
 namespace {
-void add_input(LinkState* s, int type, const void* data, size_t size, const char* name, const char* call) {
-  if (!s) throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: state is NULL", call));
+void add_input(void* state, int type, const void* data, size_t size, const char* name, const char* call) {
+  LinkState* s = live_link(state, call);
   std::string what = name && *name ? name : "the input";
   if (type != cu::JitInputPtx && type != cu::JitInputFatbinary) {
     std::string why = fmt::format("{}: {} is a {}, which holds GPU machine code that warpsim cannot run (it runs PTX; "
@@ -321,7 +339,7 @@ WARPSIM_DRIVER_API int cuLinkAddData_v2(void* state, int type, void* data, size_
                                         int*, void**) {
   return check("cuLinkAddData", Needs::Context, [&] {
     require(data, "cuLinkAddData", "data");
-    add_input(static_cast<LinkState*>(state), type, data, size, name, "cuLinkAddData");
+    add_input(state, type, data, size, name, "cuLinkAddData");
   });
 }
 
@@ -334,14 +352,13 @@ WARPSIM_DRIVER_API int cuLinkAddFile_v2(void* state, int type, const char* path,
     char buf[1 << 16];
     for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) bytes.append(buf, n);
     std::fclose(f);
-    add_input(static_cast<LinkState*>(state), type, bytes.c_str(), bytes.size() + 1, path, "cuLinkAddFile");
+    add_input(state, type, bytes.c_str(), bytes.size() + 1, path, "cuLinkAddFile");
   });
 }
 
 WARPSIM_DRIVER_API int cuLinkComplete(void* state, void** image, size_t* size) {
   return check("cuLinkComplete", Needs::Context, [&] {
-    auto* s = static_cast<LinkState*>(state);
-    if (!s) throw ApiError(cuda::ErrorInvalidResourceHandle, "cuLinkComplete: state is NULL");
+    LinkState* s = live_link(state, "cuLinkComplete");
     require(image, "cuLinkComplete", "cubinOut");
     if (s->inputs.empty()) {
       s->logs.failed("cuLinkComplete: nothing was added");
@@ -355,5 +372,9 @@ WARPSIM_DRIVER_API int cuLinkComplete(void* state, void** image, size_t* size) {
 }
 
 WARPSIM_DRIVER_API int cuLinkDestroy(void* state) {
-  return check("cuLinkDestroy", Needs::Init, [&] { delete static_cast<LinkState*>(state); });
+  return check("cuLinkDestroy", Needs::Init, [&] {
+    LinkState* s = live_link(state, "cuLinkDestroy");
+    auto& states = link_states();
+    states.erase(std::find_if(states.begin(), states.end(), [&](const auto& p) { return p.get() == s; }));
+  });
 }
