@@ -193,6 +193,17 @@ TEST_CASE("driver: per-thread default stream entry points and host callbacks pri
   }
 }
 
+TEST_CASE("driver: entry points by name and version as an H100's driver gives them") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("proc_address", "-cudart shared -lcuda");
+  // proc_address.expected: the program's output on an H100 (driver 580.159.04).
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/proc_address.expected");
+  auto r = rttest::exec("--functional --no-summary --config h100", app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out == want);
+}
+
 TEST_CASE("driver: warpsim inspect lists a fatbinary file's kernels and refuses a cubin with the fix") {
   REQUIRE_NVCC();
   const std::string dir = rttest::build_modules("driver_kernels");
