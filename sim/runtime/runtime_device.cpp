@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "sim/runtime/runtime.hpp"
 
@@ -12,15 +13,16 @@ namespace {
 
 int as_int(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, INT32_MAX)); }
 
-// cudaDeviceAttr values that are yes/no capabilities (driver_types.h): 84-91, 95, 96,
+// cudaDeviceAttr values that are yes/no capabilities (driver_types.h): 84-91 (but 87, the
+// single-to-double precision rate, a quantity warpsim does not model), 95, 96,
 // 98-101, 112-121, 125, 126, 130-147 (multi-GPU board, host-native atomics, pageable and
 // managed access, preemption, cooperative and multi-device launch, remote flushes, host
 // registration, sparse arrays, semaphores, memory pools, RDMA, clusters, IPC events, NUMA,
 // MPS, ...), and the driver API's 102-105, 107 and 110 (virtual memory management, IPC
 // handle types, compressible memory, RDMA with it: cuda.h), none of which warpsim has.
 bool is_capability_flag(int attr) {
-  return (attr >= 84 && attr <= 91) || attr == 95 || attr == 96 || (attr >= 98 && attr <= 105) || attr == 107 ||
-         attr == 110 ||
+  return (attr >= 84 && attr <= 91 && attr != 87) || attr == 95 || attr == 96 || (attr >= 98 && attr <= 105) ||
+         attr == 107 || attr == 110 ||
          (attr >= 112 && attr <= 121) || attr == 125 || attr == 126 || (attr >= 130 && attr <= 147);
 }
 
@@ -45,6 +47,19 @@ TextureLimits texture_limits(int cc_major) {
 }
 // Surfaces, textures and texture pitches are aligned to 512 bytes on every device CUDA runs.
 constexpr int kSurfaceAlignment = 512;
+// The largest cudaDeviceAttr of CUDA 13 (an H100 answers cudaErrorInvalidValue past it).
+constexpr int kLastAttribute = 147;
+
+// The other texture and surface limits (gather, alternate 3D, cubemap, surface, linear and
+// mipmapped sizes) as an H100 (cc 9.0) reports them (docs/measurements/
+// h100_device_attributes.tsv, tools/runtime/device_attributes.cu), by cudaDeviceAttr. They
+// are given for cc 9.x only; other devices answer cudaErrorNotSupported for them.
+constexpr std::pair<int, int> kHopperTextureLimits[] = {
+    {45, 32768},     {46, 32768},     {47, 8192},  {48, 8192},  {49, 32768},  {52, 32768},  {53, 32768},
+    {54, 2046},      {55, 32768},     {56, 131072}, {57, 65536}, {58, 16384},  {59, 16384},  {60, 16384},
+    {61, 32768},     {62, 2048},      {63, 32768}, {64, 32768}, {65, 2048},   {66, 32768},  {67, 32768},
+    {68, 2046},      {69, 268435456}, {70, 131072}, {71, 65000}, {72, 2097120}, {73, 32768}, {74, 32768},
+    {77, 32768}};
 
 }  // namespace
 
@@ -135,6 +150,10 @@ int Runtime::device_attribute(int attr) const {
     case 30: return as_int(p.surfaceAlignment);  // cudaDevAttrSurfaceAlignment
     case 42: return p.maxTexture1DLayered[0];    // cudaDevAttrMaxTexture1DLayeredWidth
     case 43: return p.maxTexture1DLayered[1];
+    case 51: return as_int(p.texturePitchAlignment);  // cudaDevAttrTexturePitchAlignment
+    case 79: return p.globalL1CacheSupported;         // cudaDevAttrGlobalL1CacheSupported
+    case 80: return p.localL1CacheSupported;
+    case 131: return p.deviceNumaId;                  // cudaDevAttrNumaId: -1, not a NUMA node
     case cuda::AttrMultiProcessorCount: return p.multiProcessorCount;
     case cuda::AttrKernelExecTimeout: return 0;
     case cuda::AttrIntegrated: return 0;
@@ -168,6 +187,12 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrMemoryPoolsSupported: return 1;            // runtime_pools.cpp
     case cuda::AttrMemoryPoolSupportedHandleTypes: return 0;  // no IPC handles
     default:
+      if (attr < 1 || attr > kLastAttribute)  // not a cudaDeviceAttr at all, as the H100 answers
+        throw ApiError(cuda::ErrorInvalidValue,
+                       fmt::format("cudaDeviceGetAttribute: {} is not a cudaDeviceAttr", attr));
+      if (s.cc_major() == 9)
+        for (const auto& [a, value] : kHopperTextureLimits)
+          if (a == attr) return value;
       // Capability flags of features the simulated device does not have (memory pools,
       // host-native atomics, pageable access, timeline semaphores, NUMA, MPS, ...): 0,
       // which is the true answer. Any other attribute is a quantity warpsim does not model.

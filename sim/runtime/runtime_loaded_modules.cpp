@@ -38,9 +38,16 @@ void* Runtime::load_module(const void* image, const std::string& name, const cha
   m->name = name;
   m->program_loaded = true;
   const auto* bytes = static_cast<const uint8_t*>(image);
+  // Text shorter than 4 bytes is neither magic (no magic has a zero byte): do not read past it.
+  const bool has_word = strnlen(static_cast<const char*>(image), 4) == 4;
   try {
-    if (word_at(bytes) == uint32_t(cuda::kFatbinWrapperMagic)) {
+    if (!has_word) {
+      throw ApiError(cuda::ErrorInvalidKernelImage,
+                     fmt::format("{}: {} is neither PTX text, a fatbinary nor a cubin", call, name));
+    } else if (word_at(bytes) == uint32_t(cuda::kFatbinWrapperMagic)) {
       const auto* wrapper = static_cast<const cuda::FatbinWrapper*>(image);
+      if (!wrapper->data)
+        throw ApiError(cuda::ErrorInvalidKernelImage, fmt::format("{}: {}'s fatbinary wrapper has no data", call, name));
       bytes = reinterpret_cast<const uint8_t*>(wrapper->data);
     }
     if (word_at(bytes) == kFatbinMagic) {

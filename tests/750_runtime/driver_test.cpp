@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <set>
+#include <sstream>
 
 #include "error_code.hpp"
 #include "fatbin_builder.hpp"
@@ -101,6 +102,11 @@ TEST_CASE("driver: images warpsim cannot run get the driver's codes") {
   CHECK(code_of([&] { rt.load_module(sass_only.data(), "k.fatbin", "cuModuleLoadData"); }) ==
         cuda::ErrorNoKernelImageForDevice);
   CHECK(code_of([&] { rt.load_module("hello, world", "k", "cuModuleLoadData"); }) == cuda::ErrorInvalidKernelImage);
+  CHECK(code_of([&] { rt.load_module("", "k", "cuModuleLoadData"); }) == cuda::ErrorInvalidKernelImage);
+  CHECK(code_of([&] { rt.load_module("ab", "k", "cuModuleLoadData"); }) == cuda::ErrorInvalidKernelImage);
+  cuda::FatbinWrapper empty{};
+  empty.magic = cuda::kFatbinWrapperMagic;
+  CHECK(code_of([&] { rt.load_module(&empty, "k", "cuModuleLoadFatBinary"); }) == cuda::ErrorInvalidKernelImage);
   CHECK(code_of([&] { rt.load_module(nullptr, "k", "cuModuleLoadData"); }) == cuda::ErrorInvalidValue);
   const std::string broken = std::string(kBumpPtx).replace(std::string(kBumpPtx).find("add.s32"), 7, "frobnicate");
   try {
@@ -202,6 +208,38 @@ TEST_CASE("driver: entry points by name and version as an H100's driver gives th
   INFO(r.err);
   CHECK(r.status == 0);
   CHECK(r.out == want);
+}
+
+TEST_CASE("driver: device attributes equal an H100's but for the features warpsim does not model") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("device_attributes");
+  // docs/measurements/h100_device_attributes.tsv: the program's output on an H100 80GB HBM3
+  // (driver 580.159.04). These differ, each a feature the simulated device does not have
+  // (0 or cudaErrorNotSupported): GPU overlap, concurrent kernels, ECC, PCI ids, copy
+  // engines, texture gather, stream priorities, the FP64 rate, concurrent managed access,
+  // preemption, virtual memory management and its handle types, compression, RDMA, sparse
+  // arrays, read-only registration, semaphores, pool handle types, clusters, deferred
+  // mapping, IPC events, memory-sync domains, host memory pools and reserved attributes.
+  const std::set<int> unmodelled = {15,  31,  32,  34,  40,  44,  78,  87,  89,  90,  92,  93,  94,  96,
+                                    102, 103, 107, 110, 112, 113, 114, 116, 117, 118, 119, 120, 121, 122,
+                                    123, 124, 125, 126, 127, 128, 129, 139, 140, 141, 142, 144, 145};
+  const std::string gpu = rttest::slurp(WARPSIM_SOURCE_DIR "/docs/measurements/h100_device_attributes.tsv");
+  auto r = rttest::exec("--functional --no-summary --config h100", app);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::stringstream want(gpu), have(r.out);
+  int compared = 0;
+  for (std::string w, h; std::getline(want, w) && std::getline(have, h);) {
+    const int attr = std::stoi(w);
+    INFO("attribute " << attr << ": H100 " << w << ", warpsim " << h);
+    if (unmodelled.count(attr)) {
+      CHECK(w != h);  // a difference that went away is news: take it off the list
+    } else {
+      CHECK(w == h);
+      ++compared;
+    }
+  }
+  CHECK(compared == 119);
 }
 
 TEST_CASE("driver: warpsim inspect lists a fatbinary file's kernels and refuses a cubin with the fix") {

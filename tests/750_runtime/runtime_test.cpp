@@ -178,7 +178,8 @@ TEST_CASE("runtime: CUDA's codes for refused calls") {
         cuda::ErrorInvalidMemcpyDirection);
   CHECK(code_of([&] { rt.memset(host.data(), 0, 8); }) == cuda::ErrorInvalidValue);
   CHECK(code_of([&] { rt.free_host(host.data()); }) == cuda::ErrorInvalidValue);
-  CHECK(code_of([&] { rt.device_attribute(9999); }) == cuda::ErrorNotSupported);
+  CHECK(code_of([&] { rt.device_attribute(9999); }) == cuda::ErrorInvalidValue);  // not a cudaDeviceAttr: as an H100
+  CHECK(code_of([&] { rt.device_attribute(87); }) == cuda::ErrorNotSupported);  // the FP64 rate: not modelled
   CHECK(rt.sticky_error() == cuda::Success);
 }
 

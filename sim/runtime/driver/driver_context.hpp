@@ -37,7 +37,7 @@ void* create_context();                   // cuCtxCreate: made current on this t
 void destroy_context(void* ctx, const char* call);
 bool is_context(const void* ctx);
 void* current_context();                  // null when none (the primary after a runtime call)
-void set_current(void* ctx, const char* call);  // null pops nothing, clears the top
+void set_current(void* ctx, const char* call);  // replaces the top; null unbinds it
 void push_current(void* ctx, const char* call);
 void* pop_current(const char* call);
 
