@@ -46,6 +46,10 @@ int to_result(int code) {
   return cu::ErrorInvalidValue;  // the runtime's argument errors (pitch, symbol, pointer, direction, ...)
 }
 
+void require(const void* p, const char* call, const char* what) {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
+}
+
 void initialize() { state().initialized = true; }
 bool initialized() { return state().initialized || api::runtime_api_used(); }
 

@@ -28,6 +28,9 @@ int call(const char* name, Needs needs, const std::function<void(Runtime&)>& bod
 // The same for a call with nothing to check but its arguments (no Runtime needed).
 int check(const char* name, Needs needs, const std::function<void()>& body);
 
+// CUDA_ERROR_INVALID_VALUE naming the call and the argument when `p` is NULL.
+void require(const void* p, const char* call, const char* what);
+
 void initialize();  // cuInit
 bool initialized();
 

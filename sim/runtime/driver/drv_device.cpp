@@ -12,10 +12,6 @@ namespace cu = warpsim::cu;
 
 namespace {
 constexpr int kDriverVersion = 13000;  // the CUDA version this driver stands in for
-
-void require(const void* p, const char* call, const char* what) {
-  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
-}
 }  // namespace
 
 WARPSIM_DRIVER_API int cuInit(unsigned flags) {

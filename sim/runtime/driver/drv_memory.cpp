@@ -13,9 +13,6 @@ using Kind = cuda::MemcpyKind;
 
 namespace {
 
-void require(const void* p, const char* call, const char* what) {
-  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
-}
 void* ptr(cu::DevicePtr p) { return reinterpret_cast<void*>(p); }
 
 }  // namespace

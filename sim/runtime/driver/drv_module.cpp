@@ -17,10 +17,6 @@ namespace cu = warpsim::cu;
 
 namespace {
 
-void require(const void* p, const char* call, const char* what) {
-  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
-}
-
 // The JIT options a program passes (cuModuleLoadDataEx, cuLinkCreate): warpsim fills the
 // logs and the wall time; the others (optimisation level, target, registers) change
 // nothing in a simulation.

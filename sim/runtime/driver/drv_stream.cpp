@@ -9,9 +9,6 @@ using namespace warpsim::runtime::driver;
 namespace cuda = warpsim::cuda;
 
 namespace {
-void require(const void* p, const char* call, const char* what) {
-  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
-}
 
 int create_stream(const char* name, void** stream) {
   return call(name, Needs::Context, [&](Runtime& rt) {
