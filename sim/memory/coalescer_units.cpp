@@ -64,8 +64,52 @@ Transaction make_unit_txn(uint64_t unit, uint32_t unit_bytes, UnitSize sizing, u
 
 }  // namespace
 
+namespace {
+
+// The usual case in one pass: each active lane's bytes lie in one unit and the units do not
+// decrease from lane to lane, so the lanes of a unit are consecutive and lane order is the
+// order the general path sorts into. Appends what emit_units would and returns true; returns
+// false, having appended nothing, when the lanes are not like that.
+bool emit_units_in_lane_order(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
+                              UnitSize sizing, std::vector<Transaction>& out) {
+  const uint64_t bytes = a.bytes_per_lane();
+  const uint64_t unit_mask = ~uint64_t(unit_bytes - 1);
+  const size_t start = out.size();
+  uint64_t unit = 0;
+  uint32_t lanes = 0;
+  uint8_t used = 0;
+  auto flush = [&] {
+    if (!lanes) return;
+    if (sizing == UnitSize::UsedSectors) out.push_back(Transaction{unit, 32u * uint32_t(std::popcount(unsigned(used))), lanes, used});
+    else out.push_back(Transaction{unit, unit_bytes, lanes, sectors_of(unit, unit_bytes)});
+  };
+  for (uint32_t m = lanes_in(a.mask, first, count); m; m &= m - 1) {
+    const uint32_t lane = uint32_t(std::countr_zero(m));
+    const uint64_t p = a.addr[lane], last = p + bytes - 1;
+    const uint64_t u = p & unit_mask;
+    if ((last & unit_mask) != u || (lanes && u < unit)) {
+      out.resize(start);
+      return false;
+    }
+    if (!lanes || u != unit) {
+      flush();
+      unit = u;
+      lanes = 0;
+      used = 0;
+    }
+    lanes |= 1u << lane;
+    if (sizing == UnitSize::UsedSectors)
+      for (uint32_t s = uint32_t(p - u) / 32; s <= uint32_t(last - u) / 32; ++s) used = uint8_t(used | (1u << s));
+  }
+  flush();
+  return true;
+}
+
+}  // namespace
+
 void emit_units(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
                 UnitSize sizing, bool split_overlaps, std::vector<Transaction>& out) {
+  if (!split_overlaps && emit_units_in_lane_order(a, first, count, unit_bytes, sizing, out)) return;
   // Called for every global access: pieces live on the stack (a lane of at most 16 bytes
   // touches at most two units of 32 bytes or more), and an insertion sort (stable,
   // near-linear on the usual ascending addresses) orders them.
