@@ -301,6 +301,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   if (model_caches && !keep) impl_->functional_l2.clear();
   MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, model_caches,
                         model_caches ? &impl_->functional_l2 : nullptr);
+  if (model_caches && options.threads > 1) counter.replay_caches_on_thread();
   mem::L2AccessPolicy l2_policy;
   if (spec.has_l2) {
     l2_policy.window = options.l2_window;

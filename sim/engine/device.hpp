@@ -85,8 +85,10 @@ struct LaunchOptions {
   // Per-thread stack for device-function calls (CUDA's cudaLimitStackSize, 1 KiB by default):
   // a call that would go past it stops the launch with a stack-overflow fault.
   uint32_t stack_bytes = 1024;
-  // Host threads that tick the SMs of a timed launch (engine/sm_phase.hpp). Statistics and
-  // results are the same for any count; a timeline or warp traces run with one.
+  // Host threads. A timed launch ticks its SMs on them (engine/sm_phase.hpp); a functional
+  // one with 2 or more runs its caches on a thread of their own (memory/cache_replay.hpp).
+  // Statistics and results are the same for any count; a timeline or warp traces run the
+  // SMs with one.
   uint32_t threads = 1;
   // false: every cycle that may tick in parallel does, even while the host is too busy for
   // it to pay (SmPhase::set_adaptive; tests that must exercise the parallel path).

@@ -72,6 +72,9 @@ class Cache {
 
   // access() then, on a miss, an immediate fill of the fetched sectors. Never fails.
   AccessResult access_functional(const CacheRequest& req);
+  // A hint that addr's line is about to be accessed (CacheTags::prefetch); no effect on
+  // any result.
+  void prefetch(uint64_t addr) const { tags_.prefetch(index_(spec_.line_addr(addr))); }
 
   // Write back every dirty line and invalidate everything (Fermi flushes L1 between
   // kernels). Throws std::logic_error while misses are outstanding.

@@ -207,7 +207,15 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
   PcStats& ps = stats_.per_pc[pc];
   ++ps.requests;
   ps.transactions += n;
-  if (model_caches_) through_caches(*a, block % spec_.sm.count);
+  if (!model_caches_ || (!spec_.has_l1 && !spec_.has_l2)) return;
+  mem::CacheAccess ca;
+  ca.sm = block % spec_.sm.count;
+  ca.transactions = uint32_t(txns_.size());
+  ca.kind = a->kind;
+  ca.use_l1 = spec_.has_l1 && (a->kind == AccessKind::Store || mem::l1_caches_load(spec_, *a));
+  ca.local = local;
+  if (replay_) replay_->push(ca, txns_);
+  else through_caches(ca, txns_.data());
 }
 
 void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type, uint32_t sm) {
@@ -236,10 +244,30 @@ void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type, 
   }
 }
 
-void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
-  if (!spec_.has_l1 && !spec_.has_l2) return;
-  const bool local = a.space == isa::Space::Local;
-  const bool use_l1 = spec_.has_l1 && (a.kind == AccessKind::Store || mem::l1_caches_load(spec_, a));
+void MemoryCounter::prefetch_sets(const mem::CacheAccess& a, const mem::Transaction* txns) const {
+  const uint32_t line = spec_.has_l2 ? spec_.l2.slice.line_bytes : spec_.l1.line_bytes;
+  uint64_t last = ~uint64_t(0);
+  for (uint32_t i = 0; i < a.transactions; ++i) {
+    const uint64_t addr = txns[i].addr, l = addr / line;
+    if (l == last) continue;
+    last = l;
+    if (a.use_l1) l1_[a.sm].prefetch(addr);
+    if (!spec_.has_l2) continue;
+    const uint32_t home = mem::l2_slice_of(spec_, *map_, addr);
+    l2_[home].prefetch(addr);
+    if (spec_.l2.partitions > 1) {
+      const uint32_t at = mem::l2_slice_for(spec_, *map_, addr, a.sm, false);
+      if (at != home) l2_[at].prefetch(addr);
+    }
+  }
+}
+
+void MemoryCounter::through_caches(const mem::CacheAccess& a, const mem::Transaction* txns) {
+  const uint32_t sm = a.sm;
+  const bool local = a.local;
+  const bool use_l1 = a.use_l1;
+  const uint32_t n = a.transactions;
+  if (n > 1) prefetch_sets(a, txns);
   const uint32_t line = spec_.has_l2 ? spec_.l2.slice.line_bytes : spec_.l1.line_bytes;
   // issue.lsu_line_requests: a load's sectors of one line are one lookup, as in timing mode
   // (a sectored L1, or the L2 when the load goes around the L1).
@@ -248,16 +276,16 @@ void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
     if (use_l1) joins = mem::l1_sectored(spec_) ? &spec_.l1 : nullptr;
     else if (spec_.has_l2) joins = &spec_.l2.slice;
   }
-  for (size_t i = 0; i < txns_.size();) {
+  for (uint32_t i = 0; i < n;) {
     if (joins) {
       uint32_t sectors = 0;
-      const mem::Transaction& t = txns_[i];
-      auto next = [&](uint32_t n, uint64_t& addr, uint32_t& bytes) {
-        addr = txns_[i + n].addr;
-        bytes = txns_[i + n].size;
+      const mem::Transaction& t = txns[i];
+      auto next = [&](uint32_t k, uint64_t& addr, uint32_t& bytes) {
+        addr = txns[i + k].addr;
+        bytes = txns[i + k].size;
         return true;
       };
-      const uint32_t left = uint32_t(txns_.size() - i);
+      const uint32_t left = n - i;
       i += mem::join_line_request(*joins, t.addr, t.size,
                                   std::min(spec_.issue.lsu_transactions_per_cycle, left), next, sectors);
       if (!use_l1) {
@@ -273,7 +301,7 @@ void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
       }
       continue;
     }
-    const mem::Transaction& t = txns_[i++];
+    const mem::Transaction& t = txns[i++];
     // Split transactions at line boundaries (only "segments" transactions can cross one).
     for (uint64_t addr = t.addr; addr < t.addr + t.size;) {
       uint64_t line_end = (addr / line + 1) * line;
@@ -301,8 +329,15 @@ void MemoryCounter::through_caches(const mem::WarpMemAccess& a, uint32_t sm) {
   }
 }
 
+void MemoryCounter::replay_caches_on_thread() {
+  if (!model_caches_ || (!spec_.has_l1 && !spec_.has_l2)) return;
+  replay_ = std::make_unique<mem::CacheReplay>(
+      [this](const mem::CacheAccess& a, const mem::Transaction* txns) { through_caches(a, txns); });
+}
+
 void MemoryCounter::finish() {
   if (!model_caches_) return;
+  if (replay_) replay_->drain();
   MemStats& m = stats_.mem;
   mem::CacheStats l1, l2;
   for (const auto& c : l1_) l1 += c.stats();

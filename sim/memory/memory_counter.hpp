@@ -12,6 +12,7 @@
 #include "sim/memory/memory_observer.hpp"
 #include "sim/memory/address_map.hpp"
 #include "sim/memory/cache.hpp"
+#include "sim/memory/cache_replay.hpp"
 #include "sim/memory/coalescer.hpp"
 
 namespace warpsim {
@@ -31,7 +32,11 @@ class MemoryCounter final : public MemoryObserver {
   void on_access(const mem::WarpMemAccess& access, const isa::Instr& instr, uint32_t pc, uint32_t block,
                  uint32_t warp) override;
 
-  // Copies the cache statistics into the launch's MemStats.
+  // Runs the caches on a host thread of their own (cache_replay.hpp): the same counts, and
+  // the executing thread does not wait for them. Call before the first access.
+  void replay_caches_on_thread();
+  // Copies the cache statistics into the launch's MemStats (after the cache thread, if
+  // any, applied every access; rethrows what it threw).
   void finish();
   // L2 access control for this launch's functional L2 (l2_access_policy.hpp).
   void set_l2_access_policy(const mem::L2AccessPolicy& policy) {
@@ -55,7 +60,11 @@ class MemoryCounter final : public MemoryObserver {
  private:
   void count_shared(const mem::WarpMemAccess& a, uint32_t pc);
   void count_global(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
-  void through_caches(const mem::WarpMemAccess& a, uint32_t sm);
+  // One access's transactions through the L1 (if a.use_l1) and the L2 slices.
+  void through_caches(const mem::CacheAccess& a, const mem::Transaction* txns);
+  // Starts loading the tag sets of the transactions' lines into the host's caches, so
+  // that their misses overlap (a hint: counts nothing).
+  void prefetch_sets(const mem::CacheAccess& a, const mem::Transaction* txns) const;
   void l2_access(uint64_t addr, uint32_t sectors, mem::AccessType type, uint32_t sm);
 
   // The last shared access of each instruction: most instructions repeat one lane pattern
@@ -86,6 +95,8 @@ class MemoryCounter final : public MemoryObserver {
   std::vector<mem::Cache> l1_;
   std::vector<mem::Cache> own_l2_;
   std::vector<mem::Cache>& l2_;
+  // Last: destroyed first, so it finishes with the caches while they exist.
+  std::unique_ptr<mem::CacheReplay> replay_;
 };
 
 }  // namespace warpsim

@@ -35,6 +35,9 @@ class StampPolicy : public ReplacementPolicy {
     }
     return best;
   }
+  void prefetch(uint32_t set) const override {
+    prefetch_bytes(&stamp_[idx(set, 0)], ways_ * sizeof(uint64_t));
+  }
 
  private:
   size_t idx(uint32_t set, uint32_t way) const { return size_t(set) * ways_ + way; }

@@ -4,6 +4,7 @@
 // A policy only ranks ways; the tag array decides which ways are candidates (it never
 // offers a way that holds a line waiting for a fill, and it fills empty ways first).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -12,6 +13,13 @@
 #include <vector>
 
 namespace warpsim::mem {
+
+// Asks the host to load [p, p + bytes) into its caches (a hint; no effect on results).
+inline void prefetch_bytes(const void* p, size_t bytes) {
+  const uintptr_t end = reinterpret_cast<uintptr_t>(p) + bytes;
+  for (uintptr_t a = reinterpret_cast<uintptr_t>(p) & ~uintptr_t(63); a < end; a += 64)
+    __builtin_prefetch(reinterpret_cast<const void*>(a));
+}
 
 // Ways per set are limited to 64 so a candidate set fits in one 64-bit mask.
 inline constexpr uint32_t kMaxWays = 64;
@@ -26,6 +34,9 @@ class ReplacementPolicy {
   // Pick the victim among the ways whose bit is set in `candidates` (never 0).
   // Deterministic: ties go to the lowest way.
   virtual uint32_t victim(uint32_t set, uint64_t candidates) const = 0;
+  // A hint that `set` is about to be used: start loading its state into the host's caches.
+  // Changes nothing observable.
+  virtual void prefetch(uint32_t /*set*/) const {}
 };
 
 using ReplacementFactory = std::unique_ptr<ReplacementPolicy> (*)(uint32_t sets, uint32_t ways);

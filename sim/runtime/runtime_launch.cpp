@@ -112,6 +112,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   lo.sample_waves = timed ? options_.sample_waves : 0;
   lo.functional_caches = timed || options_.mode == SimMode::Functional;  // else the timed launch's
   lo.cache_control = options_.cache_control;
+  lo.threads = options_.threads;
   lo.limits = options_.limits;
   lo.stack_bytes = stack_bytes_;
   lo.shared_preference = shared_preference(entry);

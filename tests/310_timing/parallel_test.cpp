@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <tuple>
 
 #include "200_engine/ptx_fixture.hpp"
 #include "sim/launch/launch_spec.hpp"
@@ -331,4 +332,84 @@ TEST_CASE("310: sampled timing and warp traces give the same results with thread
   const auto d = test::run_spec("kernels/matmul/matmul_tiled_bounds_100.json", "c2070", {}, {}, SimMode::Timing, traced2);
   CHECK(!c.stats.traces.empty());
   CHECK(test::dump_all(c.stats) == test::dump_all(d.stats));
+}
+
+TEST_CASE("310: functional mode with the caches on a thread of their own gives bit-identical statistics",
+          "[functional][parallel]") {
+  // Every spec of up to 1 M warp instructions, functional, 1 thread against 2 (the caches
+  // replayed on a second thread, memory/cache_replay.hpp), on a device with an L1 and L2
+  // (C2070), one with a partitioned, sectored L2 (H100) and one without caches (FX5800).
+  for (const std::string config : {"c2070", "h100", "fx5800"}) {
+    const DeviceSpec dev = load_device_spec(test::repo("configs/" + config + ".json"));
+    int compared = 0;
+    for (const auto& [path, insts] : all_specs(dev, 1000000)) {
+      INFO(config << " " << path);
+      const SpecRun one = run_spec_threads(path, dev, 1, SimMode::Functional);
+      const SpecRun two = run_spec_threads(path, dev, 2, SimMode::Functional);
+      CHECK(two.correct == one.correct);
+      CHECK(two.check == one.check);
+      CHECK(two.dump == one.dump);
+      ++compared;
+    }
+    CHECK(compared >= 40);
+  }
+}
+
+TEST_CASE("310: a launch that faults with the caches on a thread leaves the L2 as a serial run does",
+          "[functional][parallel]") {
+  // Thread `bad` reads far past its buffer, after thousands of warps' accesses (several
+  // batches handed to the cache thread); the next launch on the same device finds the L2 as
+  // the faulting one left it (cache control "none"), so its hit counts show any difference.
+  const std::string text = ptxtest::module(R"(
+.visible .entry copy_or_fault(.param .u64 in, .param .u64 out, .param .u32 bad)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  .reg .f32 %f<2>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  ld.param.u32 %r1, [bad];
+  mov.u32 %r2, %tid.x;
+  mov.u32 %r3, %ctaid.x;
+  mov.u32 %r4, %ntid.x;
+  mad.lo.u32 %r5, %r3, %r4, %r2;
+  setp.eq.u32 %p1, %r5, %r1;
+  selp.u32 %r6, 100000000, %r5, %p1;
+  mul.wide.u32 %rd3, %r6, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  mul.wide.u32 %rd5, %r5, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.f32 [%rd6], %f1;
+  ret;
+}
+)");
+  for (const std::string config : {"c2070", "h100"}) {
+    INFO(config);
+    auto run = [&](uint32_t threads) {
+      ptxtest::Sim sim{Device(load_device_spec(test::repo("configs/" + config + ".json")))};
+      const auto& k = sim.kernel(text);
+      const uint32_t blocks = 4000, per_block = 64, n = blocks * per_block;
+      auto din = sim.zeros<float>(n);
+      auto dout = sim.zeros<float>(n);
+      LaunchOptions o;
+      o.mode = SimMode::Functional;
+      o.threads = threads;
+      o.cache_control = CacheControl::Keep;
+      auto args = [&](uint32_t bad) { return std::vector<KernelArg>{ptr(din), ptr(dout), KernelArg::integer(int64_t(bad))}; };
+      const ptxtest::Thrown fault =
+          ptxtest::catch_error([&] { sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, args(200000), o); });
+      const LaunchStats after = sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, args(UINT32_MAX), o);
+      return std::tuple{fault, test::dump_all(after), after.mem.l2_hits};
+    };
+    const auto [fault1, after1, l2_hits] = run(1);
+    REQUIRE(fault1.type == "KernelFault");
+    CHECK(fault1.what.find("block (3125,") != std::string::npos);
+    const auto [fault2, after2, l2_hits2] = run(2);
+    CHECK(fault2.type == fault1.type);
+    CHECK(fault2.what == fault1.what);
+    CHECK(after2 == after1);
+    CHECK(l2_hits > 0);  // the second launch found lines the faulting one left
+  }
 }

@@ -50,6 +50,34 @@ TEST_CASE("programs: the JSON report holds every launch with run's metrics") {
   CHECK(j["launches"][0]["metrics"].contains("gld_transactions"));
 }
 
+TEST_CASE("programs: --threads 2 gives the report of one thread, in both modes") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("host_loop");
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/";
+  // Host time aside, every launch's record is the same.
+  auto without_host_time = [](nlohmann::json j) {
+    for (auto& l : j["launches"])
+      for (auto it = l.begin(); it != l.end();)
+        it = it.key().find("host") != std::string::npos ? l.erase(it) : std::next(it);
+    for (auto& l : j["launches"]) l["metrics"].erase("host_seconds");
+    return j["launches"];
+  };
+  for (std::string mode : {"--functional", ""}) {
+    INFO("mode " << mode);
+    auto one = exec(mode + " --threads 1 --json " + dir + "host_loop_t1.json", app);
+    auto two = exec(mode + " --threads 2 --json " + dir + "host_loop_t2.json", app);
+    INFO(two.err);
+    REQUIRE(one.status == 0);
+    REQUIRE(two.status == 0);
+    CHECK(two.out == one.out);
+    const auto a = without_host_time(nlohmann::json::parse(rttest::slurp(dir + "host_loop_t1.json")));
+    const auto b = without_host_time(nlohmann::json::parse(rttest::slurp(dir + "host_loop_t2.json")));
+    REQUIRE(a.size() == 23);
+    CHECK(a == b);
+    CHECK(a[0]["metrics"].contains("l2_hit_rate"));  // the caches were counted
+  }
+}
+
 TEST_CASE("programs: --sample-launches times each kernel shape's first launches, the rest take their time") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("host_loop");

@@ -294,4 +294,10 @@ TEST_CASE("runtime: the environment sets the options") {
   CHECK(RuntimeOptions::from_environment(get).cache_control == CacheControl::Keep);
   env["WARPSIM_CACHE_CONTROL"] = "some";
   CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), Catch::StartsWith("WARPSIM_CACHE_CONTROL=\"some\": expected none"));
+  env["WARPSIM_CACHE_CONTROL"] = "none";
+  CHECK(RuntimeOptions::from_environment(get).threads == 1);
+  env["WARPSIM_THREADS"] = "2";
+  CHECK(RuntimeOptions::from_environment(get).threads == 2);
+  env["WARPSIM_THREADS"] = "0";
+  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), "WARPSIM_THREADS=\"0\": expected 1 to 256 host threads");
 }

@@ -30,6 +30,7 @@ struct ExecOptions {
   bool functional = false;
   uint32_t sample_waves = 0;
   uint32_t sample_launches = 0;
+  uint32_t threads = 1;
   std::string cache_control = "none";
   std::string json_out;
   bool by_line = false;
@@ -112,6 +113,7 @@ int exec(const ExecOptions& o) {
   set("WARPSIM_MODE", o.functional ? "functional" : "timing");
   set("WARPSIM_SAMPLE", std::to_string(o.sample_waves));
   set("WARPSIM_SAMPLE_LAUNCHES", std::to_string(o.sample_launches));
+  set("WARPSIM_THREADS", std::to_string(o.threads));
   set("WARPSIM_CACHE_CONTROL", o.cache_control);
   set("WARPSIM_JSON", o.json_out.empty() ? "" : fs::absolute(o.json_out).string());
   set("WARPSIM_SUMMARY", o.no_summary ? "0" : "1");
@@ -147,6 +149,11 @@ void register_exec_command(CLI::App& app) {
                   "the last timed one's time, scaled by their work")
       ->check(CLI::Range(1, 1000000))
       ->excludes("--functional");
+  cmd->add_option("--threads", o->threads,
+                  "host threads per launch: timing mode ticks the SMs on them, functional mode runs the caches on "
+                  "a second one; the statistics are the same for any count")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--cache-control", o->cache_control,
                   "none: each launch finds the caches and DRAM as the last left them, as on hardware; all: "
                   "flushed before each launch, as Nsight Compute measures by default")

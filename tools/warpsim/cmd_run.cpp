@@ -115,8 +115,8 @@ void register_run_command(CLI::App& app) {
                   "(counts stay exact; docs/performance.md gives the error)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--threads", o->threads,
-                  "host threads that tick the SMs in timing mode; the statistics are the same for any count "
-                  "(a timeline or --trace-warp runs with one)")
+                  "host threads: timing mode ticks the SMs on them (a timeline or --trace-warp uses one), "
+                  "functional mode runs the caches on a second one; the statistics are the same for any count")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");

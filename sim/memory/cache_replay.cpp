@@ -1,0 +1,109 @@
+#include "sim/memory/cache_replay.hpp"
+
+#include <utility>
+
+namespace warpsim::mem {
+
+CacheReplay::CacheReplay(Apply apply) : apply_(std::move(apply)) {
+  cur_.accesses.reserve(kBatchAccesses);
+}
+
+CacheReplay::~CacheReplay() {
+  try {
+    drain();
+  } catch (...) {
+    // The launch is being unwound or its error was reported by drain(); nothing to add.
+  }
+  if (thread_.joinable()) {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    work_.notify_one();
+    thread_.join();
+  }
+}
+
+void CacheReplay::push(const CacheAccess& access, const std::vector<Transaction>& txns) {
+  CacheAccess a = access;
+  a.transactions = uint32_t(txns.size());
+  cur_.accesses.push_back(a);
+  cur_.txns.insert(cur_.txns.end(), txns.begin(), txns.end());
+  if (cur_.accesses.size() >= kBatchAccesses) submit();
+}
+
+void CacheReplay::apply(const Batch& b) {
+  const Transaction* t = b.txns.data();
+  for (const CacheAccess& a : b.accesses) {
+    apply_(a, t);
+    t += a.transactions;
+  }
+}
+
+void CacheReplay::submit() {
+  if (cur_.accesses.empty()) return;
+  {
+    std::unique_lock<std::mutex> lock(m_);
+    if (!thread_.joinable()) thread_ = std::thread([this] { consume(); });
+    space_.wait(lock, [&] { return queued_.size() < kQueuedBatches || error_; });
+    queued_.push_back(std::move(cur_));
+    if (!spare_.empty()) {
+      cur_ = std::move(spare_.back());
+      spare_.pop_back();
+    } else {
+      cur_ = Batch{};
+      cur_.accesses.reserve(kBatchAccesses);
+    }
+  }
+  cur_.accesses.clear();
+  cur_.txns.clear();
+  work_.notify_one();
+}
+
+void CacheReplay::consume() {
+  std::unique_lock<std::mutex> lock(m_);
+  for (;;) {
+    work_.wait(lock, [&] { return stop_ || !queued_.empty(); });
+    if (queued_.empty()) return;  // stop_ with nothing left
+    if (error_) {  // the caches are in an unknown state: apply nothing more
+      queued_.clear();
+      idle_.notify_all();
+      space_.notify_one();
+      continue;
+    }
+    Batch b = std::move(queued_.front());
+    queued_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    space_.notify_one();
+    std::exception_ptr err;
+    try {
+      apply(b);
+    } catch (...) {
+      err = std::current_exception();
+    }
+    lock.lock();
+    busy_ = false;
+    if (err && !error_) error_ = err;
+    if (error_) queued_.clear();
+    spare_.push_back(std::move(b));
+    idle_.notify_all();
+    space_.notify_one();
+  }
+}
+
+void CacheReplay::drain() {
+  if (!thread_.joinable()) {
+    // Never started: a launch of fewer accesses than a batch is applied here.
+    Batch b = std::move(cur_);
+    cur_ = Batch{};
+    apply(b);
+    return;
+  }
+  submit();
+  std::unique_lock<std::mutex> lock(m_);
+  idle_.wait(lock, [&] { return (queued_.empty() && !busy_) || error_; });
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace warpsim::mem
