@@ -8,7 +8,8 @@
 # Usage: tools/runtime/measure_cuda_samples.sh CUDA_SAMPLES_DIR OUT_DIR [PATH_FILTER]
 #   PATH_FILTER (e.g. 0_Introduction or 0_Introduction/vectorAdd, or several separated by
 #   commas) keeps the folders whose path contains one as whole path components. JOBS=N runs N folders at once (default 2).
-#   WORK_DIR keeps nvcc's outputs between runs; WARPSIM, NVCC, CONFIG, TIME_LIMIT override.
+#   WORK_DIR keeps nvcc's outputs between runs; WARPSIM, NVCC, CONFIG, TIME_LIMIT override;
+#   EXEC_ARGS adds options to `warpsim exec` (e.g. "--threads 2").
 #   PTX_ONLY=1 measures the PTX alone (step 1; programs.tsv stays empty).
 # Writes OUT_DIR/ptx.tsv, OUT_DIR/programs.tsv and OUT_DIR/summary.txt.
 set -uo pipefail
@@ -52,7 +53,7 @@ measure_folder() {
     return
   fi
   start=$(date +%s.%N)
-  (cd "$dir" && timeout "$limit" "$warpsim" exec --config "$config" --functional --no-summary -- "$app") \
+  (cd "$dir" && timeout "$limit" "$warpsim" exec --config "$config" --functional ${EXEC_ARGS:-} --no-summary -- "$app") \
     >"$work/$name.run.out" 2>"$work/$name.run.err" </dev/null
   rc=$?
   secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
