@@ -18,8 +18,8 @@ CacheReplay::~CacheReplay() {
     {
       std::lock_guard<std::mutex> lock(m_);
       stop_ = true;
+      work_.notify_one();
     }
-    work_.notify_one();
     thread_.join();
   }
 }
@@ -54,10 +54,10 @@ void CacheReplay::submit() {
       cur_ = Batch{};
       cur_.accesses.reserve(kBatchAccesses);
     }
+    work_.notify_one();  // notified under the lock throughout (helgrind checks that too)
   }
   cur_.accesses.clear();
   cur_.txns.clear();
-  work_.notify_one();
 }
 
 void CacheReplay::consume() {
@@ -74,8 +74,8 @@ void CacheReplay::consume() {
     Batch b = std::move(queued_.front());
     queued_.pop_front();
     busy_ = true;
-    lock.unlock();
     space_.notify_one();
+    lock.unlock();
     std::exception_ptr err;
     try {
       apply(b);
