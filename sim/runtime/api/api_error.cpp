@@ -1,13 +1,10 @@
 // Error queries: CUDA's names and strings for the codes this runtime returns.
 #include "sim/runtime/driver/process_context.hpp"
+#include "sim/runtime/error_text.hpp"
 
 namespace {
 
-struct ErrorText {
-  int code;
-  const char* name;
-  const char* text;
-};
+using warpsim::runtime::ErrorText;
 
 // The names and strings libcudart 13 gives (checked against it by tests/700_runtime).
 constexpr ErrorText kErrors[] = {
@@ -58,11 +55,7 @@ constexpr ErrorText kErrors[] = {
     {999, "cudaErrorUnknown", "unknown error"},
 };
 
-const ErrorText* find(int code) {
-  for (const auto& e : kErrors)
-    if (e.code == code) return &e;
-  return nullptr;
-}
+const ErrorText* find(int code) { return warpsim::runtime::find_error_text(kErrors, code); }
 
 }  // namespace
 

@@ -1,13 +1,10 @@
 // Driver API: the names and strings of CUresult codes, as NVIDIA's driver gives them.
 #include "sim/runtime/driver/driver_context.hpp"
+#include "sim/runtime/error_text.hpp"
 
 namespace {
 
-struct ErrorText {
-  int code;
-  const char* name;
-  const char* text;
-};
+using warpsim::runtime::ErrorText;
 
 constexpr ErrorText kErrors[] = {
 #define E(code, name, text) {code, name, text},
@@ -15,16 +12,10 @@ constexpr ErrorText kErrors[] = {
 #undef E
 };
 
-const ErrorText* find(int code) {
-  for (const auto& e : kErrors)
-    if (e.code == code) return &e;
-  return nullptr;
-}
-
 // An unknown code: CUDA_ERROR_INVALID_VALUE and a NULL string, as the driver answers.
 int lookup(int code, const char** out, bool name) {
   if (!out) return warpsim::cu::ErrorInvalidValue;
-  const ErrorText* e = find(code);
+  const ErrorText* e = warpsim::runtime::find_error_text(kErrors, code);
   *out = e ? (name ? e->name : e->text) : nullptr;
   return e ? warpsim::cu::Success : warpsim::cu::ErrorInvalidValue;
 }
