@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "sim/foundation/error.hpp"
+#include "sim/engine/functional_parallel.hpp"
 #include "sim/engine/functional_runner.hpp"
 #include "sim/engine/kernel_params.hpp"
 #include "sim/isa/register_storage.hpp"
@@ -301,7 +302,12 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   if (model_caches && !keep) impl_->functional_l2.clear();
   MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, model_caches,
                         model_caches ? &impl_->functional_l2 : nullptr);
-  if (model_caches && options.threads > 1) counter.replay_caches_on_thread();
+  // With threads, a functional launch runs its blocks on them where the kernel allows
+  // (engine/functional_parallel.hpp; the caches then take turns with the blocks), else its
+  // caches on a thread of their own.
+  const bool parallel_blocks = !timing && !options.cooperative && options.threads > 1 && options.trace_warps.empty() &&
+                               blocks_may_run_in_parallel(*exec_kernel);
+  if (model_caches && options.threads > 1 && !parallel_blocks) counter.replay_caches_on_thread();
   mem::L2AccessPolicy l2_policy;
   if (spec.has_l2) {
     l2_policy.window = options.l2_window;
@@ -360,6 +366,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       if (timeline) timeline->write(options.timeline_path, kernel.name);
     } else {
       if (options.cooperative) run_functional_cooperative(executor, limits, &counter);
+      else if (parallel_blocks)
+        run_functional_parallel(executor, limits, counter, spec, stats, options.threads, options.parallel_report);
       else run_functional(executor, limits, &counter);
       counter.finish();
     }

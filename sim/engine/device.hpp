@@ -19,6 +19,8 @@
 
 namespace warpsim {
 
+struct FunctionalParallelReport;  // engine/functional_parallel.hpp
+
 using DevPtr = uint64_t;
 
 // A kernel argument as the host gives it; converted to the type of the kernel's .param
@@ -86,10 +88,13 @@ struct LaunchOptions {
   // a call that would go past it stops the launch with a stack-overflow fault.
   uint32_t stack_bytes = 1024;
   // Host threads. A timed launch ticks its SMs on them (engine/sm_phase.hpp); a functional
-  // one with 2 or more runs its caches on a thread of their own (memory/cache_replay.hpp).
-  // Statistics and results are the same for any count; a timeline or warp traces run the
-  // SMs with one.
+  // one with 2 or more runs its blocks on them where the kernel allows
+  // (engine/functional_parallel.hpp) and its caches on a thread of their own
+  // (memory/cache_replay.hpp). Statistics and results are the same for any count; a
+  // timeline or warp traces run with one.
   uint32_t threads = 1;
+  // Receives what a functional launch with threads did (tests, benchmarks); null: nothing.
+  FunctionalParallelReport* parallel_report = nullptr;
   // false: every cycle that may tick in parallel does, even while the host is too busy for
   // it to pay (SmPhase::set_adaptive; tests that must exercise the parallel path).
   bool threads_adaptive = true;

@@ -2,6 +2,7 @@
 
 #include "sim/engine/limit_guard.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace warpsim {
@@ -19,10 +20,15 @@ inline void step_one(sm::WarpExecutor& ex, sm::Warp& w, uint32_t block, uint64_t
 
 void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer, uint64_t first_block,
                     uint64_t instructions_before) {
-  const sm::LaunchContext& ctx = ex.context();
-  const uint64_t nblocks = ctx.grid.count();
-  sm::BlockState b;
   uint64_t total = instructions_before;
+  run_functional_blocks(ex, limits, observer, first_block, ex.context().grid.count(), total);
+}
+
+void run_functional_blocks(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer, uint64_t first_block,
+                           uint64_t end_block, uint64_t& total) {
+  const sm::LaunchContext& ctx = ex.context();
+  const uint64_t nblocks = std::min<uint64_t>(ctx.grid.count(), end_block);
+  sm::BlockState b;
   for (uint64_t linear = first_block; linear < nblocks; ++linear) {
     ex.init_block(b, static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % ctx.num_sms));
     while (!b.finished()) {

@@ -13,6 +13,10 @@ class LimitGuard;
 // which had executed `instructions_before` warp instructions, counted against the limits).
 void run_functional(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer,
                     uint64_t first_block = 0, uint64_t instructions_before = 0);
+// Blocks [first_block, end_block) in that order; `total` counts the warp instructions
+// executed so far in the launch (what %clock reads and the limits are checked against).
+void run_functional_blocks(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer,
+                           uint64_t first_block, uint64_t end_block, uint64_t& total);
 
 // A cooperative launch: every block is resident at once and the warps of all blocks take
 // turns of at most kCooperativeQuantum instructions (in block, then warp order), so that a

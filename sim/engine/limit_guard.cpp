@@ -15,7 +15,7 @@ double LimitGuard::elapsed_seconds() const {
 
 void LimitGuard::check_host_time() {
   since_clock_check_ = 0;
-  if (limits_.max_host_seconds > 0 && elapsed_seconds() > limits_.max_host_seconds)
+  if (host_time_exceeded())
     throw KernelFault(KernelFault::Kind::LimitExceeded,
                       fmt::format("kernel '{}' stopped: host time limit of {:.3g} s exceeded (infinite loop?)", kernel_,
                                   limits_.max_host_seconds));

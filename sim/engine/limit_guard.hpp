@@ -22,6 +22,12 @@ class LimitGuard {
   }
   void check_host_time();
   double elapsed_seconds() const;
+  // For threads that run a share of the launch and stop it on their own (without throwing):
+  // the instruction limit (0: none) and whether the host time limit has passed.
+  uint64_t max_instructions() const { return limits_.max_warp_instructions; }
+  bool host_time_exceeded() const {
+    return limits_.max_host_seconds > 0 && elapsed_seconds() > limits_.max_host_seconds;
+  }
 
  private:
   static constexpr uint32_t kClockCheckPeriod = 1 << 14;

@@ -24,21 +24,12 @@ CacheReplay::~CacheReplay() {
   }
 }
 
-void CacheReplay::push(const CacheAccess& access, const std::vector<Transaction>& txns) {
-  CacheAccess a = access;
-  a.transactions = uint32_t(txns.size());
-  cur_.accesses.push_back(a);
-  cur_.txns.insert(cur_.txns.end(), txns.begin(), txns.end());
+void CacheReplay::push(const CacheAccess& access, const Transaction* txns, uint32_t n) {
+  cur_.push(access, txns, n);
   if (cur_.accesses.size() >= kBatchAccesses) submit();
 }
 
-void CacheReplay::apply(const Batch& b) {
-  const Transaction* t = b.txns.data();
-  for (const CacheAccess& a : b.accesses) {
-    apply_(a, t);
-    t += a.transactions;
-  }
-}
+void CacheReplay::apply(const Batch& b) { b.for_each(apply_); }
 
 void CacheReplay::submit() {
   if (cur_.accesses.empty()) return;

@@ -29,6 +29,31 @@ struct CacheAccess {
   bool local = false;   // local memory (the L1 keeps it however globals are cached)
 };
 
+// Accesses for the caches in the order they are to be applied, each followed by its
+// transactions.
+struct CacheLog {
+  std::vector<CacheAccess> accesses;
+  std::vector<Transaction> txns;
+  void push(const CacheAccess& access, const Transaction* t, uint32_t n) {
+    CacheAccess a = access;
+    a.transactions = n;
+    accesses.push_back(a);
+    txns.insert(txns.end(), t, t + n);
+  }
+  void clear() {
+    accesses.clear();
+    txns.clear();
+  }
+  template <class Apply>
+  void for_each(Apply&& apply) const {
+    const Transaction* t = txns.data();
+    for (const CacheAccess& a : accesses) {
+      apply(a, t);
+      t += a.transactions;
+    }
+  }
+};
+
 class CacheReplay {
  public:
   // Applies one access; called on the consumer thread, in push order.
@@ -40,15 +65,15 @@ class CacheReplay {
   CacheReplay(const CacheReplay&) = delete;
   CacheReplay& operator=(const CacheReplay&) = delete;
 
-  void push(const CacheAccess& access, const std::vector<Transaction>& txns);
+  void push(const CacheAccess& access, const std::vector<Transaction>& txns) {
+    push(access, txns.data(), uint32_t(txns.size()));
+  }
+  void push(const CacheAccess& access, const Transaction* txns, uint32_t n);
   // Returns once every access pushed so far has been applied; rethrows what Apply threw.
   void drain();
 
  private:
-  struct Batch {
-    std::vector<CacheAccess> accesses;
-    std::vector<Transaction> txns;
-  };
+  using Batch = CacheLog;
   static constexpr size_t kBatchAccesses = 4096;
   static constexpr size_t kQueuedBatches = 4;  // the producer waits past this many
 

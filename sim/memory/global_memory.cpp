@@ -118,9 +118,21 @@ bool GlobalMemory::set_label(uint64_t base, const std::string& label) {
   return true;
 }
 
-void GlobalMemory::materialise(uint8_t*& p) {
+uint8_t* GlobalMemory::materialise_page(Allocation& a, uint64_t index) {
+  uint8_t* p = page(a, index);
+  if (p) return p;
   p = new uint8_t[kPageSize]();
   ++pages_materialised_;
+  std::atomic_ref<uint8_t*>(a.pages[index]).store(p, std::memory_order_release);
+  return p;
+}
+
+void GlobalMemory::drop_page(Allocation& a, uint64_t index) {
+  uint8_t* p = page(a, index);
+  if (a.external || !p) return;
+  std::atomic_ref<uint8_t*>(a.pages[index]).store(nullptr, std::memory_order_release);
+  delete[] p;
+  --pages_materialised_;
 }
 
 void GlobalMemory::read(const Allocation& a, uint64_t addr, void* dst, uint64_t n) const {

@@ -6,6 +6,7 @@
 // mapped into the device's address space, blocks of the device heap): accesses go straight
 // to that storage, and it does not count against the capacity.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -62,17 +63,27 @@ class GlobalMemory {
   void write(Allocation& a, uint64_t addr, const void* src, uint64_t n);
 
   // Fast path for aligned accesses of <= 16 bytes (never page-crossing when aligned).
+  // A page pointer is read and set through atomic_ref (plain moves on x86): while blocks run
+  // on several threads (engine/functional_parallel), one thread may read a page pointer
+  // that another sets under the page snapshot's lock.
   const uint8_t* read_ptr(const Allocation& a, uint64_t addr) const {
     uint64_t off = addr - a.base;
-    const uint8_t* p = a.pages[off >> kPageBits];
+    const uint8_t* p = page(a, off >> kPageBits);
     return p ? p + (off & (kPageSize - 1)) : zero_page_.get();
   }
   uint8_t* write_ptr(Allocation& a, uint64_t addr) {
     uint64_t off = addr - a.base;
-    uint8_t*& p = a.pages[off >> kPageBits];
-    if (!p) materialise(p);
+    uint8_t* p = page(a, off >> kPageBits);
+    if (!p) p = materialise_page(a, off >> kPageBits);
     return p + (off & (kPageSize - 1));
   }
+  static uint8_t* page(const Allocation& a, uint64_t index) {
+    return std::atomic_ref<uint8_t* const>(a.pages[index]).load(std::memory_order_acquire);
+  }
+  // Page `index` of `a`, zero-filled if it had no storage yet.
+  uint8_t* materialise_page(Allocation& a, uint64_t index);
+  // Gives page `index` of an owned allocation its storage back (reads see zeros again).
+  void drop_page(Allocation& a, uint64_t index);
 
   uint64_t pages_materialised() const { return pages_materialised_; }
   // How many allocations were ever released: a cached Allocation pointer is valid only while
@@ -82,7 +93,6 @@ class GlobalMemory {
  private:
   // The lowest live allocation overlapping [lo, hi), or null.
   const Allocation* overlapping(uint64_t lo, uint64_t hi) const;
-  void materialise(uint8_t*& p);
   void free_pages(Allocation& a);
 
   std::map<uint64_t, Allocation> allocs_;  // by base

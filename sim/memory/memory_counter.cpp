@@ -207,15 +207,24 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
   PcStats& ps = stats_.per_pc[pc];
   ++ps.requests;
   ps.transactions += n;
-  if (!model_caches_ || (!spec_.has_l1 && !spec_.has_l2)) return;
+  if ((!model_caches_ && !cache_log_) || (!spec_.has_l1 && !spec_.has_l2)) return;
   mem::CacheAccess ca;
   ca.sm = block % spec_.sm.count;
   ca.transactions = uint32_t(txns_.size());
   ca.kind = a->kind;
   ca.use_l1 = spec_.has_l1 && (a->kind == AccessKind::Store || mem::l1_caches_load(spec_, *a));
   ca.local = local;
-  if (replay_) replay_->push(ca, txns_);
+  if (cache_log_) cache_log_->push(ca, txns_.data(), uint32_t(txns_.size()));
+  else if (replay_) replay_->push(ca, txns_);
   else through_caches(ca, txns_.data());
+}
+
+void MemoryCounter::apply_cache_log(const mem::CacheLog& log) {
+  if (!model_caches_ || (!spec_.has_l1 && !spec_.has_l2)) return;
+  log.for_each([&](const mem::CacheAccess& a, const mem::Transaction* t) {
+    if (replay_) replay_->push(a, t, a.transactions);
+    else through_caches(a, t);
+  });
 }
 
 void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type, uint32_t sm) {

@@ -35,6 +35,12 @@ class MemoryCounter final : public MemoryObserver {
   // Runs the caches on a host thread of their own (cache_replay.hpp): the same counts, and
   // the executing thread does not wait for them. Call before the first access.
   void replay_caches_on_thread();
+  // A counter without caches of its own (model_caches false) that is to hand its cache
+  // accesses on: they go to `log`, in order, instead of nowhere (parallel functional
+  // blocks: each thread's share is applied later, in block order, by apply_cache_log).
+  void log_caches_to(mem::CacheLog* log) { cache_log_ = log; }
+  // Applies logged accesses to this counter's caches (inline, or through the cache thread).
+  void apply_cache_log(const mem::CacheLog& log);
   // Copies the cache statistics into the launch's MemStats (after the cache thread, if
   // any, applied every access; rethrows what it threw).
   void finish();
@@ -97,6 +103,7 @@ class MemoryCounter final : public MemoryObserver {
   std::vector<mem::Cache>& l2_;
   // Last: destroyed first, so it finishes with the caches while they exist.
   std::unique_ptr<mem::CacheReplay> replay_;
+  mem::CacheLog* cache_log_ = nullptr;
 };
 
 }  // namespace warpsim

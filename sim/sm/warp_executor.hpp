@@ -16,6 +16,7 @@
 #include "sim/memory/device_heap.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/mem_access.hpp"
+#include "sim/memory/page_snapshot.hpp"
 #include "sim/sm/texture_objects.hpp"
 #include "sim/sm/warp.hpp"
 
@@ -77,6 +78,10 @@ class WarpExecutor {
 
   const LaunchContext& context() const { return ctx_; }
 
+  // Global stores first tell `guard` which page they write (parallel functional blocks,
+  // engine/functional_parallel.hpp); null (the default): they just write.
+  void set_write_guard(mem::WriteGuard* guard) { write_guard_ = guard; }
+
   // The launch's device printf output so far, one string per printf call, ordered by block,
   // warp, the warp's printf calls, then lane (deterministic in both modes); clears it.
   std::vector<std::string> take_printf_output();
@@ -131,6 +136,7 @@ class WarpExecutor {
   std::array<mem::WarpMemAccess, 16> accesses_{};
   const mem::GlobalMemory::Allocation* last_alloc_ = nullptr;
   uint64_t last_alloc_releases_ = 0;  // GlobalMemory::releases() when last_alloc_ was found
+  mem::WriteGuard* write_guard_ = nullptr;
   struct PrintfRecord {
     uint32_t block, warp, call, lane;
     std::string text;

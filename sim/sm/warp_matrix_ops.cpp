@@ -227,6 +227,7 @@ void WarpExecutor::matrix_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
                                       "{} elements)",
                                       what_of(in), eb, a, gm.describe(a, eb), base, stride));
         auto& alloc = const_cast<mem::GlobalMemory::Allocation&>(*al);
+        if (!load && write_guard_) write_guard_->before_write(alloc, a);
         p = load ? const_cast<uint8_t*>(gm.read_ptr(alloc, a)) : gm.write_ptr(alloc, a);
       }
     }

@@ -271,6 +271,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
         const uint8_t* p = gm.read_ptr(*al, lo);
         if (uint64_t* d = val[0]) exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo), sgn); });
       } else {
+        if (write_guard_) write_guard_->before_write(const_cast<GM::Allocation&>(*al), lo);
         uint8_t* p = gm.write_ptr(const_cast<GM::Allocation&>(*al), lo);
         const uint64_t* v = val[0];
         exec::for_lanes(gmask, [&](int l) { write_elem<EB>(p + (addr[l] - lo), v[l]); });
@@ -278,7 +279,11 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     } else if (one_alloc) {
       // Several pages of one allocation: a page lookup per lane, no search.
       if (is_load) exec::for_lanes(gmask, [&](int l) { move(const_cast<uint8_t*>(gm.read_ptr(*al, addr[l])), l); });
-      else exec::for_lanes(gmask, [&](int l) { move(gm.write_ptr(const_cast<GM::Allocation&>(*al), addr[l]), l); });
+      else
+        exec::for_lanes(gmask, [&](int l) {
+          if (write_guard_) write_guard_->before_write(const_cast<GM::Allocation&>(*al), addr[l]);
+          move(gm.write_ptr(const_cast<GM::Allocation&>(*al), addr[l]), l);
+        });
     } else exec::for_lanes(gmask, [&](int l) {
       uint64_t a = addr[l];
       if (!al || !al->contains(a, span)) {
@@ -288,7 +293,11 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
                                       gm.describe(a, span)));
       }
       if (is_load) move(const_cast<uint8_t*>(gm.read_ptr(*al, a)), l);
-      else move(gm.write_ptr(const_cast<mem::GlobalMemory::Allocation&>(*al), a), l);
+      else {
+        auto& alloc = const_cast<mem::GlobalMemory::Allocation&>(*al);
+        if (write_guard_) write_guard_->before_write(alloc, a);
+        move(gm.write_ptr(alloc, a), l);
+      }
     });
     last_alloc_ = al;
     last_alloc_releases_ = gm.releases();

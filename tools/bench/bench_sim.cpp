@@ -19,6 +19,7 @@
 
 #include "sim/spec/device_spec.hpp"
 #include "sim/foundation/error.hpp"
+#include "sim/engine/functional_parallel.hpp"
 #include "sim/launch/launch_spec.hpp"
 
 using namespace warpsim;
@@ -31,12 +32,13 @@ struct Case {
 };
 
 double run_once(const DeviceSpec& dev_spec, const LaunchSpec& spec, SimMode mode, uint64_t& insts, uint64_t& cycles,
-                uint32_t threads = 1) {
+                uint32_t threads = 1, FunctionalParallelReport* report = nullptr) {
   Device dev(dev_spec);
   PreparedLaunch p = prepare(dev, spec);
   LaunchOptions o;
   o.mode = mode;
   o.threads = threads;
+  o.parallel_report = report;
   auto t0 = std::chrono::steady_clock::now();
   LaunchStats s = launch(dev, p, o);
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -123,17 +125,24 @@ int main(int argc, char** argv) {
       LaunchSpec spec = load_launch_spec(root + "/" + c.spec);
       double best_f = 1e30, best_t = 1e30;
       uint64_t insts = 0, cycles = 0;
-      double best_f2 = 1e30;  // functional with the caches on a second thread
+      double best_f2 = 1e30;  // functional with threads: blocks in parallel, the caches on a thread
+      FunctionalParallelReport par;
       for (int r = 0; r < repeat; ++r) {
         best_f = std::min(best_f, run_once(dev, spec, SimMode::Functional, insts, cycles));
+        par = FunctionalParallelReport{};
         if (functional_only && threads > 1)
-          best_f2 = std::min(best_f2, run_once(dev, spec, SimMode::Functional, insts, cycles, uint32_t(threads)));
+          best_f2 = std::min(best_f2, run_once(dev, spec, SimMode::Functional, insts, cycles, uint32_t(threads), &par));
         if (!functional_only) best_t = std::min(best_t, run_once(dev, spec, SimMode::Timing, insts, cycles));
       }
       if (functional_only && threads > 1)
         fmt::print("{:<46} {:>13} {:>12.3f} {:>12.2f} {:>12.3f} {:>12.2f} {:>9.2f}\n", c.name, insts, best_f,
                    insts / best_f / 1e6, best_f2, insts / best_f2 / 1e6, best_f / best_f2);
-      else if (functional_only)
+      if (functional_only && threads > 1)
+        fmt::print("  (blocks on {} threads: {} epochs in parallel, {} undone and run serially ({} for shared data), "
+                   "{} blocks serial)\n",
+                   threads, par.epochs, par.serial_epochs, par.conflicts, par.serial_blocks);
+      if (functional_only && threads > 1) {
+      } else if (functional_only)
         fmt::print("{:<46} {:>13} {:>12.3f} {:>12.2f}\n", c.name, insts, best_f, insts / best_f / 1e6);
       else
         fmt::print("{:<46} {:>13} {:>12.3f} {:>12.2f} {:>12.3f} {:>12.2f} {:>9.2f}\n", c.name, insts, best_f,

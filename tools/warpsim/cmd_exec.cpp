@@ -150,8 +150,9 @@ void register_exec_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000000))
       ->excludes("--functional");
   cmd->add_option("--threads", o->threads,
-                  "host threads per launch: timing mode ticks the SMs on them, functional mode runs the caches on "
-                  "a second one; the statistics are the same for any count")
+                  "host threads per launch: timing mode ticks the SMs on them, functional mode runs blocks on them "
+                  "(or, for kernels with global atomics, %clock or printf, the caches on a second one); the "
+                  "statistics and results are the same for any count")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd->add_option("--cache-control", o->cache_control,

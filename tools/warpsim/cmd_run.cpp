@@ -116,7 +116,8 @@ void register_run_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--threads", o->threads,
                   "host threads: timing mode ticks the SMs on them (a timeline or --trace-warp uses one), "
-                  "functional mode runs the caches on a second one; the statistics are the same for any count")
+                  "functional mode runs blocks on them (or, for kernels with global atomics, %clock or printf, the "
+                  "caches on a second one); the statistics and results are the same for any count")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
   cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");

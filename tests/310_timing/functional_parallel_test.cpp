@@ -1,0 +1,335 @@
+// Functional launches with blocks on several threads (engine/functional_parallel.hpp):
+// blocks that share global data across threads, faults, limits and barrier deadlocks give
+// what one thread gives, and the parallel path runs where it may (its report says so).
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+#include "200_engine/ptx_fixture.hpp"
+#include "sim/engine/functional_parallel.hpp"
+#include "stats_dump.hpp"
+
+using namespace warpsim;
+using ptxtest::ptr;
+
+namespace {
+
+// mode 0: block b's thread 0 adds 1 to what block b-1 stored at out[b-1] and stores it at
+//         out[b] (serially each block sees the one before, so out[b] = b + 1);
+// mode 1: every thread stores its global index at out[0] (the last block's last thread wins);
+// mode 2: block b stores out[b+1] + b at out[b] (serially it reads the next block's word
+//         before that block rewrites it: out[b] = 7 + b);
+// mode 3: each thread writes its own word at out[global index] (neighbouring blocks write
+//         adjacent words of one sector and touch no common byte).
+// Every thread first loops `spin` times, so a block is long enough to overlap another.
+const std::string kShare = ptxtest::module(R"(
+.visible .entry share(.param .u64 out, .param .u32 mode, .param .u32 spin)
+{
+  .reg .b32 %r<16>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<6>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u32 %r1, [mode];
+  ld.param.u32 %r2, [spin];
+  mov.u32 %r3, %tid.x;
+  mov.u32 %r4, %ctaid.x;
+  mov.u32 %r5, %ntid.x;
+  mad.lo.u32 %r6, %r4, %r5, %r3;
+  mov.u32 %r7, 0;
+SPIN:
+  add.u32 %r7, %r7, 1;
+  setp.lt.u32 %p1, %r7, %r2;
+  @%p1 bra SPIN;
+  setp.eq.u32 %p2, %r1, 0;
+  @%p2 bra CHAIN;
+  setp.eq.u32 %p2, %r1, 1;
+  @%p2 bra LAST;
+  setp.eq.u32 %p2, %r1, 2;
+  @%p2 bra AHEAD;
+  mul.wide.u32 %rd2, %r6, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r6;
+  ret;
+CHAIN:
+  setp.ne.u32 %p3, %r3, 0;
+  @%p3 bra DONE;
+  mov.u32 %r8, 0;
+  setp.eq.u32 %p4, %r4, 0;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  @%p4 bra FIRST;
+  ld.global.u32 %r8, [%rd3+-4];
+FIRST:
+  add.u32 %r8, %r8, 1;
+  st.global.u32 [%rd3], %r8;
+  ret;
+LAST:
+  st.global.u32 [%rd1], %r6;
+  ret;
+AHEAD:
+  setp.ne.u32 %p3, %r3, 0;
+  @%p3 bra DONE;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r9, [%rd3+4];
+  add.u32 %r9, %r9, %r4;
+  st.global.u32 [%rd3], %r9;
+  ret;
+DONE:
+  ret;
+}
+)");
+
+struct ShareRun {
+  std::string dump;
+  std::vector<uint32_t> out;
+  FunctionalParallelReport report;
+};
+
+// `host`: `out` is host memory mapped into the device (zero-copy), n words long, so its one
+// page is shorter than a device page.
+ShareRun run_share(uint32_t threads, uint32_t mode, uint32_t blocks, uint32_t per_block = 64, uint32_t spin = 40,
+                   bool host = false) {
+  ptxtest::Sim sim;
+  const auto& k = sim.kernel(kShare);
+  const uint32_t n = blocks * per_block + 1;
+  std::vector<uint32_t> init(n, 7);
+  if (mode == 3) init.assign(n, 0);
+  DevPtr dout = 0;
+  if (host) {
+    dout = reinterpret_cast<DevPtr>(init.data());
+    sim.dev.map_external(dout, init.data(), n * sizeof(uint32_t), "host");
+  } else {
+    dout = sim.upload(init);
+  }
+  LaunchOptions o;
+  o.mode = SimMode::Functional;
+  o.threads = threads;
+  ShareRun r;
+  o.parallel_report = &r.report;
+  r.dump = test::dump_all(sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0,
+                                         std::vector<KernelArg>{ptr(dout), KernelArg::integer(int64_t(mode)),
+                                                                KernelArg::integer(int64_t(spin))},
+                                         o));
+  r.out = sim.download<uint32_t>(dout, n);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("310: blocks that read or write what another thread's blocks wrote run again serially",
+          "[functional][parallel]") {
+  for (uint32_t mode : {0u, 1u, 2u}) {
+    INFO("mode " << mode);
+    const ShareRun one = run_share(1, mode, 200);
+    CHECK(one.report.epochs == 0);
+    if (mode == 0)
+      for (uint32_t b = 0; b < 200; ++b) REQUIRE(one.out[b] == b + 1);
+    if (mode == 1) CHECK(one.out[0] == 200 * 64 - 1);
+    if (mode == 2)
+      for (uint32_t b = 0; b < 200; ++b) REQUIRE(one.out[b] == 7 + b);
+    // Whether two threads meet on shared bytes depends on when each takes its chunks (a
+    // thread that starts late may find every chunk of an epoch taken): every run must give
+    // the serial results, and some run must have undone an epoch.
+    for (uint32_t t : {2u, 3u, 4u}) {
+      INFO("threads " << t);
+      uint64_t conflicts = 0;
+      for (int attempt = 0; attempt < 10 && !conflicts; ++attempt) {
+        const ShareRun par = run_share(t, mode, 200);
+        CHECK(par.dump == one.dump);
+        CHECK(par.out == one.out);
+        conflicts = par.report.conflicts;
+        if (conflicts) CHECK(par.report.serial_blocks > 0);
+      }
+      CHECK(conflicts >= 1);
+    }
+    // The same with `out` in mapped host memory: undoing an epoch restores its bytes.
+    const ShareRun host1 = run_share(1, mode, 200, 64, 40, true);
+    CHECK(host1.out == one.out);
+    uint64_t conflicts = 0;
+    for (int attempt = 0; attempt < 10 && !conflicts; ++attempt) {
+      const ShareRun host2 = run_share(2, mode, 200, 64, 40, true);
+      CHECK(host2.out == one.out);  // (statistics differ: the host buffer's alignment is malloc's)
+      conflicts = host2.report.conflicts;
+    }
+    CHECK(conflicts >= 1);
+  }
+}
+
+TEST_CASE("310: blocks that write neighbouring words of one sector run in parallel", "[functional][parallel]") {
+  const ShareRun one = run_share(1, 3, 300, 40);
+  for (uint32_t i = 0; i < 300 * 40; ++i) REQUIRE(one.out[i] == i);
+  for (uint32_t t : {2u, 3u}) {
+    INFO("threads " << t);
+    const ShareRun par = run_share(t, 3, 300, 40);
+    CHECK(par.dump == one.dump);
+    CHECK(par.out == one.out);
+    CHECK(par.report.epochs >= 1);
+    CHECK(par.report.serial_epochs == 0);
+    CHECK(par.report.conflicts == 0);
+  }
+}
+
+TEST_CASE("310: faults, limits and deadlocks stop parallel functional blocks as they stop one thread",
+          "[functional][parallel]") {
+  // Thread 2373 (block 37) reads far past the buffer; every thread stores what it read.
+  const std::string fault_text = ptxtest::module(R"(
+.visible .entry late_fault(.param .u64 in, .param .u64 out)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<8>;
+  .reg .f32 %f<4>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [in];
+  ld.param.u64 %rd2, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.u32 %r4, %r2, %r3, %r1;
+  cvt.rn.f32.u32 %f2, %r4;
+  setp.eq.u32 %p2, %r4, 2373;
+  selp.u32 %r5, 100000, %r4, %p2;
+  mul.wide.u32 %rd3, %r5, 4;
+  add.s64 %rd4, %rd1, %rd3;
+  ld.global.f32 %f1, [%rd4];
+  add.f32 %f1, %f1, %f2;
+  mul.wide.u32 %rd5, %r4, 4;
+  add.s64 %rd6, %rd2, %rd5;
+  st.global.f32 [%rd6], %f1;
+  ret;
+}
+)");
+  struct Outcome {
+    ptxtest::Thrown thrown;
+    std::vector<float> out;
+    uint64_t pages = 0;
+  };
+  auto attempt = [&](uint32_t threads, uint64_t max_instructions) {
+    ptxtest::Sim sim;
+    const auto& k = sim.kernel(fault_text);
+    const uint32_t n = 64 * 80;
+    auto din = sim.zeros<float>(n);
+    // The output buffer is never written before: the undone epochs must leave its pages as
+    // they found them (no storage: zeros).
+    const DevPtr dout = sim.dev.malloc(n * sizeof(float));
+    LaunchOptions o;
+    o.mode = SimMode::Functional;
+    o.threads = threads;
+    o.limits.max_warp_instructions = max_instructions;
+    Outcome r;
+    r.thrown = ptxtest::catch_error(
+        [&] { sim.dev.launch(k, {80, 1, 1}, {64, 1, 1}, 0, std::vector<KernelArg>{ptr(din), ptr(dout)}, o); });
+    r.out = sim.download<float>(dout, n);
+    return r;
+  };
+  const Outcome fault1 = attempt(1, 0);
+  REQUIRE(fault1.thrown.type == "KernelFault");
+  CHECK(fault1.thrown.what.find("block (37,") != std::string::npos);
+  CHECK(fault1.out[2367] == 2367.0f);  // blocks before the fault stored their values
+  CHECK(fault1.out[40 * 64] == 0.0f);  // blocks after it did not run
+  const Outcome limit1 = attempt(1, 1500);
+  REQUIRE(limit1.thrown.type == "KernelFault");
+  for (uint32_t t : {2u, 3u, 8u}) {
+    INFO("threads " << t);
+    const Outcome fault = attempt(t, 0);
+    CHECK(fault.thrown.type == fault1.thrown.type);
+    CHECK(fault.thrown.what == fault1.thrown.what);
+    CHECK(fault.out == fault1.out);
+    const Outcome limit = attempt(t, 1500);
+    CHECK(limit.thrown.what == limit1.thrown.what);
+    CHECK(limit.out == limit1.out);
+  }
+
+  // In block 150, lanes 0-15 wait at a barrier inside divergent code: a deadlock.
+  const std::string deadlock_text = ptxtest::module(R"(
+.visible .entry stuck(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<4>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mov.u32 %r2, %ctaid.x;
+  mov.u32 %r3, %ntid.x;
+  mad.lo.u32 %r4, %r2, %r3, %r1;
+  mul.wide.u32 %rd2, %r4, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r4;
+  setp.eq.u32 %p1, %r2, 150;
+  setp.lt.and.u32 %p2, %r1, 16, %p1;
+  @!%p2 bra SKIP;
+  bar.sync 0;
+SKIP:
+  bar.sync 0;
+  ret;
+}
+)");
+  auto stuck = [&](uint32_t threads) {
+    ptxtest::Sim sim;
+    const auto& k = sim.kernel(deadlock_text);
+    auto dout = sim.zeros<uint32_t>(200 * 64);
+    LaunchOptions o;
+    o.mode = SimMode::Functional;
+    o.threads = threads;
+    const ptxtest::Thrown t =
+        ptxtest::catch_error([&] { sim.dev.launch(k, {200, 1, 1}, {64, 1, 1}, 0, std::vector<KernelArg>{ptr(dout)}, o); });
+    return std::pair{t, sim.download<uint32_t>(dout, 200 * 64)};
+  };
+  const auto [dead1, out1] = stuck(1);
+  REQUIRE(dead1.type == "KernelFault");
+  const auto [dead2, out2] = stuck(2);
+  CHECK(dead2.what == dead1.what);
+  CHECK(out2 == out1);
+}
+
+TEST_CASE("310: kernels whose blocks see each other's order run on one thread", "[functional][parallel]") {
+  ptxtest::Sim sim;
+  const auto& atomics = sim.kernel(ptxtest::module(R"(
+.visible .entry count(.param .u64 c)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [c];
+  atom.global.add.u32 %r1, [%rd1], 1;
+  ret;
+}
+)"));
+  CHECK(!blocks_may_run_in_parallel(atomics));
+  const auto& clock = sim.kernel(ptxtest::module(R"(
+.visible .entry t(.param .u64 c)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [c];
+  mov.u32 %r1, %clock;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)"));
+  CHECK(!blocks_may_run_in_parallel(clock));
+  const auto& shared_atomics = sim.kernel(ptxtest::module(R"(
+.visible .entry s(.param .u64 c)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  .shared .u32 x;
+  ld.param.u64 %rd1, [c];
+  atom.shared.add.u32 %r1, [x], 1;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)"));
+  CHECK(blocks_may_run_in_parallel(shared_atomics));
+  // A launch of the atomic kernel with threads takes the serial path: nothing in the report.
+  auto dc = sim.zeros<uint32_t>(1);
+  LaunchOptions o;
+  o.mode = SimMode::Functional;
+  o.threads = 2;
+  FunctionalParallelReport rep;
+  o.parallel_report = &rep;
+  sim.dev.launch(atomics, {100, 1, 1}, {32, 1, 1}, 0, std::vector<KernelArg>{ptr(dc)}, o);
+  CHECK(sim.download<uint32_t>(dc, 1)[0] == 3200);
+  CHECK(rep.epochs == 0);
+  CHECK(rep.serial_blocks == 0);
+}
