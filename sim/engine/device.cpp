@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <thread>
+
+#include <sched.h>
 
 #include "sim/foundation/error.hpp"
 #include "sim/engine/functional_parallel.hpp"
@@ -84,6 +87,29 @@ void Device::free(DevPtr ptr) {
                                   ptr));
   if (!impl_->gmem.release(ptr))
     throw LaunchError(fmt::format("free of {:#x}: not the start of a live allocation", ptr));
+}
+
+uint32_t host_cores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<uint32_t>(std::max(1, CPU_COUNT(&set)));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+uint32_t parse_thread_count(const std::string& text, const std::string& what) {
+  if (text == "auto") return kAutoThreads;
+  uint32_t n = 0;
+  size_t used = 0;
+  try {
+    const unsigned long v = std::stoul(text, &used);
+    n = v <= 256 ? static_cast<uint32_t>(v) : 0;
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || text.empty() || n < 1 || n > 256 || text[0] == '-' || text[0] == '+')
+    throw ConfigError(fmt::format("{}=\"{}\": expected auto (every core for a functional launch, one for a timed one) "
+                                  "or 1 to 256 host threads",
+                                  what, text));
+  return n;
 }
 
 void Device::map_external(DevPtr at, void* storage, uint64_t bytes, const std::string& label) {
@@ -305,9 +331,12 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   // With threads, a functional launch runs its blocks on them where the kernel allows
   // (engine/functional_parallel.hpp; the caches then take turns with the blocks), else its
   // caches on a thread of their own.
-  const bool parallel_blocks = !timing && !options.cooperative && options.threads > 1 && options.trace_warps.empty() &&
+  const uint32_t threads = options.threads != kAutoThreads ? options.threads
+                           : timing                          ? 1
+                                                             : std::min(host_cores(), kMaxAutoThreads);
+  const bool parallel_blocks = !timing && !options.cooperative && threads > 1 && options.trace_warps.empty() &&
                                blocks_may_run_in_parallel(*exec_kernel);
-  if (model_caches && options.threads > 1 && !parallel_blocks) counter.replay_caches_on_thread();
+  if (model_caches && threads > 1 && !parallel_blocks) counter.replay_caches_on_thread();
   mem::L2AccessPolicy l2_policy;
   if (spec.has_l2) {
     l2_policy.window = options.l2_window;
@@ -352,7 +381,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       if (!impl_->memory) impl_->memory = std::make_unique<mem::MemorySystem>(spec);
       impl_->memory->set_l2_access_policy(l2_policy);
       try {
-        run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, options.threads,
+        run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, threads,
                    options.threads_adaptive, impl_->memory.get());
       } catch (...) {
         impl_->memory.reset();  // stopped mid-launch: requests in flight, misses outstanding
@@ -367,7 +396,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
     } else {
       if (options.cooperative) run_functional_cooperative(executor, limits, &counter);
       else if (parallel_blocks)
-        run_functional_parallel(executor, limits, counter, spec, stats, options.threads, options.parallel_report);
+        run_functional_parallel(executor, limits, counter, spec, stats, threads, options.parallel_report);
       else run_functional(executor, limits, &counter);
       counter.finish();
     }

@@ -63,6 +63,17 @@ struct TraceRequest {
   uint32_t warp = 0;   // warp index within the block
 };
 
+// LaunchOptions::threads for "as many as pay": every core this process may run on (at most
+// kMaxAutoThreads) for a functional launch, whose blocks gain from them; one for a timed
+// launch, whose per-cycle exchange between threads costs more than it saves (docs/performance.md).
+inline constexpr uint32_t kAutoThreads = 0;
+inline constexpr uint32_t kMaxAutoThreads = 8;
+// The cores this process may run on (its CPU affinity: taskset, cgroups, Slurm), at least 1.
+uint32_t host_cores();
+// A thread count as users write it: "auto" (kAutoThreads) or 1 to 256; anything else is a
+// ConfigError naming `what` (e.g. "--threads" or "WARPSIM_THREADS").
+uint32_t parse_thread_count(const std::string& text, const std::string& what);
+
 struct LaunchOptions {
   SimMode mode = SimMode::Timing;
   uint32_t registers_per_thread = 0;   // 0: the loader's liveness estimate
@@ -91,7 +102,7 @@ struct LaunchOptions {
   // one with 2 or more runs its blocks on them where the kernel allows
   // (engine/functional_parallel.hpp) and its caches on a thread of their own
   // (memory/cache_replay.hpp). Statistics and results are the same for any count; a
-  // timeline or warp traces run with one.
+  // timeline or warp traces run with one. kAutoThreads: launch_threads() below.
   uint32_t threads = 1;
   // Receives what a functional launch with threads did (tests, benchmarks); null: nothing.
   FunctionalParallelReport* parallel_report = nullptr;

@@ -55,11 +55,7 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
     if (o.sample_launches > 1000000)
       throw ConfigError(fmt::format("WARPSIM_SAMPLE_LAUNCHES=\"{}\": expected 0 (off) to 1000000 launches", *v));
   }
-  if (auto v = get("WARPSIM_THREADS")) {
-    o.threads = parse_number<uint32_t>("WARPSIM_THREADS", *v);
-    if (o.threads < 1 || o.threads > 256)
-      throw ConfigError(fmt::format("WARPSIM_THREADS=\"{}\": expected 1 to 256 host threads", *v));
-  }
+  if (auto v = get("WARPSIM_THREADS")) o.threads = parse_thread_count(std::string(*v), "WARPSIM_THREADS");
   if (auto v = get("WARPSIM_CACHE_CONTROL")) {
     if (*v == cache_control_name(CacheControl::Keep)) o.cache_control = CacheControl::Keep;
     else if (*v == cache_control_name(CacheControl::Flush)) o.cache_control = CacheControl::Flush;

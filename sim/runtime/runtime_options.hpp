@@ -14,9 +14,10 @@
 //   WARPSIM_JSON=PATH                    every launch's statistics as JSON, written at exit
 //   WARPSIM_SUMMARY=0|1                  the per-kernel summary on stderr at exit (default 1)
 //   WARPSIM_BY_LINE=1                    per-source-line report of each kernel in the summary
-//   WARPSIM_THREADS=N                    host threads per launch (default 1): timing mode ticks
-//                                        the SMs on them, functional mode runs the caches on a
-//                                        second one; the same statistics for any N
+//   WARPSIM_THREADS=auto|N               host threads per launch (default auto: every core for
+//                                        a functional launch, one for a timed one): timing mode
+//                                        ticks the SMs on them, functional mode runs blocks on
+//                                        them; the same statistics and results for any N
 //   WARPSIM_MAX_INSTRUCTIONS, WARPSIM_MAX_CYCLES, WARPSIM_MAX_SECONDS   per-launch limits
 //   WARPSIM_PROGRAM=NAME                 the program's name in messages (default: argv[0])
 #pragma once
@@ -34,7 +35,7 @@ struct RuntimeOptions {
   SimMode mode = SimMode::Timing;
   uint32_t sample_waves = 0;
   uint32_t sample_launches = 0;
-  uint32_t threads = 1;
+  uint32_t threads = kAutoThreads;
   CacheControl cache_control = CacheControl::Keep;
   std::string json_out;
   bool summary = true;

@@ -169,6 +169,11 @@ TEST_CASE("310: blocks that write neighbouring words of one sector run in parall
     CHECK(par.report.serial_epochs == 0);
     CHECK(par.report.conflicts == 0);
   }
+  // "auto": every core this process may use (the same results; in parallel where there are several).
+  const ShareRun autorun = run_share(kAutoThreads, 3, 300, 40);
+  CHECK(autorun.dump == one.dump);
+  CHECK(autorun.out == one.out);
+  CHECK((autorun.report.epochs >= 1) == (host_cores() > 1));
 }
 
 TEST_CASE("310: faults, limits and deadlocks stop parallel functional blocks as they stop one thread",

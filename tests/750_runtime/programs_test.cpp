@@ -50,7 +50,7 @@ TEST_CASE("programs: the JSON report holds every launch with run's metrics") {
   CHECK(j["launches"][0]["metrics"].contains("gld_transactions"));
 }
 
-TEST_CASE("programs: --threads 2 gives the report of one thread, in both modes") {
+TEST_CASE("programs: --threads 2 and auto give the report of one thread, in both modes") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("host_loop");
   const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/";
@@ -75,7 +75,14 @@ TEST_CASE("programs: --threads 2 gives the report of one thread, in both modes")
     REQUIRE(a.size() == 23);
     CHECK(a == b);
     CHECK(a[0]["metrics"].contains("l2_hit_rate"));  // the caches were counted
+    auto deflt = exec(mode + " --json " + dir + "host_loop_auto.json", app);  // --threads auto
+    REQUIRE(deflt.status == 0);
+    CHECK(deflt.out == one.out);
+    CHECK(without_host_time(nlohmann::json::parse(rttest::slurp(dir + "host_loop_auto.json"))) == a);
   }
+  auto bad = exec("--threads 0", app);
+  CHECK(bad.status != 0);
+  CHECK(bad.err.find("--threads=\"0\": expected auto") != std::string::npos);
 }
 
 TEST_CASE("programs: --sample-launches times each kernel shape's first launches, the rest take their time") {

@@ -295,9 +295,16 @@ TEST_CASE("runtime: the environment sets the options") {
   env["WARPSIM_CACHE_CONTROL"] = "some";
   CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), Catch::StartsWith("WARPSIM_CACHE_CONTROL=\"some\": expected none"));
   env["WARPSIM_CACHE_CONTROL"] = "none";
-  CHECK(RuntimeOptions::from_environment(get).threads == 1);
+  CHECK(RuntimeOptions::from_environment(get).threads == kAutoThreads);  // by default
   env["WARPSIM_THREADS"] = "2";
   CHECK(RuntimeOptions::from_environment(get).threads == 2);
-  env["WARPSIM_THREADS"] = "0";
-  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), "WARPSIM_THREADS=\"0\": expected 1 to 256 host threads");
+  env["WARPSIM_THREADS"] = "auto";
+  CHECK(RuntimeOptions::from_environment(get).threads == kAutoThreads);
+  for (const char* bad : {"0", "257", "-1", "+2", "2x", "many"}) {
+    env["WARPSIM_THREADS"] = bad;
+    CHECK_THROWS_WITH(RuntimeOptions::from_environment(get),
+                      "WARPSIM_THREADS=\"" + std::string(bad) +
+                          "\": expected auto (every core for a functional launch, one for a timed one) or 1 to 256 "
+                          "host threads");
+  }
 }

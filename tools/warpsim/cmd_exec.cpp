@@ -14,6 +14,7 @@
 #include "sim/foundation/sanitizers.hpp"
 #include "sim/spec/device_spec.hpp"
 #include "sim/foundation/error.hpp"
+#include "sim/engine/device.hpp"
 #include "sim/runtime/elf_file.hpp"
 #include "tools/warpsim/cli_paths.hpp"
 #include "tools/warpsim/commands.hpp"
@@ -30,7 +31,7 @@ struct ExecOptions {
   bool functional = false;
   uint32_t sample_waves = 0;
   uint32_t sample_launches = 0;
-  uint32_t threads = 1;
+  std::string threads = "auto";
   std::string cache_control = "none";
   std::string json_out;
   bool by_line = false;
@@ -113,7 +114,8 @@ int exec(const ExecOptions& o) {
   set("WARPSIM_MODE", o.functional ? "functional" : "timing");
   set("WARPSIM_SAMPLE", std::to_string(o.sample_waves));
   set("WARPSIM_SAMPLE_LAUNCHES", std::to_string(o.sample_launches));
-  set("WARPSIM_THREADS", std::to_string(o.threads));
+  parse_thread_count(o.threads, "--threads");  // checked here, so a mistake is warpsim's
+  set("WARPSIM_THREADS", o.threads);
   set("WARPSIM_CACHE_CONTROL", o.cache_control);
   set("WARPSIM_JSON", o.json_out.empty() ? "" : fs::absolute(o.json_out).string());
   set("WARPSIM_SUMMARY", o.no_summary ? "0" : "1");
@@ -150,10 +152,10 @@ void register_exec_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000000))
       ->excludes("--functional");
   cmd->add_option("--threads", o->threads,
-                  "host threads per launch: timing mode ticks the SMs on them, functional mode runs blocks on them "
-                  "(or, for kernels with global atomics, %clock or printf, the caches on a second one); the "
-                  "statistics and results are the same for any count")
-      ->check(CLI::Range(1, 256))
+                  "host threads per launch, or auto (every core in functional mode, one in timing mode): timing "
+                  "mode ticks the SMs on them, functional mode runs blocks on them (or, for kernels with global "
+                  "atomics, %clock or printf, the caches on a second one); the statistics and results are the "
+                  "same for any count")
       ->capture_default_str();
   cmd->add_option("--cache-control", o->cache_control,
                   "none: each launch finds the caches and DRAM as the last left them, as on hardware; all: "

@@ -28,7 +28,7 @@ struct RunOptions {
   std::vector<std::string> vars;
   bool functional = false;
   uint32_t sample_waves = 0;
-  uint32_t threads = 1;
+  std::string threads = "auto";
   std::string json_out;
   bool by_line = false;
   std::vector<std::string> trace_warps;
@@ -52,7 +52,7 @@ int run(const RunOptions& o) {
   if (o.sample_waves && o.functional)
     throw ConfigError("--sample times a share of the blocks: it needs timing mode (drop --functional)");
   lo.sample_waves = o.sample_waves;
-  lo.threads = o.threads;
+  lo.threads = parse_thread_count(o.threads, "--threads");
   lo.limits.max_warp_instructions = o.max_instructions;
   lo.limits.max_cycles = o.max_cycles;
   lo.limits.max_host_seconds = o.max_seconds;
@@ -115,10 +115,10 @@ void register_run_command(CLI::App& app) {
                   "(counts stay exact; docs/performance.md gives the error)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--threads", o->threads,
-                  "host threads: timing mode ticks the SMs on them (a timeline or --trace-warp uses one), "
-                  "functional mode runs blocks on them (or, for kernels with global atomics, %clock or printf, the "
-                  "caches on a second one); the statistics and results are the same for any count")
-      ->check(CLI::Range(1, 256))
+                  "host threads, or auto (every core in functional mode, one in timing mode): timing mode ticks "
+                  "the SMs on them (a timeline or --trace-warp uses one), functional mode runs blocks on them (or, "
+                  "for kernels with global atomics, %clock or printf, the caches on a second one); the statistics "
+                  "and results are the same for any count")
       ->capture_default_str();
   cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");
   cmd->add_flag("--by-line", o->by_line, "per source line statistics and divergence by branch instance");
