@@ -76,7 +76,6 @@ struct EpochJob {
   std::vector<std::unique_ptr<Share>>* shares = nullptr;
   const LimitGuard* limits = nullptr;
   uint64_t budget = 0;  // warp instructions the launch may still execute
-  uint32_t num_sms = 1;
   uint64_t first = 0, end = 0, chunk = 1;
   std::atomic<uint64_t> next_chunk{0};
   std::atomic<bool> stopping{false};
@@ -93,31 +92,25 @@ void apply_logs(MemoryCounter& counter, std::vector<mem::CacheLog>& logs, size_t
   }
 }
 
+// A fault, a deadlock (report_deadlock) or a limit stops the share; the epoch then runs
+// again serially, which reports it as a serial run does.
 void run_blocks(Share& s, EpochJob& job, uint64_t first, uint64_t end, uint64_t& n, uint32_t& since_clock) {
   sm::BlockState b;
   for (uint64_t linear = first; linear < end; ++linear) {
     if (job.stopping.load(std::memory_order_relaxed)) throw Stop{};
-    s.executor->init_block(b, static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % job.num_sms));
-    while (!b.finished()) {
-      bool progress = false;
-      for (sm::Warp& w : b.warps) {
-        while (!w.done && !w.at_barrier) {
-          // The kernel reads no clock (blocks_may_run_in_parallel), so `now` is unused.
-          const sm::StepResult r = s.executor->step(w, 0);
-          if (++n > job.budget) throw Stop{};
-          if (++since_clock == (1u << 14)) {
-            since_clock = 0;
-            if (job.limits->host_time_exceeded()) throw Stop{};
-          }
-          for (uint8_t i = 0; i < r.n_accesses; ++i) {
-            s.counter->on_access(r.accesses[i], *r.instr, r.pc, b.linear, w.index);
-            s.touched.record(r.accesses[i]);
-          }
-          progress = true;
-        }
+    run_block(*s.executor, b, linear, [&](sm::Warp& w) {
+      // The kernel reads no clock (blocks_may_run_in_parallel), so `now` is unused.
+      const sm::StepResult r = s.executor->step(w, 0);
+      if (++n > job.budget) throw Stop{};
+      if (++since_clock == (1u << 14)) {
+        since_clock = 0;
+        if (job.limits->host_time_exceeded()) throw Stop{};
       }
-      if (!progress) throw Stop{};  // a barrier deadlock: the serial run reports it
-    }
+      for (uint8_t i = 0; i < r.n_accesses; ++i) {
+        s.counter->on_access(r.accesses[i], *r.instr, r.pc, b.linear, w.index);
+        s.touched.record(r.accesses[i]);
+      }
+    });
   }
 }
 
@@ -203,7 +196,6 @@ void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, Mem
     job.limits = &limits;
     const uint64_t max = limits.max_instructions();
     job.budget = max ? max - std::min(max, total) : UINT64_MAX;
-    job.num_sms = ctx.num_sms;
     job.first = next;
     job.end = end;
     job.chunk = std::max<uint64_t>(1, (end - next) / (uint64_t(threads) * kChunksPerThread));

@@ -29,19 +29,8 @@ void run_functional_blocks(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObser
   const sm::LaunchContext& ctx = ex.context();
   const uint64_t nblocks = std::min<uint64_t>(ctx.grid.count(), end_block);
   sm::BlockState b;
-  for (uint64_t linear = first_block; linear < nblocks; ++linear) {
-    ex.init_block(b, static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % ctx.num_sms));
-    while (!b.finished()) {
-      bool progress = false;
-      for (sm::Warp& w : b.warps) {
-        while (!w.done && !w.at_barrier) {
-          step_one(ex, w, b.linear, total, limits, observer);
-          progress = true;
-        }
-      }
-      if (!progress) ex.report_deadlock(b);
-    }
-  }
+  for (uint64_t linear = first_block; linear < nblocks; ++linear)
+    run_block(ex, b, linear, [&](sm::Warp& w) { step_one(ex, w, b.linear, total, limits, observer); });
 }
 
 void run_functional_cooperative(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer) {

@@ -18,6 +18,25 @@ void run_functional(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserv
 void run_functional_blocks(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer,
                            uint64_t first_block, uint64_t end_block, uint64_t& total);
 
+// Runs block `linear` (prepared in `b`) to its end: its warps round-robin, each until it
+// waits at a barrier or exits; step(warp) executes one instruction. A block whose warps
+// all wait where no thread can arrive is a deadlock (KernelFault, report_deadlock).
+template <class Step>
+void run_block(sm::WarpExecutor& executor, sm::BlockState& b, uint64_t linear, Step&& step) {
+  const sm::LaunchContext& ctx = executor.context();
+  executor.init_block(b, static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % ctx.num_sms));
+  while (!b.finished()) {
+    bool progress = false;
+    for (sm::Warp& w : b.warps) {
+      while (!w.done && !w.at_barrier) {
+        step(w);
+        progress = true;
+      }
+    }
+    if (!progress) executor.report_deadlock(b);
+  }
+}
+
 // A cooperative launch: every block is resident at once and the warps of all blocks take
 // turns of at most kCooperativeQuantum instructions (in block, then warp order), so that a
 // block spinning at a grid-wide barrier lets the others reach it. The same order every run.
