@@ -389,14 +389,19 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       }
       if (timed < grid.count()) {
         const TimedWork at_end = timed_work(stats);
-        run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);
+        // The untimed blocks run functionally, on every core with auto threads.
+        const uint32_t rest = options.threads != kAutoThreads ? options.threads : std::min(host_cores(), kMaxAutoThreads);
+        if (rest > 1 && !options.cooperative && options.trace_warps.empty() && blocks_may_run_in_parallel(*exec_kernel))
+          run_functional_parallel(executor, limits, counter, spec, stats, rest, timed, stats.exec.inst_executed,
+                                  options.parallel_report);
+        else run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);
         extrapolate_timing(stats, spec, at_end, grid.count());
       }
       if (timeline) timeline->write(options.timeline_path, kernel.name);
     } else {
       if (options.cooperative) run_functional_cooperative(executor, limits, &counter);
       else if (parallel_blocks)
-        run_functional_parallel(executor, limits, counter, spec, stats, threads, options.parallel_report);
+        run_functional_parallel(executor, limits, counter, spec, stats, threads, 0, 0, options.parallel_report);
       else run_functional(executor, limits, &counter);
       counter.finish();
     }

@@ -79,7 +79,7 @@ struct EpochJob {
   uint64_t first = 0, end = 0, chunk = 1;
   std::atomic<uint64_t> next_chunk{0};
   std::atomic<bool> stopping{false};
-  std::vector<mem::CacheLog>* logs = nullptr;     // this epoch's, one per chunk
+  std::vector<mem::CacheLog>* logs = nullptr;     // this epoch's, one per chunk (null: no caches)
   MemoryCounter* counter = nullptr;                // the launch's caches
   std::vector<mem::CacheLog>* earlier = nullptr;  // the last kept epoch's logs, to apply
   size_t earlier_chunks = 0;
@@ -125,7 +125,7 @@ void epoch_job(void* ctx, uint32_t share) {
       const uint64_t c = job.next_chunk.fetch_add(1, std::memory_order_relaxed);
       const uint64_t first = job.first + c * job.chunk;
       if (first >= job.end) break;
-      s.counter->log_caches_to(&(*job.logs)[c]);
+      if (job.logs) s.counter->log_caches_to(&(*job.logs)[c]);
       run_blocks(s, job, first, std::min(job.end, first + job.chunk), n, since_clock);
     }
   } catch (...) {
@@ -138,17 +138,18 @@ void epoch_job(void* ctx, uint32_t share) {
 }  // namespace
 
 void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, MemoryCounter& counter,
-                             const DeviceSpec& spec, LaunchStats& stats, uint32_t threads,
-                             FunctionalParallelReport* report) {
+                             const DeviceSpec& spec, LaunchStats& stats, uint32_t threads, uint64_t first_block,
+                             uint64_t instructions_before, FunctionalParallelReport* report) {
   const sm::LaunchContext& ctx = executor.context();
   const uint64_t nblocks = ctx.grid.count();
   FunctionalParallelReport local;
   FunctionalParallelReport& rep = report ? *report : local;
-  uint64_t total = 0;  // warp instructions executed so far
-  threads = static_cast<uint32_t>(std::min<uint64_t>(threads, nblocks / 2));
+  uint64_t total = instructions_before;  // warp instructions executed so far
+  first_block = std::min(first_block, nblocks);
+  threads = static_cast<uint32_t>(std::min<uint64_t>(threads, (nblocks - first_block) / 2));
   if (threads < 2) {
-    rep.serial_blocks += nblocks;
-    run_functional_blocks(executor, limits, &counter, 0, nblocks, total);
+    rep.serial_blocks += nblocks - first_block;
+    run_functional_blocks(executor, limits, &counter, first_block, nblocks, total);
     return;
   }
 
@@ -183,7 +184,7 @@ void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, Mem
   WorkerTeam team(threads);
   uint32_t undone = 0;
   uint64_t epoch_blocks = threads;
-  for (uint64_t next = 0; next < nblocks;) {
+  for (uint64_t next = first_block; next < nblocks;) {
     if (undone >= kUndoneLimit || nblocks - next < threads) {
       apply_earlier();
       rep.serial_blocks += nblocks - next;
@@ -201,7 +202,7 @@ void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, Mem
     job.chunk = std::max<uint64_t>(1, (end - next) / (uint64_t(threads) * kChunksPerThread));
     const size_t chunks = (end - next + job.chunk - 1) / job.chunk;
     if (logs.size() < chunks) logs.resize(chunks);
-    job.logs = &logs;
+    job.logs = counter.models_caches() ? &logs : nullptr;
     job.counter = &counter;
     job.earlier = &earlier;
     job.earlier_chunks = earlier_chunks;

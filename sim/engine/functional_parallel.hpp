@@ -41,11 +41,13 @@ struct FunctionalParallelReport {
   uint64_t serial_blocks = 0;    // blocks run serially (undone epochs, the tail, small grids)
 };
 
-// Runs every block of the launch of `executor` (whose stats are the launch's) with
-// `threads` threads; `counter` is the launch's counter (its caches, if it models them, see
-// every access in block order). Throws what the serial run would throw.
+// Runs the blocks of the launch of `executor` (whose stats are the launch's) from
+// `first_block` on with `threads` threads; `counter` is the launch's counter (its caches, if
+// it models them, see every access in block order). `instructions_before`: warp
+// instructions the launch executed before (a sampled timing run's timed blocks), counted
+// against its limits. Throws what the serial run would throw.
 void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, MemoryCounter& counter,
-                             const DeviceSpec& spec, LaunchStats& stats, uint32_t threads,
-                             FunctionalParallelReport* report = nullptr);
+                             const DeviceSpec& spec, LaunchStats& stats, uint32_t threads, uint64_t first_block = 0,
+                             uint64_t instructions_before = 0, FunctionalParallelReport* report = nullptr);
 
 }  // namespace warpsim

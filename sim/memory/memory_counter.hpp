@@ -39,6 +39,8 @@ class MemoryCounter final : public MemoryObserver {
   // accesses on: they go to `log`, in order, instead of nowhere (parallel functional
   // blocks: each thread's share is applied later, in block order, by apply_cache_log).
   void log_caches_to(mem::CacheLog* log) { cache_log_ = log; }
+  // Whether this counter runs caches (a functional launch's, on a device with L1 or L2).
+  bool models_caches() const { return model_caches_ && (spec_.has_l1 || spec_.has_l2); }
   // Applies logged accesses to this counter's caches (inline, or through the cache thread).
   void apply_cache_log(const mem::CacheLog& log);
   // Copies the cache statistics into the launch's MemStats (after the cache thread, if

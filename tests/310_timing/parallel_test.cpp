@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "200_engine/ptx_fixture.hpp"
+#include "sim/engine/functional_parallel.hpp"
 #include "sim/launch/launch_spec.hpp"
 #include "stats_dump.hpp"
 #include "timing_fixture.hpp"
@@ -320,10 +321,13 @@ TEST_CASE("310: sampled timing and warp traces give the same results with thread
   sampled.sample_waves = 2;
   LaunchOptions sampled2 = sampled;
   sampled2.threads = 2;
+  FunctionalParallelReport rest;  // the untimed blocks run on the two threads
+  sampled2.parallel_report = &rest;
   const auto a = test::run_spec("kernels/vecadd/vecadd_1m.json", "c2070", {}, {}, SimMode::Timing, sampled);
   const auto b = test::run_spec("kernels/vecadd/vecadd_1m.json", "c2070", {}, {}, SimMode::Timing, sampled2);
   CHECK(a.stats.timing.sample.sampled);
   CHECK(test::dump_all(a.stats) == test::dump_all(b.stats));
+  CHECK(rest.epochs >= 1);
   LaunchOptions traced = with_threads(1);
   traced.trace_warps = {{3, 1}, {40, 0}};
   LaunchOptions traced2 = traced;
