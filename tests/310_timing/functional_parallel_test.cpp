@@ -208,7 +208,6 @@ TEST_CASE("310: faults, limits and deadlocks stop parallel functional blocks as 
   struct Outcome {
     ptxtest::Thrown thrown;
     std::vector<float> out;
-    uint64_t pages = 0;
   };
   auto attempt = [&](uint32_t threads, uint64_t max_instructions) {
     ptxtest::Sim sim;
@@ -216,7 +215,7 @@ TEST_CASE("310: faults, limits and deadlocks stop parallel functional blocks as 
     const uint32_t n = 64 * 80;
     auto din = sim.zeros<float>(n);
     // The output buffer is never written before: the undone epochs must leave its pages as
-    // they found them (no storage: zeros).
+    // they found them (zeros where no block before the fault wrote).
     const DevPtr dout = sim.dev.malloc(n * sizeof(float));
     LaunchOptions o;
     o.mode = SimMode::Functional;
