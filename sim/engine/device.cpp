@@ -331,11 +331,14 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   // With threads, a functional launch runs its blocks on them where the kernel allows
   // (engine/functional_parallel.hpp; the caches then take turns with the blocks), else its
   // caches on a thread of their own.
-  const uint32_t threads = options.threads != kAutoThreads ? options.threads
-                           : timing                          ? 1
-                                                             : std::min(host_cores(), kMaxAutoThreads);
-  const bool parallel_blocks = !timing && !options.cooperative && threads > 1 && options.trace_warps.empty() &&
+  // Functional blocks (a functional launch's, or the untimed ones of a sampled timing run)
+  // take every core with auto threads; the timed SMs take one.
+  const uint32_t functional_threads =
+      options.threads != kAutoThreads ? options.threads : std::min(host_cores(), kMaxAutoThreads);
+  const uint32_t threads = timing && options.threads == kAutoThreads ? 1 : functional_threads;
+  const bool blocks_parallel = functional_threads > 1 && !options.cooperative && options.trace_warps.empty() &&
                                blocks_may_run_in_parallel(*exec_kernel);
+  const bool parallel_blocks = !timing && blocks_parallel;
   if (model_caches && threads > 1 && !parallel_blocks) counter.replay_caches_on_thread();
   mem::L2AccessPolicy l2_policy;
   if (spec.has_l2) {
@@ -389,11 +392,9 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       }
       if (timed < grid.count()) {
         const TimedWork at_end = timed_work(stats);
-        // The untimed blocks run functionally, on every core with auto threads.
-        const uint32_t rest = options.threads != kAutoThreads ? options.threads : std::min(host_cores(), kMaxAutoThreads);
-        if (rest > 1 && !options.cooperative && options.trace_warps.empty() && blocks_may_run_in_parallel(*exec_kernel))
-          run_functional_parallel(executor, limits, counter, spec, stats, rest, timed, stats.exec.inst_executed,
-                                  options.parallel_report);
+        if (blocks_parallel)
+          run_functional_parallel(executor, limits, counter, spec, stats, functional_threads, timed,
+                                  stats.exec.inst_executed, options.parallel_report);
         else run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);
         extrapolate_timing(stats, spec, at_end, grid.count());
       }

@@ -102,7 +102,7 @@ struct LaunchOptions {
   // one with 2 or more runs its blocks on them where the kernel allows
   // (engine/functional_parallel.hpp) and its caches on a thread of their own
   // (memory/cache_replay.hpp). Statistics and results are the same for any count; a
-  // timeline or warp traces run with one. kAutoThreads: launch_threads() below.
+  // timeline or warp traces run with one. kAutoThreads: as many as pay (above).
   uint32_t threads = 1;
   // Receives what a functional launch with threads did (tests, benchmarks); null: nothing.
   FunctionalParallelReport* parallel_report = nullptr;

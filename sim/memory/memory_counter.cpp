@@ -220,7 +220,7 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
 }
 
 void MemoryCounter::apply_cache_log(const mem::CacheLog& log) {
-  if (!model_caches_ || (!spec_.has_l1 && !spec_.has_l2)) return;
+  if (!models_caches()) return;
   log.for_each([&](const mem::CacheAccess& a, const mem::Transaction* t) {
     if (replay_) replay_->push(a, t, a.transactions);
     else through_caches(a, t);

@@ -134,14 +134,12 @@ int main(int argc, char** argv) {
           best_f2 = std::min(best_f2, run_once(dev, spec, SimMode::Functional, insts, cycles, uint32_t(threads), &par));
         if (!functional_only) best_t = std::min(best_t, run_once(dev, spec, SimMode::Timing, insts, cycles));
       }
-      if (functional_only && threads > 1)
+      if (functional_only && threads > 1) {
         fmt::print("{:<46} {:>13} {:>12.3f} {:>12.2f} {:>12.3f} {:>12.2f} {:>9.2f}\n", c.name, insts, best_f,
                    insts / best_f / 1e6, best_f2, insts / best_f2 / 1e6, best_f / best_f2);
-      if (functional_only && threads > 1)
         fmt::print("  (blocks on {} threads: {} epochs in parallel, {} undone and run serially ({} for shared data), "
                    "{} blocks serial)\n",
                    threads, par.epochs, par.serial_epochs, par.conflicts, par.serial_blocks);
-      if (functional_only && threads > 1) {
       } else if (functional_only)
         fmt::print("{:<46} {:>13} {:>12.3f} {:>12.2f}\n", c.name, insts, best_f, insts / best_f / 1e6);
       else
