@@ -128,20 +128,6 @@ struct CopysignK {
   }
 };
 
-// The common case of a full warp of fma.rn.f32 without modifiers, vectorised; on CPUs
-// with FMA3 the x86-64-v3 clone is chosen when the program loads.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-// d may alias a source (an accumulator, d = a * b + d): every lane is computed into r first.
-void fma_f32_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
-  float r[kWarpLanes];
-  for (int l = 0; l < kWarpLanes; ++l)
-    r[l] = std::fma(std::bit_cast<float>(uint32_t(a[l])), std::bit_cast<float>(uint32_t(b[l])),
-                    std::bit_cast<float>(uint32_t(c[l])));
-  for (int l = 0; l < kWarpLanes; ++l) d[l] = std::bit_cast<uint32_t>(r[l]);
-}
-
 // fma and mad, and an add/sub contracted with the mul that fed it (contraction.hpp), which
 // computes fma(±a, b, ±c): the signs come from Instr::fused (none for a plain fma).
 template <class T>

@@ -41,4 +41,8 @@ ExecFn by_float_type(DType t) {
   }
 }
 
+// d = fma(a, b, c) for the 32 lanes of f32 operands, rounding to nearest (the fast path of
+// fma.rn.f32 on a full warp; semantics_float_warp.cpp). d may be one of the sources.
+void fma_f32_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c);
+
 }  // namespace warpsim::isa::detail
