@@ -29,7 +29,7 @@ void CacheReplay::push(const CacheAccess& access, const Transaction* txns, uint3
   if (cur_.accesses.size() >= kBatchAccesses) submit();
 }
 
-void CacheReplay::apply(const Batch& b) { b.for_each(apply_); }
+void CacheReplay::apply(const Batch& b) { apply_(b); }
 
 void CacheReplay::submit() {
   if (cur_.accesses.empty()) return;

@@ -56,8 +56,8 @@ struct CacheLog {
 
 class CacheReplay {
  public:
-  // Applies one access; called on the consumer thread, in push order.
-  using Apply = std::function<void(const CacheAccess&, const Transaction*)>;
+  // Applies a batch of accesses, in order; called on the consumer thread, in push order.
+  using Apply = std::function<void(const CacheLog&)>;
   explicit CacheReplay(Apply apply);
   // Applies everything pushed (also after the producer stopped with an exception, so the
   // caches end as an inline run's would), then joins. Never throws.

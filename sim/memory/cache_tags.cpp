@@ -6,13 +6,14 @@ CacheTags::CacheTags(const CacheSpec& spec)
     : sets_(spec.sets),
       ways_(spec.ways),
       lines_(size_t(spec.sets) * spec.ways),
+      keys_(size_t(spec.sets) * spec.ways, kNoKey),
       policy_(make_replacement_policy(spec.replacement, spec.sets, spec.ways)) {}
 
 std::optional<uint32_t> CacheTags::find(uint32_t set, uint64_t line_addr) const {
-  for (uint32_t w = 0; w < ways_; ++w) {
-    const CacheLine& l = lines_[idx(set, w)];
-    if (l.allocated && l.line_addr == line_addr) return w;
-  }
+  if (line_addr == kNoKey) return std::nullopt;  // kNoKey marks a free way
+  const uint64_t* k = &keys_[idx(set, 0)];
+  for (uint32_t w = 0; w < ways_; ++w)
+    if (k[w] == line_addr) return w;
   return std::nullopt;
 }
 
@@ -62,6 +63,7 @@ void CacheTags::insert(uint32_t set, uint32_t way, uint64_t line_addr) {
   l = CacheLine{};
   l.line_addr = line_addr;
   l.allocated = true;
+  keys_[idx(set, way)] = line_addr;
   policy_->on_insert(set, way);
 }
 

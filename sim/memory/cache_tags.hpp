@@ -29,6 +29,8 @@ class CacheTags {
 
   // The way of `set` whose tag is line_addr, if any.
   std::optional<uint32_t> find(uint32_t set, uint64_t line_addr) const;
+  // A line's tag and whether it is allocated may change only through insert() and
+  // invalidate() (find() reads a copy of them); the rest of its state through at().
   CacheLine& at(uint32_t set, uint32_t way) { return lines_[idx(set, way)]; }
   const CacheLine& at(uint32_t set, uint32_t way) const { return lines_[idx(set, way)]; }
 
@@ -46,11 +48,15 @@ class CacheTags {
   void insert(uint32_t set, uint32_t way, uint64_t line_addr);
   // The line was used again (replacement-policy update).
   void touch(uint32_t set, uint32_t way) { policy_->on_access(set, way); }
-  void invalidate(uint32_t set, uint32_t way) { lines_[idx(set, way)] = CacheLine{}; }
+  void invalidate(uint32_t set, uint32_t way) {
+    lines_[idx(set, way)] = CacheLine{};
+    keys_[idx(set, way)] = kNoKey;
+  }
   // A hint that `set` is about to be looked up: start loading its lines and its replacement
   // state into the host's caches (a large L2's tags miss them; several sets' misses then
   // overlap instead of following one another). Changes nothing observable.
   void prefetch(uint32_t set) const {
+    prefetch_bytes(&keys_[idx(set, 0)], ways_ * sizeof(uint64_t));
     prefetch_bytes(&lines_[idx(set, 0)], ways_ * sizeof(CacheLine));
     policy_->prefetch(set);
   }
@@ -62,6 +68,10 @@ class CacheTags {
   size_t idx(uint32_t set, uint32_t way) const { return size_t(set) * ways_ + way; }
   uint32_t sets_, ways_;
   std::vector<CacheLine> lines_;
+  // The tags of allocated lines, kNoKey for the others, contiguous per set: what find()
+  // scans (a set's ways in one or two of the host's cache lines instead of several).
+  static constexpr uint64_t kNoKey = ~uint64_t(0);
+  std::vector<uint64_t> keys_;
   std::unique_ptr<ReplacementPolicy> policy_;
 };
 

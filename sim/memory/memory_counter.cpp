@@ -216,15 +216,49 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
   ca.local = local;
   if (cache_log_) cache_log_->push(ca, txns_.data(), uint32_t(txns_.size()));
   else if (replay_) replay_->push(ca, txns_);
-  else through_caches(ca, txns_.data());
+  else {
+    pending_.push(ca, txns_.data(), uint32_t(txns_.size()));
+    if (pending_.accesses.size() >= kPendingAccesses) apply_pending();
+  }
+}
+
+MemoryCounter::~MemoryCounter() {
+  try {
+    apply_pending();
+  } catch (...) {
+    // Unwinding a launch: its error is the one reported.
+  }
+}
+
+void MemoryCounter::apply_pending() {
+  if (pending_.accesses.empty()) return;
+  apply_in_order(pending_);
+  pending_.clear();
+}
+
+void MemoryCounter::apply_in_order(const mem::CacheLog& log) {
+  const std::vector<mem::CacheAccess>& acc = log.accesses;
+  const mem::Transaction* t = log.txns.data();
+  const mem::Transaction* ahead = t;
+  size_t next = 0;  // the next access to prefetch
+  for (size_t i = 0; i < acc.size(); ++i) {
+    for (; next < acc.size() && next <= i + kLookahead; ++next) {
+      prefetch_sets(acc[next], ahead);
+      ahead += acc[next].transactions;
+    }
+    through_caches(acc[i], t);
+    t += acc[i].transactions;
+  }
 }
 
 void MemoryCounter::apply_cache_log(const mem::CacheLog& log) {
   if (!models_caches()) return;
-  log.for_each([&](const mem::CacheAccess& a, const mem::Transaction* t) {
-    if (replay_) replay_->push(a, t, a.transactions);
-    else through_caches(a, t);
-  });
+  if (replay_) {
+    log.for_each([&](const mem::CacheAccess& a, const mem::Transaction* t) { replay_->push(a, t, a.transactions); });
+    return;
+  }
+  apply_pending();  // accesses of serial blocks before these come first
+  apply_in_order(log);
 }
 
 void MemoryCounter::l2_access(uint64_t addr, uint32_t sectors, AccessType type, uint32_t sm) {
@@ -276,7 +310,6 @@ void MemoryCounter::through_caches(const mem::CacheAccess& a, const mem::Transac
   const bool local = a.local;
   const bool use_l1 = a.use_l1;
   const uint32_t n = a.transactions;
-  if (n > 1) prefetch_sets(a, txns);
   const uint32_t line = spec_.has_l2 ? spec_.l2.slice.line_bytes : spec_.l1.line_bytes;
   // issue.lsu_line_requests: a load's sectors of one line are one lookup, as in timing mode
   // (a sectored L1, or the L2 when the load goes around the L1).
@@ -340,13 +373,14 @@ void MemoryCounter::through_caches(const mem::CacheAccess& a, const mem::Transac
 
 void MemoryCounter::replay_caches_on_thread() {
   if (!model_caches_ || (!spec_.has_l1 && !spec_.has_l2)) return;
-  replay_ = std::make_unique<mem::CacheReplay>(
-      [this](const mem::CacheAccess& a, const mem::Transaction* txns) { through_caches(a, txns); });
+  apply_pending();
+  replay_ = std::make_unique<mem::CacheReplay>([this](const mem::CacheLog& log) { apply_in_order(log); });
 }
 
 void MemoryCounter::finish() {
   if (!model_caches_) return;
   if (replay_) replay_->drain();
+  apply_pending();
   MemStats& m = stats_.mem;
   mem::CacheStats l1, l2;
   for (const auto& c : l1_) l1 += c.stats();

@@ -26,6 +26,9 @@ class MemoryCounter final : public MemoryObserver {
   // L1s start empty at every launch, as on hardware.
   MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block, uint64_t grid_threads,
                 bool model_caches = true, std::vector<mem::Cache>* kept_l2 = nullptr);
+  // Applies the accesses still waiting for the caches (a launch that stopped with a fault
+  // leaves the caches, and the L2 kept for the next launch, as an inline run would).
+  ~MemoryCounter() override;
   MemoryCounter(const MemoryCounter&) = delete;
   MemoryCounter& operator=(const MemoryCounter&) = delete;
 
@@ -70,6 +73,16 @@ class MemoryCounter final : public MemoryObserver {
   void count_global(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
   // One access's transactions through the L1 (if a.use_l1) and the L2 slices.
   void through_caches(const mem::CacheAccess& a, const mem::Transaction* txns);
+  // The accesses of `log` through the caches, in order, each one's tag sets prefetched
+  // kLookahead accesses before it is applied: a large L2's (and many L1s') tags miss the
+  // host's caches, and so their loads overlap instead of following one another. The
+  // counts are those of applying them one by one.
+  void apply_in_order(const mem::CacheLog& log);
+  static constexpr size_t kLookahead = 8;
+  // Serial runs: accesses wait in pending_ until kPendingAccesses are there (or finish(),
+  // a cache log or the destructor needs them applied), then apply_in_order.
+  void apply_pending();
+  static constexpr size_t kPendingAccesses = 256;
   // Starts loading the tag sets of the transactions' lines into the host's caches, so
   // that their misses overlap (a hint: counts nothing).
   void prefetch_sets(const mem::CacheAccess& a, const mem::Transaction* txns) const;
@@ -103,6 +116,7 @@ class MemoryCounter final : public MemoryObserver {
   std::vector<mem::Cache> l1_;
   std::vector<mem::Cache> own_l2_;
   std::vector<mem::Cache>& l2_;
+  mem::CacheLog pending_;
   // Last: destroyed first, so it finishes with the caches while they exist.
   std::unique_ptr<mem::CacheReplay> replay_;
   mem::CacheLog* cache_log_ = nullptr;

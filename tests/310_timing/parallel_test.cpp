@@ -359,12 +359,12 @@ TEST_CASE("310: functional mode with the caches on a thread of their own gives b
   }
 }
 
-TEST_CASE("310: a launch that faults with the caches on a thread leaves the L2 as a serial run does",
-          "[functional][parallel]") {
-  // Thread `bad` reads far past its buffer, after thousands of warps' accesses (several
-  // batches handed to the cache thread); the next launch on the same device finds the L2 as
-  // the faulting one left it (cache control "none"), so its hit counts show any difference.
-  const std::string text = ptxtest::module(R"(
+namespace {
+
+// Thread `bad` of copy_or_fault reads far past its buffer (a fault); the others copy one
+// float each from `in` to `out`.
+const std::string& copy_or_fault_ptx() {
+  static const std::string text = ptxtest::module(R"(
 .visible .entry copy_or_fault(.param .u64 in, .param .u64 out, .param .u32 bad)
 {
   .reg .b32 %r<8>;
@@ -389,6 +389,17 @@ TEST_CASE("310: a launch that faults with the caches on a thread leaves the L2 a
   ret;
 }
 )");
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("310: a launch that faults with the caches on a thread leaves the L2 as a serial run does",
+          "[functional][parallel]") {
+  // Thread `bad` faults after thousands of warps' accesses (several batches handed to the
+  // cache thread); the next launch on the same device finds the L2 as the faulting one left
+  // it (kept caches), so its hit counts show any difference.
+  const std::string& text = copy_or_fault_ptx();
   for (const std::string config : {"c2070", "h100"}) {
     INFO(config);
     auto run = [&](uint32_t threads) {
@@ -415,5 +426,45 @@ TEST_CASE("310: a launch that faults with the caches on a thread leaves the L2 a
     CHECK(fault2.what == fault1.what);
     CHECK(after2 == after1);
     CHECK(l2_hits > 0);  // the second launch found lines the faulting one left
+  }
+}
+
+TEST_CASE("310: a faulting functional launch leaves the L2 with every access before the fault",
+          "[functional][caches]") {
+  // Accesses wait for the functional caches in batches (MemoryCounter::apply_pending); a
+  // launch stopped by a fault still applies every access made before it. Thread 200000 is
+  // lane 0 of block 3125's first warp and faults at that warp's first load, so the blocks
+  // before it made every access: the L2 must be what a clean launch of 3125 blocks leaves,
+  // and the next launch's statistics the same, on one thread and on two.
+  const std::string& text = copy_or_fault_ptx();
+  for (const std::string config : {"c2070", "h100"}) {
+    for (uint32_t threads : {1u, 2u}) {
+      INFO(config << ", " << threads << " threads");
+      auto after = [&](bool fault) {
+        ptxtest::Sim sim{Device(load_device_spec(test::repo("configs/" + config + ".json")))};
+        const auto& k = sim.kernel(text);
+        const uint32_t blocks = 4000, per_block = 64, n = blocks * per_block;
+        auto din = sim.zeros<float>(n);
+        auto dout = sim.zeros<float>(n);
+        LaunchOptions o;
+        o.mode = SimMode::Functional;
+        o.threads = threads;
+        o.cache_control = CacheControl::Keep;
+        auto args = [&](uint32_t bad) {
+          return std::vector<KernelArg>{ptr(din), ptr(dout), KernelArg::integer(int64_t(bad))};
+        };
+        if (fault) {
+          const ptxtest::Thrown t =
+              ptxtest::catch_error([&] { sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, args(200000), o); });
+          REQUIRE(t.type == "KernelFault");
+        } else {
+          sim.dev.launch(k, {3125, 1, 1}, {per_block, 1, 1}, 0, args(UINT32_MAX), o);
+        }
+        return sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, args(UINT32_MAX), o);
+      };
+      const LaunchStats faulted = after(true), clean = after(false);
+      CHECK(faulted.mem.l2_hits > 0);
+      CHECK(test::dump_all(faulted) == test::dump_all(clean));
+    }
   }
 }
