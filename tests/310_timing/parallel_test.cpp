@@ -392,6 +392,30 @@ const std::string& copy_or_fault_ptx() {
   return text;
 }
 
+// copy_or_fault over 4000 blocks of 64 threads on a fresh device of `config`, launched
+// functionally with kept caches on `threads` threads.
+struct CopyOrFault {
+  static constexpr uint32_t kBlocks = 4000, kPerBlock = 64;
+  ptxtest::Sim sim;
+  const isa::Kernel& k;
+  DevPtr din, dout;
+  LaunchOptions o;
+  CopyOrFault(const std::string& config, uint32_t threads)
+      : sim{Device(load_device_spec(test::repo("configs/" + config + ".json")))},
+        k(sim.kernel(copy_or_fault_ptx())),
+        din(sim.zeros<float>(kBlocks * kPerBlock)),
+        dout(sim.zeros<float>(kBlocks * kPerBlock)) {
+    o.mode = SimMode::Functional;
+    o.threads = threads;
+    o.cache_control = CacheControl::Keep;
+  }
+  // The first `blocks` blocks, thread `bad` (UINT32_MAX: none) reading past the buffer.
+  LaunchStats launch(uint32_t bad, uint32_t blocks = kBlocks) {
+    return sim.dev.launch(k, {blocks, 1, 1}, {kPerBlock, 1, 1}, 0,
+                          std::vector<KernelArg>{ptr(din), ptr(dout), KernelArg::integer(int64_t(bad))}, o);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("310: a launch that faults with the caches on a thread leaves the L2 as a serial run does",
@@ -399,23 +423,12 @@ TEST_CASE("310: a launch that faults with the caches on a thread leaves the L2 a
   // Thread `bad` faults after thousands of warps' accesses (several batches handed to the
   // cache thread); the next launch on the same device finds the L2 as the faulting one left
   // it (kept caches), so its hit counts show any difference.
-  const std::string& text = copy_or_fault_ptx();
   for (const std::string config : {"c2070", "h100"}) {
     INFO(config);
     auto run = [&](uint32_t threads) {
-      ptxtest::Sim sim{Device(load_device_spec(test::repo("configs/" + config + ".json")))};
-      const auto& k = sim.kernel(text);
-      const uint32_t blocks = 4000, per_block = 64, n = blocks * per_block;
-      auto din = sim.zeros<float>(n);
-      auto dout = sim.zeros<float>(n);
-      LaunchOptions o;
-      o.mode = SimMode::Functional;
-      o.threads = threads;
-      o.cache_control = CacheControl::Keep;
-      auto args = [&](uint32_t bad) { return std::vector<KernelArg>{ptr(din), ptr(dout), KernelArg::integer(int64_t(bad))}; };
-      const ptxtest::Thrown fault =
-          ptxtest::catch_error([&] { sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, args(200000), o); });
-      const LaunchStats after = sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, args(UINT32_MAX), o);
+      CopyOrFault c(config, threads);
+      const ptxtest::Thrown fault = ptxtest::catch_error([&] { c.launch(200000); });
+      const LaunchStats after = c.launch(UINT32_MAX);
       return std::tuple{fault, test::dump_all(after), after.mem.l2_hits};
     };
     const auto [fault1, after1, l2_hits] = run(1);
@@ -436,31 +449,14 @@ TEST_CASE("310: a faulting functional launch leaves the L2 with every access bef
   // lane 0 of block 3125's first warp and faults at that warp's first load, so the blocks
   // before it made every access: the L2 must be what a clean launch of 3125 blocks leaves,
   // and the next launch's statistics the same, on one thread and on two.
-  const std::string& text = copy_or_fault_ptx();
   for (const std::string config : {"c2070", "h100"}) {
     for (uint32_t threads : {1u, 2u}) {
       INFO(config << ", " << threads << " threads");
       auto after = [&](bool fault) {
-        ptxtest::Sim sim{Device(load_device_spec(test::repo("configs/" + config + ".json")))};
-        const auto& k = sim.kernel(text);
-        const uint32_t blocks = 4000, per_block = 64, n = blocks * per_block;
-        auto din = sim.zeros<float>(n);
-        auto dout = sim.zeros<float>(n);
-        LaunchOptions o;
-        o.mode = SimMode::Functional;
-        o.threads = threads;
-        o.cache_control = CacheControl::Keep;
-        auto args = [&](uint32_t bad) {
-          return std::vector<KernelArg>{ptr(din), ptr(dout), KernelArg::integer(int64_t(bad))};
-        };
-        if (fault) {
-          const ptxtest::Thrown t =
-              ptxtest::catch_error([&] { sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, args(200000), o); });
-          REQUIRE(t.type == "KernelFault");
-        } else {
-          sim.dev.launch(k, {3125, 1, 1}, {per_block, 1, 1}, 0, args(UINT32_MAX), o);
-        }
-        return sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, args(UINT32_MAX), o);
+        CopyOrFault c(config, threads);
+        if (fault) REQUIRE(ptxtest::catch_error([&] { c.launch(200000); }).type == "KernelFault");
+        else c.launch(UINT32_MAX, 3125);
+        return c.launch(UINT32_MAX);
       };
       const LaunchStats faulted = after(true), clean = after(false);
       CHECK(faulted.mem.l2_hits > 0);
