@@ -394,7 +394,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
         const TimedWork at_end = timed_work(stats);
         if (blocks_parallel)
           run_functional_parallel(executor, limits, counter, spec, stats, functional_threads, timed,
-                                  stats.exec.inst_executed, options.parallel_report);
+                                  stats.exec.inst_executed, options.parallel_report, !options.threads_adaptive);
         else run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);
         extrapolate_timing(stats, spec, at_end, grid.count());
       }
@@ -402,7 +402,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
     } else {
       if (options.cooperative) run_functional_cooperative(executor, limits, &counter);
       else if (parallel_blocks)
-        run_functional_parallel(executor, limits, counter, spec, stats, threads, 0, 0, options.parallel_report);
+        run_functional_parallel(executor, limits, counter, spec, stats, threads, 0, 0, options.parallel_report,
+                                !options.threads_adaptive);
       else run_functional(executor, limits, &counter);
       counter.finish();
     }

@@ -107,7 +107,8 @@ struct LaunchOptions {
   // Receives what a functional launch with threads did (tests, benchmarks); null: nothing.
   FunctionalParallelReport* parallel_report = nullptr;
   // false: every cycle that may tick in parallel does, even while the host is too busy for
-  // it to pay (SmPhase::set_adaptive; tests that must exercise the parallel path).
+  // it to pay (SmPhase::set_adaptive), and a parallel functional launch deals its chunks of
+  // blocks to the threads in turn (tests that must exercise the parallel path).
   bool threads_adaptive = true;
   // Receives each device printf's text (one call per printf and thread) when the launch
   // ends, ordered by block (linear index), warp, the warp's printf calls, then lane, in

@@ -78,6 +78,7 @@ struct EpochJob {
   uint64_t budget = 0;  // warp instructions the launch may still execute
   uint64_t first = 0, end = 0, chunk = 1;
   std::atomic<uint64_t> next_chunk{0};
+  uint32_t in_turn = 0;  // non-zero: chunk c is thread (c mod in_turn)'s (deal_in_turn)
   std::atomic<bool> stopping{false};
   std::vector<mem::CacheLog>* logs = nullptr;     // this epoch's, one per chunk (null: no caches)
   MemoryCounter* counter = nullptr;                // the launch's caches
@@ -121,8 +122,9 @@ void epoch_job(void* ctx, uint32_t share) {
   uint64_t n = 0;
   uint32_t since_clock = 0;
   try {
-    for (;;) {
-      const uint64_t c = job.next_chunk.fetch_add(1, std::memory_order_relaxed);
+    for (uint64_t turn = 0;; ++turn) {
+      const uint64_t c = job.in_turn ? turn * job.in_turn + share
+                                     : job.next_chunk.fetch_add(1, std::memory_order_relaxed);
       const uint64_t first = job.first + c * job.chunk;
       if (first >= job.end) break;
       if (job.logs) s.counter->log_caches_to(&(*job.logs)[c]);
@@ -139,7 +141,7 @@ void epoch_job(void* ctx, uint32_t share) {
 
 void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, MemoryCounter& counter,
                              const DeviceSpec& spec, LaunchStats& stats, uint32_t threads, uint64_t first_block,
-                             uint64_t instructions_before, FunctionalParallelReport* report) {
+                             uint64_t instructions_before, FunctionalParallelReport* report, bool deal_in_turn) {
   const sm::LaunchContext& ctx = executor.context();
   const uint64_t nblocks = ctx.grid.count();
   FunctionalParallelReport local;
@@ -199,6 +201,7 @@ void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, Mem
     job.budget = max ? max - std::min(max, total) : UINT64_MAX;
     job.first = next;
     job.end = end;
+    job.in_turn = deal_in_turn ? threads : 0;
     job.chunk = std::max<uint64_t>(1, (end - next) / (uint64_t(threads) * kChunksPerThread));
     const size_t chunks = (end - next + job.chunk - 1) / job.chunk;
     if (logs.size() < chunks) logs.resize(chunks);

@@ -45,9 +45,13 @@ struct FunctionalParallelReport {
 // `first_block` on with `threads` threads; `counter` is the launch's counter (its caches, if
 // it models them, see every access in block order). `instructions_before`: warp
 // instructions the launch executed before (a sampled timing run's timed blocks), counted
-// against its limits. Throws what the serial run would throw.
+// against its limits. `deal_in_turn`: an epoch's chunks go to the threads in turn (chunk c to
+// thread c mod threads) instead of to whichever is free, so every thread runs blocks even on
+// a host too busy to start them together (tests that must see two threads' blocks meet;
+// LaunchOptions::threads_adaptive false). Throws what the serial run would throw.
 void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, MemoryCounter& counter,
                              const DeviceSpec& spec, LaunchStats& stats, uint32_t threads, uint64_t first_block = 0,
-                             uint64_t instructions_before = 0, FunctionalParallelReport* report = nullptr);
+                             uint64_t instructions_before = 0, FunctionalParallelReport* report = nullptr,
+                             bool deal_in_turn = false);
 
 }  // namespace warpsim
