@@ -8,6 +8,7 @@
 
 #include "200_engine/ptx_fixture.hpp"
 #include "sim/engine/functional_parallel.hpp"
+#include "copy_or_fault.hpp"
 #include "stats_dump.hpp"
 
 using namespace warpsim;
@@ -170,59 +171,32 @@ TEST_CASE("310: blocks that write neighbouring words of one sector run in parall
 
 TEST_CASE("310: faults, limits and deadlocks stop parallel functional blocks as they stop one thread",
           "[functional][parallel]") {
-  // Thread 2373 (block 37) reads far past the buffer; every thread stores what it read.
-  const std::string fault_text = ptxtest::module(R"(
-.visible .entry late_fault(.param .u64 in, .param .u64 out)
-{
-  .reg .b32 %r<10>;
-  .reg .b64 %rd<8>;
-  .reg .f32 %f<4>;
-  .reg .pred %p<3>;
-  ld.param.u64 %rd1, [in];
-  ld.param.u64 %rd2, [out];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, %ctaid.x;
-  mov.u32 %r3, %ntid.x;
-  mad.lo.u32 %r4, %r2, %r3, %r1;
-  cvt.rn.f32.u32 %f2, %r4;
-  setp.eq.u32 %p2, %r4, 2373;
-  selp.u32 %r5, 100000, %r4, %p2;
-  mul.wide.u32 %rd3, %r5, 4;
-  add.s64 %rd4, %rd1, %rd3;
-  ld.global.f32 %f1, [%rd4];
-  add.f32 %f1, %f1, %f2;
-  mul.wide.u32 %rd5, %r4, 4;
-  add.s64 %rd6, %rd2, %rd5;
-  st.global.f32 [%rd6], %f1;
-  ret;
-}
-)");
+  // Thread 2373 (block 37) of copy_or_fault reads far past its buffer; the others copy
+  // in[i] = i + 1 to out[i].
   struct Outcome {
     ptxtest::Thrown thrown;
     std::vector<float> out;
   };
   auto attempt = [&](uint32_t threads, uint64_t max_instructions) {
-    ptxtest::Sim sim;
-    const auto& k = sim.kernel(fault_text);
+    copytest::CopyOrFault c("c2070", threads);
     const uint32_t n = 64 * 80;
-    auto din = sim.zeros<float>(n);
-    // The output buffer is never written before: the undone epochs must leave its pages as
-    // they found them (zeros where no block before the fault wrote).
-    const DevPtr dout = sim.dev.malloc(n * sizeof(float));
-    LaunchOptions o;
-    o.mode = SimMode::Functional;
-    o.threads = threads;
-    o.limits.max_warp_instructions = max_instructions;
+    std::vector<float> in(n);
+    for (uint32_t i = 0; i < n; ++i) in[i] = float(i + 1);
+    c.sim.dev.copy_to_device(c.din, in.data(), n * sizeof(float));
+    // An output buffer never written before: the undone epochs must leave its pages as they
+    // found them (zeros where no block before the fault wrote).
+    c.dout = c.sim.dev.malloc(n * sizeof(float));
+    c.o.cache_control = CacheControl::Flush;
+    c.o.limits.max_warp_instructions = max_instructions;
     Outcome r;
-    r.thrown = ptxtest::catch_error(
-        [&] { sim.dev.launch(k, {80, 1, 1}, {64, 1, 1}, 0, std::vector<KernelArg>{ptr(din), ptr(dout)}, o); });
-    r.out = sim.download<float>(dout, n);
+    r.thrown = ptxtest::catch_error([&] { c.launch(2373, 80); });
+    r.out = c.sim.download<float>(c.dout, n);
     return r;
   };
   const Outcome fault1 = attempt(1, 0);
   REQUIRE(fault1.thrown.type == "KernelFault");
   CHECK(fault1.thrown.what.find("block (37,") != std::string::npos);
-  CHECK(fault1.out[2367] == 2367.0f);  // blocks before the fault stored their values
+  CHECK(fault1.out[2367] == 2368.0f);  // blocks before the fault stored their values
   CHECK(fault1.out[40 * 64] == 0.0f);  // blocks after it did not run
   const Outcome limit1 = attempt(1, 1500);
   REQUIRE(limit1.thrown.type == "KernelFault");
