@@ -119,6 +119,30 @@ void Device::map_external(DevPtr at, void* storage, uint64_t bytes, const std::s
                                   bytes, at, impl_->gmem.describe(at, std::max<uint64_t>(bytes, 1))));
 }
 
+uint64_t Device::vmm_granularity() { return mem::GlobalMemory::kGranularity; }
+std::string Device::create_physical(uint64_t bytes, uint64_t* id) { return impl_->gmem.create_physical(bytes, id); }
+std::string Device::release_physical(uint64_t id) { return impl_->gmem.release_physical(id); }
+std::string Device::retain_physical(uint64_t id) { return impl_->gmem.retain_physical(id); }
+uint64_t Device::physical_bytes(uint64_t id) const { return impl_->gmem.physical_bytes(id); }
+std::string Device::reserve(uint64_t bytes, uint64_t alignment, DevPtr hint, DevPtr* base) {
+  return impl_->gmem.reserve(bytes, alignment, hint, base);
+}
+std::string Device::unreserve(DevPtr base, uint64_t bytes) { return impl_->gmem.unreserve(base, bytes); }
+std::string Device::map_physical(DevPtr base, uint64_t bytes, uint64_t id) {
+  return impl_->gmem.map_physical(base, bytes, id);
+}
+std::string Device::unmap(DevPtr base, uint64_t bytes) { return impl_->gmem.unmap(base, bytes); }
+std::string Device::set_access(DevPtr base, uint64_t bytes, bool accessible) {
+  return impl_->gmem.set_access(base, bytes, accessible);
+}
+std::optional<std::pair<uint64_t, bool>> Device::mapping_at(DevPtr ptr) const {
+  const auto* a = impl_->gmem.mapping_at(ptr);
+  if (!a) return std::nullopt;
+  return std::make_pair(a->physical, a->accessible);
+}
+bool Device::in_reservation(DevPtr ptr) const { return impl_->gmem.in_reservation(ptr); }
+uint64_t Device::accessible_from(DevPtr ptr) const { return impl_->gmem.accessible_from(ptr); }
+
 bool Device::set_heap_limit(uint64_t bytes) { return impl_->heap.set_limit(bytes); }
 uint64_t Device::heap_limit() const { return impl_->heap.limit(); }
 
@@ -146,29 +170,50 @@ mem::GlobalMemory::Allocation& checked(mem::GlobalMemory& gm, DevPtr p, uint64_t
   return *a;
 }
 
+// Copies and memsets may run over mappings that follow each other end to end (virtual
+// memory management): `f(allocation, address, bytes)` for each allocation in turn, once the
+// whole range is known to be there (nothing is written before an error).
+template <class F>
+void for_each_piece(mem::GlobalMemory& gm, DevPtr at, uint64_t bytes, const char* what, F&& f) {
+  for (bool apply : {false, true}) {
+    for (DevPtr p = at, n = bytes; n;) {
+      auto* a = gm.find(p, 1);
+      const uint64_t piece = a ? std::min(n, a->base + a->size - p) : 0;
+      if (!a || (piece < n && !a->physical)) checked(gm, p, n, what);  // throws, naming the place
+      if (apply) f(*a, p, piece);
+      p += piece;
+      n -= piece;
+    }
+  }
+}
+
 }  // namespace
 
 void Device::copy_to_device(DevPtr dst, const void* src, uint64_t bytes) {
-  if (!bytes) return;
-  auto& a = checked(impl_->gmem, dst, bytes, "copy to device");
-  impl_->gmem.write(a, dst, src, bytes);
+  auto* in = static_cast<const uint8_t*>(src);
+  for_each_piece(impl_->gmem, dst, bytes, "copy to device", [&](auto& a, DevPtr p, uint64_t n) {
+    impl_->gmem.write(a, p, in, n);
+    in += n;
+  });
 }
 
 void Device::copy_from_device(void* dst, DevPtr src, uint64_t bytes) const {
-  if (!bytes) return;
-  auto& a = checked(impl_->gmem, src, bytes, "copy from device");
-  impl_->gmem.read(a, src, dst, bytes);
+  auto* out = static_cast<uint8_t*>(dst);
+  for_each_piece(impl_->gmem, src, bytes, "copy from device", [&](auto& a, DevPtr p, uint64_t n) {
+    impl_->gmem.read(a, p, out, n);
+    out += n;
+  });
 }
 
 void Device::memset(DevPtr dst, uint8_t value, uint64_t bytes) {
-  if (!bytes) return;
-  auto& a = checked(impl_->gmem, dst, bytes, "memset");
   std::vector<uint8_t> chunk(std::min<uint64_t>(bytes, mem::GlobalMemory::kPageSize), value);
-  for (uint64_t done = 0; done < bytes;) {
-    uint64_t n = std::min<uint64_t>(chunk.size(), bytes - done);
-    impl_->gmem.write(a, dst + done, chunk.data(), n);
-    done += n;
-  }
+  for_each_piece(impl_->gmem, dst, bytes, "memset", [&](auto& a, DevPtr p, uint64_t n) {
+    for (uint64_t done = 0; done < n;) {
+      uint64_t k = std::min<uint64_t>(chunk.size(), n - done);
+      impl_->gmem.write(a, p + done, chunk.data(), k);
+      done += k;
+    }
+  });
 }
 
 uint64_t Device::bytes_allocated() const { return impl_->gmem.bytes_allocated(); }
@@ -336,8 +381,10 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   const uint32_t functional_threads =
       options.threads != kAutoThreads ? options.threads : std::min(host_cores(), kMaxAutoThreads);
   const uint32_t threads = timing && options.threads == kAutoThreads ? 1 : functional_threads;
+  // (Not while some memory has two addresses: blocks touching it through both would not be
+  // seen to meet.)
   const bool blocks_parallel = functional_threads > 1 && !options.cooperative && options.trace_warps.empty() &&
-                               blocks_may_run_in_parallel(*exec_kernel);
+                               blocks_may_run_in_parallel(*exec_kernel) && !impl_->gmem.has_aliased_mappings();
   const bool parallel_blocks = !timing && blocks_parallel;
   if (model_caches && threads > 1 && !parallel_blocks) counter.replay_caches_on_thread();
   mem::L2AccessPolicy l2_policy;

@@ -155,6 +155,25 @@ class Device {
   // memory: kernels read and write it in place). It does not count against the capacity;
   // unmap it with free(). Throws LaunchError if the range overlaps an allocation.
   void map_external(DevPtr at, void* storage, uint64_t bytes, const std::string& label);
+  // Virtual memory management (CUDA's cuMemCreate/cuMemAddressReserve/cuMemMap/cuMemSetAccess,
+  // mem::GlobalMemory): each returns "" or why it refused, changing nothing then. Physical
+  // allocations count against the capacity; a mapping has no access until set_access.
+  static uint64_t vmm_granularity();
+  std::string create_physical(uint64_t bytes, uint64_t* id);
+  std::string release_physical(uint64_t id);
+  std::string retain_physical(uint64_t id);
+  uint64_t physical_bytes(uint64_t id) const;  // 0: not a live handle
+  std::string reserve(uint64_t bytes, uint64_t alignment, DevPtr hint, DevPtr* base);
+  std::string unreserve(DevPtr base, uint64_t bytes);
+  std::string map_physical(DevPtr base, uint64_t bytes, uint64_t id);
+  std::string unmap(DevPtr base, uint64_t bytes);
+  std::string set_access(DevPtr base, uint64_t bytes, bool accessible);
+  bool in_reservation(DevPtr ptr) const;  // inside address space cuMemAddressReserve reserved
+  // The mapping containing `ptr`: its physical allocation and whether it has access.
+  std::optional<std::pair<uint64_t, bool>> mapping_at(DevPtr ptr) const;
+  // Bytes from `ptr` to the end of the accessible memory it is in (a run of mappings end to
+  // end counts as one); 0 outside.
+  uint64_t accessible_from(DevPtr ptr) const;
   // The heap of malloc/new in kernels (cudaLimitMallocHeapSize): set_heap_limit returns
   // false, changing nothing, once a kernel has allocated from it.
   bool set_heap_limit(uint64_t bytes);

@@ -10,10 +10,12 @@ GlobalMemory::GlobalMemory() : zero_page_(new uint8_t[kPageSize]()) {}
 
 GlobalMemory::~GlobalMemory() {
   for (auto& [base, a] : allocs_) free_pages(a);
+  for (auto& [id, ph] : physical_)
+    for (uint8_t* p : ph.pages) delete[] p;
 }
 
 void GlobalMemory::free_pages(Allocation& a) {
-  if (a.external) return;  // its owner's
+  if (a.external || a.physical) return;  // its owner's, or its physical allocation's
   for (uint8_t*& p : a.pages)
     if (p) {
       delete[] p;
@@ -27,9 +29,18 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes > capacity_ || allocated_ + bytes > capacity_)
     throw LaunchError(fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use", bytes,
                                   allocated_, capacity_));
-  // Skip any externally mapped range (with a guard on both sides) the next base would run into.
-  while (const Allocation* in_way = overlapping(next_base_ - kGuard, next_base_ + bytes + kGuard))
-    next_base_ = (in_way->base + in_way->size + kGuard + kAlign - 1) & ~(kAlign - 1);
+  // Skip any externally mapped range or reservation (with a guard on both sides) the next
+  // base would run into.
+  for (;;) {
+    const uint64_t lo = next_base_ - kGuard, hi = next_base_ + bytes + kGuard;
+    uint64_t end = 0;
+    if (const Allocation* in_way = overlapping(lo, hi)) end = in_way->base + in_way->size;
+    auto r = reserved_.lower_bound(hi);
+    if (r != reserved_.begin() && std::prev(r)->first + std::prev(r)->second > lo)
+      end = std::max(end, std::prev(r)->first + std::prev(r)->second);
+    if (!end) break;
+    next_base_ = (end + kGuard + kAlign - 1) & ~(kAlign - 1);
+  }
   Allocation a;
   a.base = next_base_;
   a.size = bytes;
@@ -66,7 +77,7 @@ const GlobalMemory::Allocation* GlobalMemory::overlapping(uint64_t lo, uint64_t 
 
 bool GlobalMemory::release(uint64_t base) {
   auto it = allocs_.find(base);
-  if (it == allocs_.end()) return false;
+  if (it == allocs_.end() || it->second.physical) return false;  // (a mapping goes with unmap)
   if (!it->second.external) allocated_ -= it->second.size;
   free_pages(it->second);
   allocs_.erase(it);
@@ -78,7 +89,7 @@ const GlobalMemory::Allocation* GlobalMemory::find(uint64_t addr, uint64_t n) co
   auto it = allocs_.upper_bound(addr);
   if (it == allocs_.begin()) return nullptr;
   --it;
-  return it->second.contains(addr, n) ? &it->second : nullptr;
+  return it->second.contains(addr, n) && it->second.accessible ? &it->second : nullptr;
 }
 
 GlobalMemory::Allocation* GlobalMemory::find(uint64_t addr, uint64_t n) {
@@ -97,6 +108,15 @@ std::string GlobalMemory::describe(uint64_t addr, uint64_t n) const {
                            : fmt::format("buffer '{}' ({} bytes at {:#x})", a.label, a.size, a.base);
   };
   const Allocation* below = nearest_below(addr);
+  if (below && !below->accessible && below->contains(addr, n))
+    return fmt::format("inside the {}-byte mapping at {:#x}, which has no access (cuMemSetAccess)", below->size,
+                       below->base);
+  if (!below || !below->contains(addr, 1)) {
+    auto r = reservation(addr, addr + 1);
+    if (r != reserved_.end())
+      return fmt::format("inside the {}-byte address reservation at {:#x}, where nothing is mapped (cuMemMap)",
+                         r->second, r->first);
+  }
   if (below) {
     if (below->contains(addr, n)) return fmt::format("inside {}", name(*below));
     if (addr < below->base + below->size) return fmt::format("straddles the end of {}", name(*below));
@@ -121,6 +141,7 @@ bool GlobalMemory::set_label(uint64_t base, const std::string& label) {
 uint8_t* GlobalMemory::materialise_page(Allocation& a, uint64_t index) {
   uint8_t* p = page(a, index);
   if (p) return p;
+  if (a.physical) return materialise_physical(a, index);
   p = new uint8_t[kPageSize]();
   ++pages_materialised_;
   std::atomic_ref<uint8_t*>(a.pages[index]).store(p, std::memory_order_release);
@@ -129,7 +150,7 @@ uint8_t* GlobalMemory::materialise_page(Allocation& a, uint64_t index) {
 
 void GlobalMemory::drop_page(Allocation& a, uint64_t index) {
   uint8_t* p = page(a, index);
-  if (a.external || !p) return;
+  if (a.external || a.physical || !p) return;
   std::atomic_ref<uint8_t*>(a.pages[index]).store(nullptr, std::memory_order_release);
   delete[] p;
   --pages_materialised_;

@@ -5,6 +5,13 @@
 // An allocation may instead be backed by storage its owner keeps (map_external: host memory
 // mapped into the device's address space, blocks of the device heap): accesses go straight
 // to that storage, and it does not count against the capacity.
+// Virtual memory management (CUDA's cuMemCreate, cuMemAddressReserve, cuMemMap,
+// cuMemSetAccess): a physical allocation is storage without an address, counted against the
+// capacity; a reservation is address space nothing else is placed in; a mapping is an
+// allocation inside a reservation whose pages are a physical allocation's (two mappings of
+// one physical allocation see the same bytes). A mapping starts without access (find() does
+// not return it) until set_access grants it. A physical allocation lives until its last
+// handle is released and its last mapping is unmapped.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -32,6 +39,8 @@ class GlobalMemory {
     std::vector<uint8_t*> pages;
     std::string label;                               // e.g. the launch spec's buffer name
     uint8_t* external = nullptr;                     // map_external's storage (pages point into it)
+    uint64_t physical = 0;                           // a mapping's physical allocation (0: not a mapping)
+    bool accessible = true;                          // false: a mapping without access (find() skips it)
     bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr - base + n <= size; }
   };
 
@@ -46,6 +55,35 @@ class GlobalMemory {
   // False, with nothing changed, if the range is empty, wraps or overlaps a live allocation.
   bool map_external(uint64_t base, uint8_t* storage, uint64_t bytes, std::string label);
   uint64_t bytes_allocated() const { return allocated_; }
+
+  // Virtual memory management (above). Sizes and addresses are multiples of kAlign (the
+  // granularity CUDA reports). Each returns "" or why it refused, changing nothing then.
+  static constexpr uint64_t kGranularity = kAlign;
+  // A physical allocation of `bytes` (id > 0 in `id`); refuses above the capacity.
+  std::string create_physical(uint64_t bytes, uint64_t* id);
+  // Drops one handle to it: the storage goes with the last handle and mapping.
+  std::string release_physical(uint64_t id);
+  // One more handle to a physical allocation that is mapped or has a handle
+  // (cuMemRetainAllocationHandle).
+  std::string retain_physical(uint64_t id);
+  uint64_t physical_bytes(uint64_t id) const;  // 0: no such live handle
+  // Reserves `bytes` of address space aligned to `alignment` (0: kAlign), at `hint` where it
+  // is free and aligned, else where the allocator places the next allocation.
+  std::string reserve(uint64_t bytes, uint64_t alignment, uint64_t hint, uint64_t* base);
+  // Frees a whole reservation (exactly as reserved) that holds no mapping.
+  std::string unreserve(uint64_t base, uint64_t bytes);
+  // Maps the first `bytes` of physical allocation `id` at `base`, inside one reservation,
+  // over nothing already mapped; without access.
+  std::string map_physical(uint64_t base, uint64_t bytes, uint64_t id);
+  // Unmaps every mapping in [base, base+bytes), which must be whole mappings end to end.
+  std::string unmap(uint64_t base, uint64_t bytes);
+  // Grants (true) or removes access to the mappings that make up [base, base+bytes) exactly.
+  std::string set_access(uint64_t base, uint64_t bytes, bool accessible);
+  bool in_reservation(uint64_t addr) const;
+  // The mapping containing `addr` whatever its access, or null.
+  const Allocation* mapping_at(uint64_t addr) const;
+  // Whether some physical allocation is mapped more than once (its bytes have two addresses).
+  bool has_aliased_mappings() const;
   void set_capacity(uint64_t bytes) { capacity_ = bytes; }
   uint64_t capacity() const { return capacity_; }
 
@@ -85,6 +123,10 @@ class GlobalMemory {
   // Gives page `index` of an owned allocation its storage back (reads see zeros again).
   void drop_page(Allocation& a, uint64_t index);
 
+  // From `addr` to the end of the accessible memory it lies in: its allocation, and for a
+  // mapping the accessible mappings that follow it end to end (0: addr is in none).
+  uint64_t accessible_from(uint64_t addr) const;
+
   uint64_t pages_materialised() const { return pages_materialised_; }
   // How many allocations were ever released: a cached Allocation pointer is valid only while
   // this is unchanged (kernels free device-heap blocks during a launch).
@@ -95,7 +137,22 @@ class GlobalMemory {
   const Allocation* overlapping(uint64_t lo, uint64_t hi) const;
   void free_pages(Allocation& a);
 
+  struct Physical {
+    uint64_t bytes = 0;
+    std::vector<uint8_t*> pages;  // materialised on first write through any mapping
+    std::vector<uint64_t> mapped_at;  // bases of its mappings
+    uint32_t handles = 1;             // handles the program holds (cuMemCreate, cuMemRetain...)
+  };
+  // The reservation containing [lo, hi), or reserved_.end().
+  std::map<uint64_t, uint64_t>::const_iterator reservation(uint64_t lo, uint64_t hi) const;
+  bool reserved_overlapping(uint64_t lo, uint64_t hi) const;
+  void free_physical_if_unused(uint64_t id);
+  uint8_t* materialise_physical(const Allocation& a, uint64_t index);
+
   std::map<uint64_t, Allocation> allocs_;  // by base
+  std::map<uint64_t, Physical> physical_;  // by id
+  std::map<uint64_t, uint64_t> reserved_;  // reservations: base -> bytes
+  uint64_t next_physical_ = 1;
   std::unique_ptr<uint8_t[]> zero_page_;
   uint64_t next_base_ = kFirstBase;
   uint64_t allocated_ = 0;

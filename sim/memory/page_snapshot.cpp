@@ -21,6 +21,9 @@ void PageSnapshot::claim(GlobalMemory::Allocation& a, uint64_t addr) {
   Saved& s = it->second;
   s.alloc = &a;
   s.index = index;
+  // A mapping's page is its physical allocation's: it is never dropped, so it is saved
+  // even while all zeros. (Launches with a physical page mapped twice run serially.)
+  if (a.physical) gm_.materialise_page(a, index);
   if (const uint8_t* p = GlobalMemory::page(a, index)) {
     s.bytes = std::make_unique<uint8_t[]>(page_bytes(a, index));
     std::memcpy(s.bytes.get(), p, page_bytes(a, index));

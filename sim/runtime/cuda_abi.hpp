@@ -238,6 +238,9 @@ enum DeviceAttr : int {
   AttrMaxAccessPolicyWindowSize = 109,
   AttrReservedSharedMemoryPerBlock = 111,
   AttrMemoryPoolsSupported = 115,
+  // The driver's CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED (no cudaDeviceAttr
+  // name; cudaDeviceGetAttribute answers it as the driver does).
+  AttrVirtualMemoryManagementSupported = 102,
   AttrMemoryPoolSupportedHandleTypes = 119,
 };
 

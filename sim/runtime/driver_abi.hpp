@@ -128,6 +128,28 @@ struct TextureDesc {  // CUDA_TEXTURE_DESC
   int reserved[12];
 };
 
+// Virtual memory management (cuMemCreate and its family). CUmemLocation and CUmemAccessDesc
+// are the runtime's cudaMemLocation and cudaMemAccessDesc (cuda_abi.hpp).
+using MemGenericAllocationHandle = unsigned long long;  // CUmemGenericAllocationHandle
+enum MemAllocationType : int { MemAllocationTypeInvalid = 0, MemAllocationTypePinned = 1 };
+enum MemAllocationGranularity : int { MemGranularityMinimum = 0, MemGranularityRecommended = 1 };
+enum MemAllocationCompType : unsigned char { MemAllocationCompNone = 0, MemAllocationCompGeneric = 1 };
+struct MemAllocationProp {  // CUmemAllocationProp
+  int type;                  // MemAllocationType
+  int requestedHandleTypes;  // CUmemAllocationHandleType bits (none: 0)
+  struct {
+    int type;  // CUmemLocationType: the runtime's MemLocationType
+    int id;
+  } location;
+  void* win32HandleMetaData;
+  struct {
+    unsigned char compressionType;  // MemAllocationCompType
+    unsigned char gpuDirectRDMACapable;
+    unsigned short usage;
+    unsigned char reserved[4];
+  } allocFlags;
+};
+
 // cuLaunchKernel's `extra` markers (CU_LAUNCH_PARAM_*).
 inline void* const kLaunchParamEnd = reinterpret_cast<void*>(0x00);
 inline void* const kLaunchParamBufferPointer = reinterpret_cast<void*>(0x01);

@@ -18,8 +18,8 @@ int as_int(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, INT32_MAX
 // 98-101, 112-121, 125, 126, 130-147 (multi-GPU board, host-native atomics, pageable and
 // managed access, preemption, cooperative and multi-device launch, remote flushes, host
 // registration, sparse arrays, semaphores, memory pools, RDMA, clusters, IPC events, NUMA,
-// MPS, ...), and the driver API's 102-105, 107 and 110 (virtual memory management, IPC
-// handle types, compressible memory, RDMA with it: cuda.h), none of which warpsim has.
+// MPS, ...), and the driver API's 103-105, 107 and 110 (IPC handle types, compressible
+// memory, RDMA with virtual memory management: cuda.h), none of which warpsim has.
 bool is_capability_flag(int attr) {
   return (attr >= 84 && attr <= 91 && attr != 87) || attr == 95 || attr == 96 || (attr >= 98 && attr <= 105) ||
          attr == 107 || attr == 110 ||
@@ -185,6 +185,7 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrMaxAccessPolicyWindowSize: return p.accessPolicyMaxWindowSize;
     case cuda::AttrReservedSharedMemoryPerBlock: return as_int(p.reservedSharedMemPerBlock);
     case cuda::AttrMemoryPoolsSupported: return 1;            // runtime_pools.cpp
+    case cuda::AttrVirtualMemoryManagementSupported: return 1;  // driver/drv_vmm.cpp
     case cuda::AttrMemoryPoolSupportedHandleTypes: return 0;  // no IPC handles
     default:
       if (attr < 1 || attr > kLastAttribute)  // not a cudaDeviceAttr at all, as the H100 answers

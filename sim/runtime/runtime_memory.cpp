@@ -295,17 +295,26 @@ cuda::MemcpyKind Runtime::transfer(void* dst, const void* src, uint64_t bytes, c
   // Managed memory is host memory between launches.
   const bool dst_dev = device_allocation(dst).has_value() && !is_managed(dst);
   const bool src_dev = device_allocation(src).has_value() && !is_managed(src);
+  // Memory mapped without access, or only reserved, is neither host nor device memory.
+  for (const void* p : {static_cast<const void*>(dst), src})
+    if (!device_allocation(p) && device_->in_reservation(addr(p)))
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("{}: {} is reserved device address space with no accessible memory mapped there "
+                                 "(cuMemMap, cuMemSetAccess)",
+                                 call, p));
   if (kind == cuda::Default) {
     kind = dst_dev ? (src_dev ? cuda::DeviceToDevice : cuda::HostToDevice)
                    : (src_dev ? cuda::DeviceToHost : cuda::HostToHost);
   }
+  // (A copy may run over mappings end to end.)
   auto where = [&](bool dev, const void* p, uint64_t n) {
     if (!dev) return;
     auto a = device_allocation(p);
-    if (addr(p) + n > a->first + a->second)
+    const uint64_t room = device_->accessible_from(addr(p));
+    if (n > room)
       throw ApiError(cuda::ErrorInvalidValue,
                      fmt::format("{}: {} bytes at {} run {} bytes past the end of its {}-byte allocation", call, n, p,
-                                 addr(p) + n - a->first - a->second, a->second));
+                                 n - room, addr(p) + room - a->first));
   };
   auto need_device = [&](bool dev, const void* p, const char* which) {
     if (!dev)
@@ -370,7 +379,7 @@ void Runtime::fill(void* dst, int value, uint64_t bytes, const char* call) {
   }
   auto a = device_allocation(dst);
   if (!a) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not device memory", call, dst));
-  if (addr(dst) - a->first + bytes > a->second)
+  if (bytes > device_->accessible_from(addr(dst)))
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("{}: {} bytes at {} run past the end of its {}-byte allocation", call, bytes, dst,
                                a->second));

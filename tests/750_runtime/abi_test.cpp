@@ -203,6 +203,22 @@ TEST_CASE("abi: the driver API's structs and numbers are cuda.h's") {
   CHECK(sizeof(cu::TextureDesc) == sizeof(CUDA_TEXTURE_DESC));
   SAME_FIELD(cu::TextureDesc, CUDA_TEXTURE_DESC, flags);
   SAME_FIELD(cu::TextureDesc, CUDA_TEXTURE_DESC, borderColor);
+  CHECK(sizeof(cu::MemAllocationProp) == sizeof(CUmemAllocationProp));
+  SAME_FIELD(cu::MemAllocationProp, CUmemAllocationProp, requestedHandleTypes);
+  SAME_FIELD(cu::MemAllocationProp, CUmemAllocationProp, location.id);
+  SAME_FIELD(cu::MemAllocationProp, CUmemAllocationProp, win32HandleMetaData);
+  SAME_FIELD(cu::MemAllocationProp, CUmemAllocationProp, allocFlags.compressionType);
+  SAME_FIELD(cu::MemAllocationProp, CUmemAllocationProp, allocFlags.usage);
+  CHECK(sizeof(warpsim::cuda::MemAccessDesc) == sizeof(CUmemAccessDesc));
+  SAME_FIELD(warpsim::cuda::MemAccessDesc, CUmemAccessDesc, flags);
+  CHECK(sizeof(cu::MemGenericAllocationHandle) == sizeof(CUmemGenericAllocationHandle));
+  CHECK(int(cu::MemAllocationTypePinned) == int(CU_MEM_ALLOCATION_TYPE_PINNED));
+  CHECK(int(warpsim::cuda::AttrVirtualMemoryManagementSupported) ==
+        int(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED));
+  CHECK(int(cu::MemGranularityRecommended) == int(CU_MEM_ALLOC_GRANULARITY_RECOMMENDED));
+  CHECK(int(cu::MemAllocationCompGeneric) == int(CU_MEM_ALLOCATION_COMP_GENERIC));
+  CHECK(int(warpsim::cuda::MemLocationTypeDevice) == int(CU_MEM_LOCATION_TYPE_DEVICE));
+  CHECK(int(warpsim::cuda::MemAccessFlagsProtRead) == int(CU_MEM_ACCESS_FLAGS_PROT_READ));
   CHECK(int(cu::kReadAsInteger) == int(CU_TRSF_READ_AS_INTEGER));
   CHECK(int(cu::kNormalizedCoordinates) == int(CU_TRSF_NORMALIZED_COORDINATES));
   CHECK(cu::kLaunchParamBufferPointer == CU_LAUNCH_PARAM_BUFFER_POINTER);

@@ -217,11 +217,11 @@ TEST_CASE("driver: device attributes equal an H100's but for the features warpsi
   // (driver 580.159.04). These differ, each a feature the simulated device does not have
   // (0 or cudaErrorNotSupported): GPU overlap, concurrent kernels, ECC, PCI ids, copy
   // engines, texture gather, stream priorities, the FP64 rate, concurrent managed access,
-  // preemption, virtual memory management and its handle types, compression, RDMA, sparse
+  // preemption, exportable memory handles, compression, RDMA, sparse
   // arrays, read-only registration, semaphores, pool handle types, clusters, deferred
   // mapping, IPC events, memory-sync domains, host memory pools and reserved attributes.
   const std::set<int> unmodelled = {15,  31,  32,  34,  40,  44,  78,  87,  89,  90,  92,  93,  94,  96,
-                                    102, 103, 107, 110, 112, 113, 114, 116, 117, 118, 119, 120, 121, 122,
+                                    103, 107, 110, 112, 113, 114, 116, 117, 118, 119, 120, 121, 122,
                                     123, 124, 125, 126, 127, 128, 129, 139, 140, 141, 142, 144, 145};
   const std::string gpu = rttest::slurp(WARPSIM_SOURCE_DIR "/docs/measurements/h100_device_attributes.tsv");
   auto r = rttest::exec("--functional --no-summary --config h100", app);
@@ -239,7 +239,25 @@ TEST_CASE("driver: device attributes equal an H100's but for the features warpsi
       ++compared;
     }
   }
-  CHECK(compared == 119);
+  CHECK(compared == 120);
+}
+
+TEST_CASE("driver: virtual memory management answers as an H100 does") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("vmm", "-cudart shared -lcuda");
+  // vmm.expected: the program's output on an H100 (tools/runtime/driver_ground_truth.sh).
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/vmm.expected");
+  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config c2070",
+                           "--functional --threads 2 --no-summary --config h100"}) {
+    auto r = rttest::exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == want);
+    // warpsim says why it refused, naming the call.
+    CHECK_THAT(r.err, Catch::Contains("cuMemMap: [") && Catch::Contains("overlaps the mapping at"));
+    CHECK_THAT(r.err, Catch::Contains("cuMemUnmap: [") && Catch::Contains("does not end where a mapping ends"));
+    CHECK_THAT(r.err, Catch::Contains("cuMemAddressFree: the reservation at"));
+  }
 }
 
 TEST_CASE("driver: warpsim inspect lists a fatbinary file's kernels and refuses a cubin with the fix") {
