@@ -47,6 +47,11 @@ struct Device::Impl {
   // no memory system (the next starts cold).
   std::unique_ptr<mem::MemorySystem> memory;
   std::vector<mem::Cache> functional_l2;
+  // The functional L1s of the last functional launch and the spec they were made for: the
+  // next launch with that spec remakes only those it used (MemoryCounter), instead of one
+  // per SM (132 on the H100), which dominated programs that launch small kernels often.
+  std::vector<mem::Cache> functional_l1;
+  const DeviceSpec* functional_l1_spec = nullptr;
   // The spec of each L1/shared split launches have used (with_shared_capacity), made at
   // first use; the memory system refers to them, so they live as long as the device.
   std::map<uint32_t, std::unique_ptr<const DeviceSpec>> splits;
@@ -149,6 +154,8 @@ uint64_t Device::heap_limit() const { return impl_->heap.limit(); }
 void Device::forget_caches() {
   impl_->memory.reset();
   std::vector<mem::Cache>().swap(impl_->functional_l2);
+  std::vector<mem::Cache>().swap(impl_->functional_l1);
+  impl_->functional_l1_spec = nullptr;
 }
 
 void Device::demote_persisting_l2() {
@@ -371,8 +378,13 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   const bool keep = options.cache_control == CacheControl::Keep;
   const bool model_caches = !timing && options.functional_caches;
   if (model_caches && !keep) impl_->functional_l2.clear();
+  if (model_caches && impl_->functional_l1_spec != &spec) {
+    impl_->functional_l1.clear();
+    impl_->functional_l1_spec = &spec;
+  }
   MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, model_caches,
-                        model_caches ? &impl_->functional_l2 : nullptr);
+                        model_caches ? &impl_->functional_l2 : nullptr,
+                        model_caches ? &impl_->functional_l1 : nullptr);
   // With threads, a functional launch runs its blocks on them where the kernel allows
   // (engine/functional_parallel.hpp; the caches then take turns with the blocks), else its
   // caches on a thread of their own.

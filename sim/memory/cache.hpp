@@ -88,7 +88,10 @@ class Cache {
   // L2 access control for the accesses from now on (l2_access_policy.hpp); the default
   // policy (no window, no set-aside) leaves every line normal. Lines keep the property they
   // were given until evicted or demoted.
-  void set_access_policy(const L2AccessPolicy& p) { policy_ = p; }
+  void set_access_policy(const L2AccessPolicy& p) {
+    policy_ = p;
+    pristine_ = false;
+  }
   // cudaCtxResetPersistingL2Cache: every persisting line becomes normal.
   void demote_persisting();
 
@@ -100,6 +103,8 @@ class Cache {
   FailReason last_fail_reason() const { return last_fail_; }
 
   const CacheSpec& spec() const { return spec_; }
+  // Nothing has changed it since it was made: it is what Cache(spec) would make now.
+  bool pristine() const { return pristine_; }
   const CacheStats& stats() const { return stats_; }
 
  private:
@@ -127,6 +132,7 @@ class Cache {
   FailReason last_fail_ = FailReason::None;
   L2AccessPolicy policy_;
   bool properties_used_ = false;  // a line was ever given a property other than normal
+  bool pristine_ = true;          // no access, fill, flush, invalidation or policy yet
   std::vector<uint64_t> scratch_;
 };
 

@@ -26,12 +26,14 @@ bool full_warp_deltas_equal(const int64_t* delta, const uint64_t* addr, uint64_t
 }  // namespace
 
 MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block,
-                             uint64_t grid_threads, bool model_caches, std::vector<mem::Cache>* kept_l2)
+                             uint64_t grid_threads, bool model_caches, std::vector<mem::Cache>* kept_l2,
+                             std::vector<mem::Cache>* reused_l1)
     : spec_(spec),
       stats_(stats),
       threads_per_block_(threads_per_block),
       grid_threads_(grid_threads),
       model_caches_(model_caches),
+      l1_(reused_l1 ? *reused_l1 : own_l1_),
       l2_(kept_l2 ? *kept_l2 : own_l2_) {
   txns_.reserve(64);
   shared_memo_.resize(stats_.per_pc.size());
@@ -42,8 +44,14 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
   if (!model_caches_) return;
   if (spec_.has_dram) map_ = std::make_shared<const mem::AddressMap>(spec_.dram);
   if (spec_.has_l1) {
-    l1_.reserve(spec_.sm.count);
-    for (uint32_t i = 0; i < spec_.sm.count; ++i) l1_.emplace_back(spec_.l1);
+    if (l1_.size() != spec_.sm.count) {
+      l1_.clear();
+      l1_.reserve(spec_.sm.count);
+      for (uint32_t i = 0; i < spec_.sm.count; ++i) l1_.emplace_back(spec_.l1);
+    } else {
+      for (mem::Cache& c : l1_)
+        if (!c.pristine()) c = mem::Cache(spec_.l1);
+    }
   }
   if (spec_.has_l2) {
     if (l2_.empty()) {

@@ -23,9 +23,13 @@ class MemoryCounter final : public MemoryObserver {
   // caches in its memory system instead and only counts transactions here.
   // `kept_l2` (optional, with model_caches): L2 slices that keep their contents from the
   // device's earlier launches (empty: made here; their counts restart either way). The
-  // L1s start empty at every launch, as on hardware.
+  // L1s start empty at every launch, as on hardware. `reused_l1` (optional, with
+  // model_caches): the L1s of an earlier launch with this spec's L1 (empty: made here), so
+  // that a launch does not build one per SM again: each one the earlier launch used is made
+  // anew, so every launch starts with empty L1s either way.
   MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_t threads_per_block, uint64_t grid_threads,
-                bool model_caches = true, std::vector<mem::Cache>* kept_l2 = nullptr);
+                bool model_caches = true, std::vector<mem::Cache>* kept_l2 = nullptr,
+                std::vector<mem::Cache>* reused_l1 = nullptr);
   // Applies the accesses still waiting for the caches (a launch that stopped with a fault
   // leaves the caches, and the L2 kept for the next launch, as an inline run would).
   ~MemoryCounter() override;
@@ -113,7 +117,8 @@ class MemoryCounter final : public MemoryObserver {
   std::vector<mem::Transaction> txns_;
   mem::WarpMemAccess local_view_;
   std::shared_ptr<const mem::AddressMap> map_;
-  std::vector<mem::Cache> l1_;
+  std::vector<mem::Cache> own_l1_;
+  std::vector<mem::Cache>& l1_;
   std::vector<mem::Cache> own_l2_;
   std::vector<mem::Cache>& l2_;
   mem::CacheLog pending_;

@@ -123,6 +123,32 @@ TEST_CASE("310: kept caches in functional mode: the L2 keeps its lines, the L1s 
   CHECK(kept[1].mem.l1_misses == kept[0].mem.l1_misses);
 }
 
+TEST_CASE("310: every functional launch on a device starts with empty L1s whatever the last one did",
+          "[timing][caches]") {
+  // The device reuses the functional L1s from launch to launch (remaking those a launch
+  // used): a launch after one that used only a few SMs, or after one with another L1/shared
+  // split (the H100's carveout), counts what it counts on a fresh device.
+  for (const std::string config : {"c2070", "h100"}) {
+    INFO(config);
+    Device dev(load_device_spec(test::repo("configs/" + config + ".json")));
+    const PreparedLaunch big = prepare(dev, small_vecadd());
+    const PreparedLaunch few =
+        prepare(dev, load_launch_spec(test::repo("kernels/vecadd/vecadd_1m.json"), {{"n", 1000}}));
+    const LaunchOptions o = options(CacheControl::Flush, SimMode::Functional);
+    const std::string first = test::dump_all(launch(dev, big, o));
+    CHECK(launch(dev, big, o).mem.l1_misses > 0);
+    CHECK(test::dump_all(launch(dev, big, o)) == first);
+    launch(dev, few, o);  // 4 blocks: 4 SMs' L1s used
+    CHECK(test::dump_all(launch(dev, big, o)) == first);
+    LaunchOptions other = o;
+    other.shared_preference.carveout_percent = 100;  // most of the H100's L1 as shared memory
+    launch(dev, big, other);
+    CHECK(test::dump_all(launch(dev, big, o)) == first);
+    Device fresh(load_device_spec(test::repo("configs/" + config + ".json")));
+    CHECK(test::dump_all(launch(fresh, prepare(fresh, small_vecadd()), o)) == first);
+  }
+}
+
 TEST_CASE("310: after a launch that faults, the next starts with cold caches", "[timing][caches]") {
   const std::string text = ptxtest::module(R"(
 .visible .entry late_fault(.param .u64 in)
