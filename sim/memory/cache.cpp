@@ -45,7 +45,7 @@ Cache::Cache(const CacheSpec& spec, SetIndex index)
 }
 
 AccessResult Cache::access(const CacheRequest& req, uint64_t now) {
-  pristine_ = false;
+  pristine_ = tags_fresh_ = false;
   if (req.sector_mask == 0 || (req.sector_mask & ~spec_.full_line_mask()) != 0)
     throw std::invalid_argument(fmt::format("Cache::access: sector mask 0x{:x} is empty or outside "
                                             "the {} sectors of a line",
@@ -93,7 +93,7 @@ void Cache::on_hit_property(uint32_t set, uint32_t way, AccessProperty prop) {
 }
 
 void Cache::demote_persisting() {
-  pristine_ = false;
+  pristine_ = tags_fresh_ = false;
   for (uint32_t set = 0; set < tags_.sets(); ++set)
     for (uint32_t way = 0; way < tags_.ways(); ++way) {
       CacheLine& l = tags_.at(set, way);
@@ -293,7 +293,7 @@ AccessResult Cache::write(const CacheRequest& req, uint64_t line, uint32_t set, 
 }
 
 void Cache::fill(uint64_t line_addr, uint32_t sector_mask, uint64_t now, std::vector<uint64_t>& ready) {
-  pristine_ = false;
+  pristine_ = tags_fresh_ = false;
   MshrEntry* e = mshr_.find(line_addr);
   if (!e)
     throw std::logic_error(fmt::format("Cache::fill: no outstanding miss for line 0x{:x}", line_addr));
@@ -354,7 +354,7 @@ AccessResult Cache::access_functional(const CacheRequest& req) {
 }
 
 std::vector<Writeback> Cache::flush() {
-  pristine_ = false;
+  pristine_ = tags_fresh_ = false;
   if (mshr_.used() != 0) throw std::logic_error("Cache::flush with misses outstanding");
   std::vector<Writeback> out;
   for (uint32_t s = 0; s < tags_.sets(); ++s) {
@@ -373,9 +373,11 @@ std::vector<Writeback> Cache::flush() {
 }
 
 void Cache::invalidate_all() {
-  pristine_ = false;
   if (mshr_.used() != 0) throw std::logic_error("Cache::invalidate_all with misses outstanding");
-  tags_ = CacheTags(spec_);
+  // Tags nothing has touched since they were made are already what this makes (the timed
+  // L1s of SMs the last launch gave no block: most of them in a small launch).
+  if (!tags_fresh_) tags_ = CacheTags(spec_);
+  tags_fresh_ = true;
 }
 
 const CacheLine* Cache::find_line(uint64_t addr) const {

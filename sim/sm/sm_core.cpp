@@ -131,7 +131,6 @@ SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
   warps_.resize(spec.sm.max_warps);
   ready_version_.assign(spec.sm.max_warps, 0);
   due_.assign(spec.sm.max_warps, kNever);
-  scoreboard_.assign(size_t(spec.sm.max_warps) * shared_.deps->scoreboard_size(), 0);
   blocks_.resize(shared_.blocks_per_sm);
 }
 
@@ -167,6 +166,9 @@ void SmCore::assign_block(uint32_t linear, uint64_t now) {
   b.warp_slots.clear();
   b.warps_alive = nw;
   const uint32_t sb_size = shared_.deps->scoreboard_size();
+  // Made at the SM's first block (every slot's part is cleared when a warp takes it): a
+  // launch builds every SM, and a small one gives blocks to few.
+  if (scoreboard_.empty()) scoreboard_.resize(size_t(shared_.spec->sm.max_warps) * sb_size);
   uint32_t slot = 0;
   for (uint32_t wi = 0; wi < nw; ++wi) {
     while (warps_[slot].used) ++slot;
