@@ -132,7 +132,7 @@ class Cache {
   FailReason last_fail_ = FailReason::None;
   L2AccessPolicy policy_;
   bool properties_used_ = false;  // a line was ever given a property other than normal
-  bool pristine_ = true;          // no access, fill, flush, invalidation or policy yet
+  bool pristine_ = true;          // no access, fill, flush, demotion or policy since it was made
   bool tags_fresh_ = true;        // the tags are what CacheTags(spec_) makes (no access, fill, ...)
   std::vector<uint64_t> scratch_;
 };
