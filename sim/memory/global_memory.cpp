@@ -55,8 +55,9 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
 bool GlobalMemory::map_external(uint64_t base, uint8_t* storage, uint64_t bytes, std::string label) {
   if (bytes == 0 || !storage || base + bytes < base) return false;
   // Only overlap is refused: host ranges may be adjacent, as they are in the program, and
-  // device allocations keep their guard from external ranges when they are placed.
-  if (overlapping(base, base + bytes)) return false;
+  // device allocations keep their guard from external ranges when they are placed. A
+  // reservation (cuMemAddressReserve) is the program's: nothing else goes there.
+  if (overlapping(base, base + bytes) || reserved_overlapping(base, base + bytes)) return false;
   Allocation a;
   a.base = base;
   a.size = bytes;

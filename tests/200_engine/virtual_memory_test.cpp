@@ -124,6 +124,10 @@ TEST_CASE("virtual memory: ordinary allocations are never placed in a reservatio
     CHECK_FALSE(gm.in_reservation(p));
     CHECK_FALSE(gm.in_reservation(p + kG + 12344));
   }
+  // Nor is memory mapped in from outside (pinned host memory, device-heap blocks).
+  std::vector<uint8_t> host(4096);
+  CHECK_FALSE(gm.map_external(hint + 4096, host.data(), host.size(), "host"));
+  CHECK(gm.map_external(hint + 4 * kG, host.data(), host.size(), "host"));  // just past it
 }
 
 TEST_CASE("virtual memory: two mappings of one allocation see the same bytes", "[memory][vmm]") {
