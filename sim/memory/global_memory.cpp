@@ -33,11 +33,8 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   // base would run into.
   for (;;) {
     const uint64_t lo = next_base_ - kGuard, hi = next_base_ + bytes + kGuard;
-    uint64_t end = 0;
-    if (const Allocation* in_way = overlapping(lo, hi)) end = in_way->base + in_way->size;
-    auto r = reserved_.lower_bound(hi);
-    if (r != reserved_.begin() && std::prev(r)->first + std::prev(r)->second > lo)
-      end = std::max(end, std::prev(r)->first + std::prev(r)->second);
+    uint64_t end = reserved_end(lo, hi);
+    if (const Allocation* in_way = overlapping(lo, hi)) end = std::max(end, in_way->base + in_way->size);
     if (!end) break;
     next_base_ = (end + kGuard + kAlign - 1) & ~(kAlign - 1);
   }
@@ -57,7 +54,7 @@ bool GlobalMemory::map_external(uint64_t base, uint8_t* storage, uint64_t bytes,
   // Only overlap is refused: host ranges may be adjacent, as they are in the program, and
   // device allocations keep their guard from external ranges when they are placed. A
   // reservation (cuMemAddressReserve) is the program's: nothing else goes there.
-  if (overlapping(base, base + bytes) || reserved_overlapping(base, base + bytes)) return false;
+  if (overlapping(base, base + bytes) || reserved_end(base, base + bytes)) return false;
   Allocation a;
   a.base = base;
   a.size = bytes;

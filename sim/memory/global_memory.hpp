@@ -145,7 +145,8 @@ class GlobalMemory {
   };
   // The reservation containing [lo, hi), or reserved_.end().
   std::map<uint64_t, uint64_t>::const_iterator reservation(uint64_t lo, uint64_t hi) const;
-  bool reserved_overlapping(uint64_t lo, uint64_t hi) const;
+  // The end of the highest reservation overlapping [lo, hi), or 0 if none does.
+  uint64_t reserved_end(uint64_t lo, uint64_t hi) const;
   void free_physical_if_unused(uint64_t id);
   uint8_t* materialise_physical(const Allocation& a, uint64_t index);
 

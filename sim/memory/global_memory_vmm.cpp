@@ -68,9 +68,11 @@ std::map<uint64_t, uint64_t>::const_iterator GlobalMemory::reservation(uint64_t 
   return lo >= r->first && hi <= r->first + r->second ? r : reserved_.end();
 }
 
-bool GlobalMemory::reserved_overlapping(uint64_t lo, uint64_t hi) const {
+uint64_t GlobalMemory::reserved_end(uint64_t lo, uint64_t hi) const {
   auto r = reserved_.lower_bound(hi);
-  return r != reserved_.begin() && std::prev(r)->first + std::prev(r)->second > lo;
+  if (r == reserved_.begin()) return 0;
+  const uint64_t end = std::prev(r)->first + std::prev(r)->second;
+  return end > lo ? end : 0;
 }
 
 std::string GlobalMemory::reserve(uint64_t bytes, uint64_t alignment, uint64_t hint, uint64_t* base) {
@@ -83,7 +85,7 @@ std::string GlobalMemory::reserve(uint64_t bytes, uint64_t alignment, uint64_t h
   if (bytes > kTop) return fmt::format("size {} is larger than the address space", bytes);
   auto free_at = [&](uint64_t b) {
     return b >= kFirstBase && b % align == 0 && b + bytes <= kTop && !overlapping(b - kGuard, b + bytes + kGuard) &&
-           !reserved_overlapping(b, b + bytes);
+           !reserved_end(b, b + bytes);
   };
   uint64_t b = hint;
   if (!hint || !free_at(hint)) {

@@ -296,8 +296,8 @@ cuda::MemcpyKind Runtime::transfer(void* dst, const void* src, uint64_t bytes, c
   const bool dst_dev = device_allocation(dst).has_value() && !is_managed(dst);
   const bool src_dev = device_allocation(src).has_value() && !is_managed(src);
   // Memory mapped without access, or only reserved, is neither host nor device memory.
-  for (const void* p : {static_cast<const void*>(dst), src})
-    if (!device_allocation(p) && device_->in_reservation(addr(p)))
+  for (const auto& [dev, p] : {std::pair<bool, const void*>{dst_dev, dst}, {src_dev, src}})
+    if (!dev && device_->in_reservation(addr(p)))
       throw ApiError(cuda::ErrorInvalidValue,
                      fmt::format("{}: {} is reserved device address space with no accessible memory mapped there "
                                  "(cuMemMap, cuMemSetAccess)",
