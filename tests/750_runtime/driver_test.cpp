@@ -260,6 +260,35 @@ TEST_CASE("driver: virtual memory management answers as an H100 does") {
   }
 }
 
+TEST_CASE("driver: kernels NVRTC compiles to a cubin run as on the GPU") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("nvrtc_cubin", "-cudart shared -lcuda -lnvrtc");
+  // nvrtc_cubin.expected: the program's output on an H200 (cc 9.0, as the h100 config;
+  // tools/runtime/driver_ground_truth.sh, docs/measurements/h200_nvrtc_cubin_2026-11-28.txt).
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/nvrtc_cubin.expected");
+  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
+    auto r = rttest::exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == want);
+    CHECK_THAT(r.err, Catch::Contains("NVRTC compiles for compute_90 in place of the sm_90 cubin the program asked "
+                                      "for; nvrtcGetCUBIN hands over the PTX"));
+  }
+  // The C2070 (cc 2.0) is older than any target NVRTC 13 has: its programs get compute_75
+  // PTX, which warpsim runs on every config, and print what the GPU printed but their
+  // device's compute capability.
+  auto r = rttest::exec("--no-summary --config c2070", app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  std::string c2070_want = want;
+  const std::string line = "device: compute capability 9.0\n";
+  REQUIRE(c2070_want.rfind(line, 0) == 0);
+  c2070_want.replace(0, line.size(), "device: compute capability 2.0\n");
+  CHECK(r.out == c2070_want);
+  CHECK_THAT(r.err, Catch::Contains("NVRTC compiles for compute_75 in place of the sm_20 cubin the program asked for, "
+                                    "the oldest target NVRTC has"));
+}
+
 TEST_CASE("driver: warpsim inspect lists a fatbinary file's kernels and refuses a cubin with the fix") {
   REQUIRE_NVCC();
   const std::string dir = rttest::build_modules("driver_kernels");

@@ -3,11 +3,11 @@
 # kernels driver_kernels.cu built as PTX, a fatbinary and a cubin, as the test builds them)
 # natively on a real NVIDIA GPU: what it prints is tests/750_runtime/programs/
 # driver_api.expected, which warpsim (--config h100) must reproduce exactly; the same for
-# driver_streams.cu (built with --default-stream per-thread) and vmm.cu (virtual memory
-# management). Also prints what the real
+# driver_streams.cu (built with --default-stream per-thread), vmm.cu (virtual memory
+# management) and nvrtc_cubin.cu (kernels NVRTC compiles to cubins). Also prints what the real
 # driver says for every CUresult (tools/runtime/driver_error_strings.cpp).
 #   tools/runtime/driver_ground_truth.sh OUT_DIR      # on the device machine
-# Writes OUT_DIR/{driver_api,driver_streams,vmm}.{out,err}, OUT_DIR/driver_error_strings.tsv
+# Writes OUT_DIR/{driver_api,driver_streams,vmm,nvrtc_cubin}.{out,err}, OUT_DIR/driver_error_strings.tsv
 # and OUT_DIR/gpu.txt (GPU, driver).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,6 +28,8 @@ nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> 
 "$out/des" > "$out/driver_error_strings.tsv"
 "$nvcc" -cudart shared -lcuda -o "$out/vmm" $p/vmm.cu
 "$out/vmm" > "$out/vmm.out" 2> "$out/vmm.err" || true
-rm -f "$out/driver_api" "$out/driver_streams" "$out/vmm" "$out/des" "$out/k.cubin" "$out/k.fatbin" "$out/k.ptx"
+"$nvcc" -cudart shared -lcuda -lnvrtc -o "$out/nvrtc_cubin" $p/nvrtc_cubin.cu
+"$out/nvrtc_cubin" > "$out/nvrtc_cubin.out" 2> "$out/nvrtc_cubin.err" || true
+rm -f "$out/driver_api" "$out/driver_streams" "$out/vmm" "$out/nvrtc_cubin" "$out/des" "$out/k.cubin" "$out/k.fatbin" "$out/k.ptx"
 cat "$out/gpu.txt"
 wc -l "$out/driver_api.out"

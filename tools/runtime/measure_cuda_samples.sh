@@ -47,8 +47,21 @@ measure_folder() {
     [ -n "$module" ] && [ -n "$ksrc" ] && [ ! -s "$dir/$module" ] &&
       "$nvcc" -$(echo $kind | tr A-Z a-z) -arch=sm_75 -lineinfo -w $common -I"$dir" -o "$dir/$module" "$dir/$ksrc" >>"$work/$name.build.log" 2>&1
   done
+  # The program's sources: every .cu and .cpp in the folder, but for NVRTC samples those
+  # add_executable names (their kernels' .cu files are compiled at run time, by NVRTC), and
+  # the CUDA headers their CMakeLists.txt copies beside the program for NVRTC to include.
+  local sources inc
+  sources=$(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort)
+  if [[ "$libs" == *nvrtc* ]]; then
+    local listed
+    listed=$(sed -n "s/^add_executable($name \([^)]*\))/\1/p" "$cml")
+    [ -n "$listed" ] && sources=$(for f in $listed; do echo "$dir/$f"; done)
+    for inc in $(grep -o '${CUDA_INCLUDE_DIR}/[A-Za-z0-9_./]*' "$cml" | sed 's|^${CUDA_INCLUDE_DIR}/||' | sort -u); do
+      [ -e "$dir/$(basename "$inc")" ] || cp -r "$(dirname "$nvcc")/../include/$inc" "$dir/" 2>/dev/null
+    done
+  fi
   if [ ! -x "$app" ] && ! "$nvcc" -cudart shared -arch=sm_75 -lineinfo -w $common -I"$dir" -o "$app" \
-      $(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort) $libs >"$work/$name.build.log" 2>&1; then
+      $sources $libs >"$work/$name.build.log" 2>&1; then
     printf '%s\tno_build\t\t%s\n' "$name" "$(grep -m1 -iE 'error|undefined' "$work/$name.build.log" | cut -c1-160)" >> "$parts/$name.prog"
     return
   fi
@@ -101,7 +114,8 @@ find "$root/Samples" -mindepth 2 -maxdepth 2 -type d | sort | while read -r dir;
     for f in "${wanted[@]}"; do [[ "$dir/" == *"/$f/"* ]] && keep=1; done
     [ -n "$keep" ] || continue
   fi
-  ls "$dir"/*.cu >/dev/null 2>&1 && echo "$dir"
+  # Folders with CUDA sources, and NVRTC samples (whose kernels may be headers NVRTC compiles).
+  { ls "$dir"/*.cu >/dev/null 2>&1 || grep -qs 'CUDA::nvrtc' "$dir/CMakeLists.txt"; } && echo "$dir"
 done | xargs -P "$jobs" -I{} "$0" --folder "$root" "$work" "$warpsim" "$nvcc" "$limit" "$config" {} "$parts"
 
 printf 'file\tresult\tdetail\n' > "$out/ptx.tsv"
