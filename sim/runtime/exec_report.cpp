@@ -191,11 +191,21 @@ Json exec_json(const std::vector<LaunchRecord>& launches, const std::vector<Copy
   return j;
 }
 
-void write_exec_json(std::ostream& out, const std::vector<LaunchRecord>& launches,
-                     const std::vector<CopyRecord>& copies, const std::vector<FaultRecord>& faults,
-                     const DeviceSpec& spec, const RuntimeOptions& o) {
-  // The frame is dumped with a placeholder where the launches go; they are dumped one at a
-  // time into it, indented as dump(2) indents an array's elements two levels down.
+std::string launch_json_element(const LaunchRecord& r) {
+  const std::string one = launch_json(r).dump(2);
+  std::string out = "    ";
+  out.reserve(one.size() + one.size() / 8);
+  for (char ch : one) {
+    out += ch;
+    if (ch == '\n') out += "    ";
+  }
+  return out;
+}
+
+void write_exec_json(std::ostream& out, const LaunchJsonSpill& launches, const std::vector<CopyRecord>& copies,
+                     const std::vector<FaultRecord>& faults, const DeviceSpec& spec, const RuntimeOptions& o) {
+  // The frame is dumped with a placeholder where the launches go; they were dumped one at a
+  // time (launch_json_element), indented as dump(2) indents an array's elements two levels down.
   const std::string placeholder = "\x01launches\x01";
   Json j = exec_json_frame(copies, faults, spec, o);
   j["launches"] = placeholder;
@@ -206,22 +216,16 @@ void write_exec_json(std::ostream& out, const std::vector<LaunchRecord>& launche
   const std::string quoted = Json(placeholder).dump();
   const size_t at = frame.find(key + quoted) + key.size();
   out << frame.substr(0, at);
-  if (launches.empty()) {
-    out << "[]";
-  } else {
-    out << "[\n";
-    for (size_t i = 0; i < launches.size(); ++i) {
-      const std::string one = launch_json(launches[i]).dump(2);
-      out << "    ";
-      for (char ch : one) {
-        out << ch;
-        if (ch == '\n') out << "    ";
-      }
-      out << (i + 1 < launches.size() ? ",\n" : "\n");
-    }
-    out << "  ]";
-  }
+  launches.write_array(out);
   out << frame.substr(at + quoted.size()) << "\n";
+}
+
+void write_exec_json(std::ostream& out, const std::vector<LaunchRecord>& launches,
+                     const std::vector<CopyRecord>& copies, const std::vector<FaultRecord>& faults,
+                     const DeviceSpec& spec, const RuntimeOptions& o) {
+  LaunchJsonSpill spill;
+  for (const auto& r : launches) spill.add(r);
+  write_exec_json(out, spill, copies, faults, spec, o);
 }
 
 }  // namespace warpsim::runtime

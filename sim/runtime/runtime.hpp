@@ -19,6 +19,7 @@
 #include "sim/engine/launch_sampling.hpp"
 #include "sim/runtime/cuda_abi.hpp"
 #include "sim/runtime/fatbin.hpp"
+#include "sim/runtime/launch_json_spill.hpp"
 #include "sim/runtime/mem_pool.hpp"
 #include "sim/runtime/runtime_graph.hpp"
 #include "sim/runtime/runtime_error.hpp"
@@ -295,7 +296,12 @@ class Runtime {
   const std::string& sticky_message() const { return sticky_message_; }
   void reset();  // cudaDeviceReset: frees everything, clears the sticky error
 
+  // Every launch with its counts and time. The per-channel DRAM, per-SM and per-line detail
+  // of a launch goes into json_launches() as it ends (when a JSON report is asked for) and
+  // is then dropped, but for each kernel's costliest launch under --by-line: a program's
+  // thousands of launches would otherwise keep ~150 KB each on the H100 config.
   const std::vector<LaunchRecord>& launches() const { return launches_; }
+  const LaunchJsonSpill& json_launches() const { return json_launches_; }
   const std::vector<CopyRecord>& copies() const { return copies_; }
   const std::vector<FaultRecord>& faults() const { return faults_; }
   uint64_t faulted_launches() const { return faulted_launches_; }
@@ -435,6 +441,9 @@ class Runtime {
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
   std::vector<LaunchRecord> launches_;
+  LaunchJsonSpill json_launches_;
+  std::map<std::string, size_t> costliest_;  // kernel -> its costliest launch (--by-line keeps its lines)
+  void record_launch(LaunchRecord&& rec);
   LaunchSampler sampler_;                          // --sample-launches
   LaunchSampler fresh_sampler() const {            // launch sampling only in timing mode
     return LaunchSampler(options_.mode == SimMode::Timing ? options_.sample_launches : 0);

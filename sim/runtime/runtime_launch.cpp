@@ -149,6 +149,35 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   if (timed) sampler_.on_timed(shape, rec.stats, launches_.size());
   else if (options_.mode == SimMode::Timing) sampler_.estimate(shape, rec.stats, spec());
   sim_time_ns_ += rec.stats.timing.valid ? rec.stats.timing.duration_ns : 0;
+  record_launch(std::move(rec));
+}
+
+void Runtime::record_launch(LaunchRecord&& rec) {
+  if (!options_.json_out.empty()) json_launches_.add(rec);
+  // What the exit summary does not read is dropped (launches()). Under --by-line the
+  // summary prints each kernel's costliest launch by line, the first of the longest as
+  // format_exec_summary picks it: that launch keeps its per-line statistics until a longer
+  // one of the same kernel replaces it.
+  LaunchStats& s = rec.stats;
+  std::vector<DramChannelStats>().swap(s.dram.channels);
+  std::vector<uint64_t>().swap(s.exec.round_robin_sm_instructions);
+  std::vector<WarpTrace>().swap(s.traces);
+  bool keep_lines = false;
+  if (options_.by_line) {
+    const auto ns = [](const LaunchStats& st) { return st.timing.valid ? st.timing.duration_ns : 0; };
+    auto [it, first] = costliest_.emplace(rec.kernel, launches_.size());
+    if (!first && ns(s) > ns(launches_[it->second].stats)) {
+      LaunchStats& old = launches_[it->second].stats;
+      std::vector<PcStats>().swap(old.per_pc);
+      std::vector<BranchInstanceStats>().swap(old.branches);
+      it->second = launches_.size();
+    }
+    keep_lines = it->second == launches_.size();
+  }
+  if (!keep_lines) {
+    std::vector<PcStats>().swap(s.per_pc);
+    std::vector<BranchInstanceStats>().swap(s.branches);
+  }
   launches_.push_back(std::move(rec));
 }
 

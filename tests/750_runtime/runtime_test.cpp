@@ -2,11 +2,14 @@
 // simulated device, with the codes CUDA returns.
 #include <catch2/catch.hpp>
 
+#include <fmt/format.h>
+
 #include <fstream>
 #include <sstream>
 
 #include "error_code.hpp"
 #include "fatbin_builder.hpp"
+#include "sim/runtime/exec_report.hpp"
 #include "sim/runtime/runtime.hpp"
 
 using namespace warpsim;
@@ -307,4 +310,71 @@ TEST_CASE("runtime: the environment sets the options") {
                           "\": expected auto (every core for a functional launch, one for a timed one) or 1 to 256 "
                           "host threads");
   }
+}
+
+TEST_CASE("runtime: a launch record keeps its counts and only the detail the exit report still reads") {
+  // Grids of 1, 4 and 2 blocks: the second launch is the costliest in timing mode, the first
+  // (all take no time) in functional mode, as format_exec_summary picks them.
+  for (SimMode mode : {SimMode::Functional, SimMode::Timing}) {
+    for (bool by_line : {false, true}) {
+      INFO((mode == SimMode::Timing ? "timing" : "functional") << (by_line ? " by line" : ""));
+      RuntimeOptions o = options(mode);
+      o.by_line = by_line;
+      Runtime rt(o);
+      FakeProgram prog(kVecAddPtx);
+      void** h = rt.register_fatbin(&prog.wrapper);
+      rt.register_function(h, &prog.vecadd_stub, "_Z12vecAddKernelPfS_S_i");
+      const int n = 4 * 256;
+      void* da = rt.malloc(n * 4);
+      void* db = rt.malloc(n * 4);
+      void* dc = rt.malloc(n * 4);
+      int nn = n;
+      void* args[] = {&da, &db, &dc, &nn};
+      for (unsigned blocks : {1u, 4u, 2u}) rt.launch(&prog.vecadd_stub, {blocks, 1, 1}, {256, 1, 1}, args, 0, nullptr);
+      REQUIRE(rt.launches().size() == 3);
+      const size_t costliest = mode == SimMode::Timing ? 1 : 0;
+      for (size_t i = 0; i < 3; ++i) {
+        const LaunchStats& s = rt.launches()[i].stats;
+        CHECK(s.exec.threads == std::vector<uint64_t>{256, 1024, 512}[i]);
+        CHECK(s.mem.gld_transactions > 0);
+        CHECK(s.timing.valid == (mode == SimMode::Timing));
+        CHECK(s.dram.channels.empty());
+        CHECK(s.exec.round_robin_sm_instructions.empty());
+        CHECK(s.per_pc.empty() == !(by_line && i == costliest));
+      }
+      const std::string summary = format_exec_summary(rt.launches(), rt.copies(), 0, rt.spec(), rt.options(), 0);
+      if (by_line) {
+        CHECK_THAT(summary, Catch::Contains(fmt::format("(launch {} of 3), by source line", costliest + 1)));
+      }
+    }
+  }
+}
+
+TEST_CASE("runtime: the JSON report holds each launch's full statistics, made as the launch ends") {
+  RuntimeOptions o = options(SimMode::Timing);
+  o.json_out = "unused.json";  // the Runtime keeps the launches' JSON; the process writes the file
+  Runtime rt(o);
+  FakeProgram prog(kVecAddPtx);
+  void** h = rt.register_fatbin(&prog.wrapper);
+  rt.register_function(h, &prog.vecadd_stub, "_Z12vecAddKernelPfS_S_i");
+  const int n = 512;
+  void* da = rt.malloc(n * 4);
+  void* db = rt.malloc(n * 4);
+  void* dc = rt.malloc(n * 4);
+  int nn = n;
+  void* args[] = {&da, &db, &dc, &nn};
+  for (int i = 0; i < 2; ++i) rt.launch(&prog.vecadd_stub, {2, 1, 1}, {256, 1, 1}, args, 0, nullptr);
+  REQUIRE(rt.json_launches().size() == 2);
+  std::ostringstream out;
+  write_exec_json(out, rt.json_launches(), rt.copies(), rt.faults(), rt.spec(), rt.options());
+  const Json j = Json::parse(out.str());
+  REQUIRE(j["launches"].size() == 2);
+  for (const auto& l : j["launches"]) {
+    // Per-channel DRAM statistics (with their banks) and per-line statistics, which the
+    // launch records no longer keep.
+    CHECK(l["dram"]["channels"].size() == rt.spec().dram.channels);
+    CHECK(l["dram"]["channels"][0]["bank_reads"].size() == rt.spec().dram.banks);
+    CHECK(!l["lines"].empty());
+  }
+  CHECK(rt.launches()[1].stats.dram.channels.empty());
 }

@@ -55,7 +55,7 @@ void at_exit() {
     if (!rt.options().json_out.empty()) {
       std::ofstream f(rt.options().json_out);
       if (!f) fmt::print(stderr, "warpsim: {}: cannot write the JSON report\n", rt.options().json_out);
-      write_exec_json(f, rt.launches(), rt.copies(), rt.faults(), rt.spec(), rt.options());
+      write_exec_json(f, rt.json_launches(), rt.copies(), rt.faults(), rt.spec(), rt.options());
     }
     if (rt.options().summary) fmt::print(stderr, "{}", format_exec_summary(rt.launches(), rt.copies(), rt.faulted_launches(), rt.spec(), rt.options(), host));
   } catch (const std::exception& e) {
