@@ -45,7 +45,8 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
   const uint32_t n = base_.spec->sm.count;
   const uint32_t nt = team_.shares();
   const sm::LaunchContext& ctx = *base_.ctx;
-  std::vector<sm::SmShared> wiring(nt, base_);
+  std::vector<sm::SmShared>& wiring = wiring_;
+  wiring.assign(nt, base_);
   if (nt > 1) {
     issue_alone_ = mark_issue_alone(*ctx.kernel);
     shares_.resize(nt);
@@ -68,9 +69,7 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
   // Contiguous ranges: each worker's SMs (and their wake entries) share few cache lines
   // with another worker's.
   for (uint32_t t = 0; t <= nt; ++t) first_sm_.push_back(uint32_t(uint64_t(n) * t / nt));
-  for (uint32_t t = 0; t < nt; ++t)
-    for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1]; ++i)
-      sms_.push_back(std::make_unique<sm::SmCore>(i, wiring[t]));
+  sms_.resize(n);  // made by sm(i) when first asked for
   wakes_.assign(n, sm::kNever);
   finite_.assign((n + 63) / 64, 0);
   alone_from_.assign(n, sm::kNever);
@@ -81,6 +80,12 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
 }
 
 SmPhase::~SmPhase() = default;
+
+void SmPhase::build(size_t i) {
+  uint32_t t = 0;
+  while (i >= first_sm_[t + 1]) ++t;
+  sms_[i] = std::make_unique<sm::SmCore>(static_cast<uint32_t>(i), wiring_[t]);
+}
 
 uint64_t SmPhase::tick_serial(uint64_t now, LimitGuard& limits) {
   // SMs without a wake time are never due and do not lower the minimum: only the others

@@ -35,7 +35,14 @@ class SmPhase {
   ~SmPhase();
 
   size_t size() const { return sms_.size(); }
-  sm::SmCore& sm(size_t i) { return *sms_[i]; }
+  // SM i, made when it is first asked for (a block is dispatched to it): a launch of a few
+  // blocks on a 132-SM device builds a few SMs, not 132 (an SM that never had a block
+  // has no state that could matter: no warps, no requests, no counts).
+  sm::SmCore& sm(size_t i) {
+    if (!sms_[i]) build(i);
+    return *sms_[i];
+  }
+  // Every SM, null where none was made.
   const std::vector<std::unique_ptr<sm::SmCore>>& sms() const { return sms_; }
   // When each SM next wants a visit (a copy of SmCore::wake, contiguous for the scan).
   const std::vector<uint64_t>& wakes() const { return wakes_; }
@@ -74,7 +81,10 @@ class SmPhase {
   uint64_t tick_serial(uint64_t now, LimitGuard& limits);
   void pace(bool prompt, uint64_t now);
 
+  void build(size_t i);
+
   sm::SmShared base_;
+  std::vector<sm::SmShared> wiring_;  // per share: what its SMs are wired to
   std::vector<uint8_t> issue_alone_;  // per pc
   std::vector<std::unique_ptr<Share>> shares_;  // shares_[0] unused (the base objects)
   std::vector<std::unique_ptr<sm::SmCore>> sms_;

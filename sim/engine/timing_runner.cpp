@@ -24,7 +24,7 @@ namespace {
   std::string state;
   int shown = 0;
   for (const auto& s : sms) {
-    if (s->empty()) continue;
+    if (!s || s->empty()) continue;
     if (++shown > 4) {
       state += "\n  ...";
       break;
@@ -101,7 +101,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       for (size_t k = 0; k < sms.size(); ++k) {
         if (next_block >= nblocks) break;
         const size_t i = (cursor + k) % sms.size();  // cursor stays 0 without a rate
-        sm::SmCore& s = *sms[i];
+        sm::SmCore& s = phase.sm(i);
         if (!s.has_free_block_slot()) continue;
         if (next_block >= allowed) {  // a slot is free, the dispatcher is not
           dispatch_wake = uint64_t(std::ceil(double(next_block) * rate));
@@ -163,7 +163,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   memory.set_dram_command_sink(nullptr);
   memory.end_launch(now, spec.launch_overhead_cycles);
 
-  for (auto& s : sms) s->account_until(now);
+  for (auto& s : sms)
+    if (s) s->account_until(now);
   phase.merge();
   memory.fill_stats(stats, now);
   TimingStats& t = stats.timing;
