@@ -362,8 +362,22 @@ void MemorySystem::begin_launch(const CacheSpec* l1) {
     const CacheSpec& now = m.sms[0].l1->spec();
     if (l1->line_bytes != m.spec.l1.line_bytes || l1->sector_bytes != m.spec.l1.sector_bytes)
       throw Error("internal: MemorySystem::begin_launch with an L1 of another line or sector size");
-    if (now.size_bytes != l1->size_bytes || now.ways != l1->ways)
-      for (auto& sm : m.sms) sm.l1 = std::make_unique<Cache>(*l1);
+    if (now.size_bytes != l1->size_bytes || now.ways != l1->ways) {
+      // Another split: each SM's L1 of that geometry comes back from the last launch that
+      // used it if nothing has touched it since it was made, else it is made afresh; the
+      // outgoing ones wait for their split's next launch. Either way a launch starts with
+      // what Cache(*l1) makes, as before.
+      auto& out = m.parked_l1[{now.size_bytes, now.ways}];
+      auto& in = m.parked_l1[{l1->size_bytes, l1->ways}];
+      out.resize(m.sms.size());
+      in.resize(m.sms.size());
+      for (size_t i = 0; i < m.sms.size(); ++i) {
+        std::unique_ptr<Cache> next = std::move(in[i]);
+        if (!next || !next->pristine()) next = std::make_unique<Cache>(*l1);
+        out[i] = std::move(m.sms[i].l1);
+        m.sms[i].l1 = std::move(next);
+      }
+    }
   }
   if (launches_++ == 0) return;
   base_ = next_base_;

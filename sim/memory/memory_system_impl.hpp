@@ -6,8 +6,10 @@
 #include <bit>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <queue>
+#include <utility>
 #include <vector>
 
 #include "sim/memory/index_set.hpp"
@@ -85,6 +87,10 @@ struct MemorySystem::Impl {
     uint64_t lsu_free_at = 0;  // issue.partial_store_cycles: the load/store unit is busy until then
   };
   std::vector<SmSide> sms;
+  // The L1s of the other L1/shared splits the launches so far used, one per SM, by (size,
+  // ways): a program whose kernels take different carveouts swaps them in and out at each
+  // launch instead of building 132 caches every time (begin_launch).
+  std::map<std::pair<uint64_t, uint32_t>, std::vector<std::unique_ptr<Cache>>> parked_l1;
   uint64_t lsu_pending = 0;  // transactions in all SMs' load/store queues
   uint64_t out_pending = 0;  // packets in all SMs' network queues
   IndexSet lsu_busy, out_busy;  // SMs with a non-empty load/store / network queue
