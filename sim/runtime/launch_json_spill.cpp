@@ -18,12 +18,30 @@ void LaunchJsonSpill::add(const LaunchRecord& r) {
     file_ = std::tmpfile();
     in_memory_ = file_ == nullptr;
   }
-  if (in_memory_) {
-    memory_ += text;
-  } else if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) {
-    throw std::runtime_error("the JSON report's temporary file could not be written");
+  if (!in_memory_) {
+    // Flushed at once, so that a full disk shows here and file_bytes_ is what the file holds.
+    if (std::fwrite(text.data(), 1, text.size(), file_) == text.size() && std::fflush(file_) == 0) {
+      file_bytes_ += text.size();
+      ++count_;
+      return;
+    }
+    move_to_memory();
   }
+  memory_ += text;
   ++count_;
+}
+
+void LaunchJsonSpill::move_to_memory() {
+  // The temporary file could not take a launch (a full disk): what it holds in full comes
+  // back into memory, and the report goes on there.
+  std::clearerr(file_);
+  std::rewind(file_);
+  memory_.resize(file_bytes_);
+  const size_t got = file_bytes_ ? std::fread(memory_.data(), 1, file_bytes_, file_) : 0;
+  std::fclose(file_);
+  file_ = nullptr;
+  in_memory_ = true;
+  if (got != file_bytes_) throw std::runtime_error("the JSON report's temporary file cannot be read back");
 }
 
 void LaunchJsonSpill::write_array(std::ostream& out) const {

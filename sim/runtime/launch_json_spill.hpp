@@ -25,8 +25,11 @@ class LaunchJsonSpill {
   void write_array(std::ostream& out) const;
 
  private:
+  void move_to_memory();
+
   std::FILE* file_ = nullptr;  // std::tmpfile(), made at the first launch
-  bool in_memory_ = false;     // no temporary file could be made: the text stays here
+  size_t file_bytes_ = 0;      // written to it in full
+  bool in_memory_ = false;     // no temporary file could be made or written: the text is here
   std::string memory_;
   size_t count_ = 0;
 };

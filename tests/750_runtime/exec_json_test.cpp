@@ -1,6 +1,9 @@
 // The exit report's JSON, written one launch at a time, is the document exec_json builds.
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <sstream>
 
 #include "sim/runtime/exec_report.hpp"
@@ -36,4 +39,38 @@ TEST_CASE("runtime: the streamed JSON report is exec_json's document, byte for b
       CHECK(streamed.str() == exec_json(launches, copies, f, spec, o).dump(2) + "\n");
     }
   }
+}
+
+TEST_CASE("runtime: the JSON report is whole when its temporary file fills up") {
+  DeviceSpec spec;
+  spec.name = "Test GPU";
+  spec.file = "configs/test.json";
+  RuntimeOptions o;
+  o.program = "prog";
+  std::vector<LaunchRecord> launches(6);
+  for (size_t i = 0; i < launches.size(); ++i) {
+    launches[i].kernel = "_Z3addPfi";
+    launches[i].grid = Dim3{uint32_t(i + 1), 1, 1};
+    launches[i].stats.kernel = launches[i].kernel;
+    launches[i].stats.exec.inst_executed = 7 * (i + 1);
+  }
+  const std::string want = exec_json(launches, {}, {}, spec, o).dump(2) + "\n";
+  // A file size limit stands in for a full disk: the third launch's text does not fit, and
+  // the spill goes on in memory with what the file held (writes past the limit fail with
+  // EFBIG once SIGXFSZ is ignored).
+  const size_t one = launch_json_element(launches[0]).size();
+  rlimit old{};
+  REQUIRE(getrlimit(RLIMIT_FSIZE, &old) == 0);
+  rlimit low = old;
+  low.rlim_cur = static_cast<rlim_t>(2 * one + one / 2);
+  auto previous = std::signal(SIGXFSZ, SIG_IGN);
+  LaunchJsonSpill spill;
+  REQUIRE(setrlimit(RLIMIT_FSIZE, &low) == 0);
+  for (const auto& r : launches) spill.add(r);
+  setrlimit(RLIMIT_FSIZE, &old);
+  std::signal(SIGXFSZ, previous);
+  std::ostringstream out;
+  write_exec_json(out, spill, {}, {}, spec, o);
+  CHECK(spill.size() == launches.size());
+  CHECK(out.str() == want);
 }
