@@ -45,24 +45,23 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
   const uint32_t n = base_.spec->sm.count;
   const uint32_t nt = team_.shares();
   const sm::LaunchContext& ctx = *base_.ctx;
-  std::vector<sm::SmShared>& wiring = wiring_;
-  wiring.assign(nt, base_);
+  wiring_.assign(nt, base_);
   if (nt > 1) {
     issue_alone_ = mark_issue_alone(*ctx.kernel);
     shares_.resize(nt);
     for (uint32_t t = 0; t < nt; ++t) {
-      wiring[t].issue_alone = issue_alone_.data();
-      wiring[t].defer_submits = true;
+      wiring_[t].issue_alone = issue_alone_.data();
+      wiring_[t].defer_submits = true;
       if (t == 0) continue;
       auto s = std::make_unique<Share>();
       s->executor = std::make_unique<sm::WarpExecutor>(ctx, s->stats);
       s->counter = std::make_unique<MemoryCounter>(*base_.spec, s->stats, ctx.threads_per_block,
                                                    ctx.grid.count() * ctx.threads_per_block,
                                                    /*model_caches=*/false);
-      wiring[t].executor = s->executor.get();
-      wiring[t].counter = s->counter.get();
-      wiring[t].stats = &s->stats;
-      wiring[t].counters = &s->counters;
+      wiring_[t].executor = s->executor.get();
+      wiring_[t].counter = s->counter.get();
+      wiring_[t].stats = &s->stats;
+      wiring_[t].counters = &s->counters;
       shares_[t] = std::move(s);
     }
   }

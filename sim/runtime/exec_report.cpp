@@ -39,7 +39,7 @@ std::vector<KernelTotals> totals_by_kernel(const std::vector<LaunchRecord>& laun
     if (fresh) out.push_back(KernelTotals{r.kernel});
     KernelTotals& t = out[it->second];
     const LaunchStats& s = r.stats;
-    const double ns = s.timing.valid ? s.timing.duration_ns : 0;
+    const double ns = simulated_ns(s);
     if (t.calls == 0 || ns < t.min_ns) t.min_ns = ns;
     if (t.calls == 0 || ns > t.max_ns) t.max_ns = ns, t.costliest = i;
     ++t.calls;
@@ -99,7 +99,7 @@ std::string format_exec_summary(const std::vector<LaunchRecord>& launches, const
   const bool timing = o.mode == SimMode::Timing;
   std::string out;
   double total_ns = 0;
-  for (const auto& r : launches) total_ns += r.stats.timing.valid ? r.stats.timing.duration_ns : 0;
+  for (const auto& r : launches) total_ns += simulated_ns(r.stats);
   const auto totals = totals_by_kernel(launches);
   // The time table: kernels and copies together, longest first (nvprof's GPU activities).
   std::vector<KernelTotals> activities = totals;

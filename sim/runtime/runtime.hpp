@@ -38,6 +38,10 @@ struct LaunchRecord {
   const isa::Kernel* source = nullptr;  // for per-line reports (lives as long as the Runtime)
 };
 
+// A launch's simulated time in ns (0 in functional mode): what the exit summary adds up and
+// ranks launches by.
+inline double simulated_ns(const LaunchStats& s) { return s.timing.valid ? s.timing.duration_ns : 0; }
+
 // One copy or memset the program made, in simulated time (nvprof's "[CUDA memcpy HtoD]").
 struct CopyRecord {
   std::string kind;            // "HtoD", "DtoH", "DtoD" or "memset"

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 #include "sim/engine/launch_validation.hpp"
 #include "sim/runtime/runtime.hpp"
@@ -148,7 +149,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   sync_managed_to_host();
   if (timed) sampler_.on_timed(shape, rec.stats, launches_.size());
   else if (options_.mode == SimMode::Timing) sampler_.estimate(shape, rec.stats, spec());
-  sim_time_ns_ += rec.stats.timing.valid ? rec.stats.timing.duration_ns : 0;
+  sim_time_ns_ += simulated_ns(rec.stats);
   record_launch(std::move(rec));
 }
 
@@ -158,26 +159,25 @@ void Runtime::record_launch(LaunchRecord&& rec) {
   // summary prints each kernel's costliest launch by line, the first of the longest as
   // format_exec_summary picks it: that launch keeps its per-line statistics until a longer
   // one of the same kernel replaces it.
+  const auto release = [](auto& v) { std::decay_t<decltype(v)>().swap(v); };
+  const auto drop_lines = [&](LaunchStats& st) {
+    release(st.per_pc);
+    release(st.branches);
+  };
   LaunchStats& s = rec.stats;
-  std::vector<DramChannelStats>().swap(s.dram.channels);
-  std::vector<uint64_t>().swap(s.exec.round_robin_sm_instructions);
-  std::vector<WarpTrace>().swap(s.traces);
+  release(s.dram.channels);
+  release(s.exec.round_robin_sm_instructions);
+  release(s.traces);
   bool keep_lines = false;
   if (options_.by_line) {
-    const auto ns = [](const LaunchStats& st) { return st.timing.valid ? st.timing.duration_ns : 0; };
     auto [it, first] = costliest_.emplace(rec.kernel, launches_.size());
-    if (!first && ns(s) > ns(launches_[it->second].stats)) {
-      LaunchStats& old = launches_[it->second].stats;
-      std::vector<PcStats>().swap(old.per_pc);
-      std::vector<BranchInstanceStats>().swap(old.branches);
+    if (!first && simulated_ns(s) > simulated_ns(launches_[it->second].stats)) {
+      drop_lines(launches_[it->second].stats);
       it->second = launches_.size();
     }
     keep_lines = it->second == launches_.size();
   }
-  if (!keep_lines) {
-    std::vector<PcStats>().swap(s.per_pc);
-    std::vector<BranchInstanceStats>().swap(s.branches);
-  }
+  if (!keep_lines) drop_lines(s);
   launches_.push_back(std::move(rec));
 }
 

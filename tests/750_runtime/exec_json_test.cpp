@@ -11,26 +11,41 @@
 using namespace warpsim;
 using namespace warpsim::runtime;
 
-TEST_CASE("runtime: the streamed JSON report is exec_json's document, byte for byte") {
+namespace {
+
+struct Frame {
   DeviceSpec spec;
-  spec.name = "Test GPU";
-  spec.file = "configs/test.json";
   RuntimeOptions o;
-  o.program = "prog";
+  Frame() {
+    spec.name = "Test GPU";
+    spec.file = "configs/test.json";
+    o.program = "prog";
+  }
+};
+
+// The i-th launch of a made-up program (no device behind it).
+LaunchRecord fake_launch(size_t i) {
+  LaunchRecord r;
+  r.kernel = "_Z3addPfi";
+  r.grid = Dim3{uint32_t(i + 1), 1, 1};
+  r.start_ns = 100.0 * double(i);
+  r.stats.kernel = r.kernel;
+  r.stats.exec.inst_executed = 7 * (i + 1);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("runtime: the streamed JSON report is exec_json's document, byte for byte") {
+  const Frame fr;
+  const DeviceSpec& spec = fr.spec;
+  const RuntimeOptions& o = fr.o;
   std::vector<CopyRecord> copies{{"HtoD", 4096, 0, 500}, {"memset", 16, 600, 0}};
   std::vector<FaultRecord> faults{{"_Z1kv", "illegal_address", "out of bounds \"here\"\nsecond line"},
                                   {"\x01launches\x01", "\x01launches\x01", "\n  \"launches\": "}};
   std::vector<LaunchRecord> launches;
   for (size_t n : {0, 1, 3}) {
-    while (launches.size() < n) {
-      LaunchRecord r;
-      r.kernel = "_Z3addPfi";
-      r.grid = Dim3{uint32_t(launches.size() + 1), 1, 1};
-      r.start_ns = 100.0 * double(launches.size());
-      r.stats.kernel = r.kernel;
-      r.stats.exec.inst_executed = 7 * (launches.size() + 1);
-      launches.push_back(r);
-    }
+    while (launches.size() < n) launches.push_back(fake_launch(launches.size()));
     for (bool no_faults : {false, true}) {
       INFO(n << " launches, faults " << !no_faults);
       const std::vector<FaultRecord> f = no_faults ? std::vector<FaultRecord>{} : faults;
@@ -42,18 +57,11 @@ TEST_CASE("runtime: the streamed JSON report is exec_json's document, byte for b
 }
 
 TEST_CASE("runtime: the JSON report is whole when its temporary file fills up") {
-  DeviceSpec spec;
-  spec.name = "Test GPU";
-  spec.file = "configs/test.json";
-  RuntimeOptions o;
-  o.program = "prog";
-  std::vector<LaunchRecord> launches(6);
-  for (size_t i = 0; i < launches.size(); ++i) {
-    launches[i].kernel = "_Z3addPfi";
-    launches[i].grid = Dim3{uint32_t(i + 1), 1, 1};
-    launches[i].stats.kernel = launches[i].kernel;
-    launches[i].stats.exec.inst_executed = 7 * (i + 1);
-  }
+  const Frame fr;
+  const DeviceSpec& spec = fr.spec;
+  const RuntimeOptions& o = fr.o;
+  std::vector<LaunchRecord> launches;
+  for (size_t i = 0; i < 6; ++i) launches.push_back(fake_launch(i));
   const std::string want = exec_json(launches, {}, {}, spec, o).dump(2) + "\n";
   // A file size limit stands in for a full disk: the third launch's text does not fit, and
   // the spill goes on in memory with what the file held (writes past the limit fail with
