@@ -346,6 +346,23 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   ctx.textures = &impl_->textures;
   sm::set_local_layout(ctx, kernel, options.stack_bytes);
   ctx.ns_per_cycle = spec.clock_mhz > 0 ? 1000.0 / spec.clock_mhz : 1.0;
+  sm::DeviceLaunchSupport device_runtime;
+  device_runtime.runs_work = static_cast<bool>(options.device_work_sink);
+  device_runtime.depth = options.device_launch_depth;
+  device_runtime.pending = options.device_launches_pending;
+  device_runtime.pending_limit = options.device_launch_pending_limit;
+  device_runtime.check = [this](const isa::Kernel& k, Dim3 g, Dim3 b, uint32_t shared) -> std::string {
+    try {
+      validate_launch(impl_->spec, k, g, b, shared);
+      launch_occupancy(impl_->spec, k, b, shared, 0);  // a block that fits no SM: "too many resources"
+    } catch (const LaunchError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  device_runtime.error_text = options.cuda_error_text;
+  device_runtime.runtime_version = options.device_runtime_version;
+  ctx.device_runtime = &device_runtime;
 
   // The grid barrier's workspace: { wsSize, barrier } as the driver lays it out, zeroed.
   struct Workspace {
@@ -471,6 +488,10 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
     throw;
   }
   flush_printf();
+  if (options.device_work_sink && !device_runtime.work.empty()) {
+    sm::order_device_work(device_runtime.work);
+    options.device_work_sink(std::move(device_runtime.work));
+  }
   stats.host_seconds = limits.elapsed_seconds();
   return stats;
 }

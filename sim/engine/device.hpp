@@ -15,6 +15,7 @@
 #include "sim/foundation/dim3.hpp"
 #include "sim/foundation/launch_stats.hpp"
 #include "sim/isa/ir.hpp"
+#include "sim/sm/device_work.hpp"
 #include "sim/sm/texture_objects.hpp"
 
 namespace warpsim {
@@ -125,6 +126,19 @@ struct LaunchOptions {
   // None by default: every line normal.
   mem::AccessPolicyWindow l2_window;
   uint64_t l2_persisting_bytes = 0;
+  // Dynamic parallelism (sm/device_work.hpp): receives the launches, copies and sets the
+  // grid asked the device runtime for, in the order they are to run, when it ends without a
+  // fault (the receiver runs them). Null: a launch from the device faults, naming why.
+  std::function<void(std::vector<sm::DeviceWork>&&)> device_work_sink;
+  uint32_t device_launch_depth = 0;  // this grid's nesting depth (0: the host launched it)
+  // Device-launched grids not complete as this one starts, and the most there may be
+  // (cudaLimitDevRuntimePendingLaunchCount; sm::DeviceLaunchSupport).
+  uint64_t device_launches_pending = 0;
+  uint64_t device_launch_pending_limit = 2048;
+  // cudaGetErrorString (false) / cudaGetErrorName (true) for kernels that call them, and
+  // cudaRuntimeGetVersion's value in a kernel.
+  std::function<std::string(uint32_t code, bool name)> cuda_error_text;
+  int device_runtime_version = 0;
 };
 
 class Device {

@@ -29,10 +29,7 @@ bool blocks_may_run_in_parallel(const isa::Kernel& k) {
         return false;
       case Op::Call:
         if (in.a.target >= 0) {
-          const isa::Builtin b = k.calls[static_cast<size_t>(in.a.target)].builtin;
-          if (b == isa::Builtin::Vprintf || b == isa::Builtin::Malloc || b == isa::Builtin::Free ||
-              b == isa::Builtin::GraphSetConditional)
-            return false;
+          if (isa::orders_blocks(k.calls[static_cast<size_t>(in.a.target)].builtin)) return false;
         }
         break;
       default:

@@ -15,7 +15,7 @@
 //    rest of the launch runs serially.
 // Kernels whose blocks can see each other's order in other ways run serially from the
 // start: global (or generic) atomics, %clock and %globaltimer, device printf, malloc and
-// free, surface stores and graph conditionals.
+// free, surface stores, graph conditionals and the device runtime (dynamic parallelism).
 #pragma once
 #include <cstdint>
 

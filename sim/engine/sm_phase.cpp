@@ -12,7 +12,8 @@ namespace {
 // Instructions that must not issue while other SMs tick: global (or generic) stores,
 // atomics and surface stores change what another SM's load would read, and printf records
 // must not depend on how far other SMs got when a fault stops the launch; malloc and free
-// change the device heap (and which global addresses are valid).
+// change the device heap (and which global addresses are valid); the device runtime's
+// calls use the heap and order a grid's work (isa::orders_blocks).
 std::vector<uint8_t> mark_issue_alone(const isa::Kernel& k) {
   std::vector<uint8_t> alone(k.code.size(), 0);
   for (size_t pc = 0; pc < k.code.size(); ++pc) {
@@ -22,10 +23,7 @@ std::vector<uint8_t> mark_issue_alone(const isa::Kernel& k) {
     const isa::Builtin b =
         in.op == isa::Op::Call && in.a.target >= 0 ? k.calls[static_cast<size_t>(in.a.target)].builtin
                                                    : isa::Builtin::None;
-    const bool prints = b == isa::Builtin::Vprintf;
-    const bool heap = b == isa::Builtin::Malloc || b == isa::Builtin::Free;
-    const bool condition = b == isa::Builtin::GraphSetConditional;  // writes device memory
-    alone[pc] = (writes && global) || prints || heap || condition || in.op == isa::Op::Sust;
+    alone[pc] = (writes && global) || isa::orders_blocks(b) || in.op == isa::Op::Sust;
   }
   return alone;
 }

@@ -149,7 +149,19 @@ struct Function {
   uint32_t decl_line = 0;
 };
 
-enum class Builtin : uint8_t { None, Vprintf, AssertFail, Malloc, Free, GraphSetConditional };
+enum class Builtin : uint8_t {
+  None, Vprintf, AssertFail, Malloc, Free, GraphSetConditional,
+  // The device runtime of dynamic parallelism (libcudadevrt's __cudaCDP2* calls, -rdc=true):
+  // launches and stream work of a grid run after it (sm/device_work.hpp).
+  CdpGetParameterBuffer, CdpLaunchDevice, CdpGetLastError, CdpPeekAtLastError, CdpGetErrorString, CdpGetErrorName,
+  CdpStreamCreate, CdpStreamDestroy, CdpStreamWaitEvent, CdpEventCreate, CdpEventRecord, CdpEventDestroy,
+  CdpMemcpyAsync, CdpMemsetAsync, CdpMalloc, CdpFree, CdpGetDevice, CdpRuntimeGetVersion,
+};
+// A call whose effect other blocks can see in a way that depends on the blocks' order
+// (device printf, the device heap, graph conditionals, the device runtime): kernels with one
+// run their blocks in order, and a timed launch issues it while no other SM ticks.
+constexpr bool orders_blocks(Builtin b) { return b != Builtin::None && b != Builtin::AssertFail; }
+constexpr bool is_device_runtime(Builtin b) { return b >= Builtin::CdpGetParameterBuffer; }
 
 // One call instruction's binding: the callee and where the caller put the arguments and
 // wants the results (offsets and sizes in the call-parameter area).
@@ -263,5 +275,9 @@ constexpr uint64_t kWindowSize = 0x1'0000'0000ull;
 // its index among the module's .func names in order of appearance. Not a data address
 // (a load from it faults); indirect calls map it back (Kernel::function_addresses).
 constexpr uint64_t kFunctionAddressBase = 0x0000'7C00'0000'0000ull;
+// The address of a module's kernel (mov.u64 %rd, kernel: dynamic parallelism's launches):
+// kKernelAddressBase + 16 * its index among the module's .entry names in order of appearance
+// (Module::kernels' order). Not a data address either.
+constexpr uint64_t kKernelAddressBase = 0x0000'7B00'0000'0000ull;
 
 }  // namespace warpsim::isa

@@ -12,14 +12,50 @@ namespace {
 
 uint32_t align_up(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
-// The external functions warpsim implements itself (None: any other name).
-Builtin builtin_of(std::string_view name) {
-  if (name == "vprintf") return Builtin::Vprintf;
-  if (name == "__assertfail") return Builtin::AssertFail;
-  if (name == "malloc") return Builtin::Malloc;
-  if (name == "free") return Builtin::Free;
-  if (name == "cudaGraphSetConditional") return Builtin::GraphSetConditional;
-  return Builtin::None;
+// The external functions warpsim implements itself, with their parameter and return sizes
+// as CUDA 12/13 declare them (cuda_device_runtime_api.h for the __cudaCDP2* calls, which
+// nvcc -rdc=true emits for the device runtime API). vprintf and __assertfail are checked
+// where they are executed.
+struct BuiltinSignature {
+  std::string_view name;
+  Builtin builtin;
+  std::vector<uint32_t> args, rets;  // bytes; empty args of vprintf/__assertfail: not checked
+  bool checked = true;
+};
+
+const std::vector<BuiltinSignature>& builtin_signatures() {
+  static const auto* table = new std::vector<BuiltinSignature>{
+      {"vprintf", Builtin::Vprintf, {}, {}, false},
+      {"__assertfail", Builtin::AssertFail, {}, {}, false},
+      {"malloc", Builtin::Malloc, {8}, {8}},
+      {"free", Builtin::Free, {8}, {}},
+      {"cudaGraphSetConditional", Builtin::GraphSetConditional, {8, 4}, {}},
+      {"__cudaCDP2GetParameterBufferV2", Builtin::CdpGetParameterBuffer, {8, 12, 12, 4}, {8}},
+      {"__cudaCDP2LaunchDeviceV2", Builtin::CdpLaunchDevice, {8, 8}, {4}},
+      {"__cudaCDP2GetLastError", Builtin::CdpGetLastError, {}, {4}},
+      {"__cudaCDP2PeekAtLastError", Builtin::CdpPeekAtLastError, {}, {4}},
+      {"__cudaCDP2GetErrorString", Builtin::CdpGetErrorString, {4}, {8}},
+      {"__cudaCDP2GetErrorName", Builtin::CdpGetErrorName, {4}, {8}},
+      {"__cudaCDP2StreamCreateWithFlags", Builtin::CdpStreamCreate, {8, 4}, {4}},
+      {"__cudaCDP2StreamDestroy", Builtin::CdpStreamDestroy, {8}, {4}},
+      {"__cudaCDP2StreamWaitEvent", Builtin::CdpStreamWaitEvent, {8, 8, 4}, {4}},
+      {"__cudaCDP2EventCreateWithFlags", Builtin::CdpEventCreate, {8, 4}, {4}},
+      {"__cudaCDP2EventRecord", Builtin::CdpEventRecord, {8, 8}, {4}},
+      {"__cudaCDP2EventDestroy", Builtin::CdpEventDestroy, {8}, {4}},
+      {"__cudaCDP2MemcpyAsync", Builtin::CdpMemcpyAsync, {8, 8, 8, 4, 8}, {4}},
+      {"__cudaCDP2MemsetAsync", Builtin::CdpMemsetAsync, {8, 4, 8, 8}, {4}},
+      {"__cudaCDP2Malloc", Builtin::CdpMalloc, {8, 8}, {4}},
+      {"__cudaCDP2Free", Builtin::CdpFree, {8}, {4}},
+      {"__cudaCDP2GetDevice", Builtin::CdpGetDevice, {8}, {4}},
+      {"__cudaCDP2RuntimeGetVersion", Builtin::CdpRuntimeGetVersion, {8}, {4}},
+  };
+  return *table;
+}
+
+const BuiltinSignature* builtin_of(std::string_view name) {
+  for (const BuiltinSignature& b : builtin_signatures())
+    if (b.name == name) return &b;
+  return nullptr;
 }
 
 }  // namespace
@@ -51,6 +87,17 @@ void ModuleParser::find_functions() {
     i = pos_ - 1;
   }
   pos_ = saved;
+}
+
+void ModuleParser::find_entries() {
+  int depth = 0;
+  for (size_t i = 0; i + 1 < toks_.size() && toks_[i].kind != Tok::End; ++i) {
+    const Token& t = toks_[i];
+    if (t.kind == Tok::LBrace) ++depth;
+    if (t.kind == Tok::RBrace) --depth;
+    if (depth != 0 || t.kind != Tok::Directive || t.text != ".entry" || toks_[i + 1].kind != Tok::Ident) continue;
+    entry_ids_.emplace(std::string(toks_[i + 1].text), static_cast<uint32_t>(entry_ids_.size()));
+  }
 }
 
 // The functions whose address the module takes: every mention of a function's name other
@@ -268,19 +315,22 @@ void ModuleParser::parse_call(Instr& in, const Token& op_tok) {
   }
   const FuncDecl& f = *fd;
   if (!indirect && !f.body_pos) {
-    cs.builtin = f.is_extern ? builtin_of(f.name) : Builtin::None;
-    if (cs.builtin == Builtin::None)
+    const BuiltinSignature* sig = f.is_extern ? builtin_of(f.name) : nullptr;
+    if (!sig) {
+      if (f.is_extern && f.name.rfind("__cudaCDP", 0) == 0)
+        unsupported(fmt::format("the device runtime call '{}' (dynamic parallelism) is not implemented by warpsim",
+                                f.name));
       unsupported(f.is_extern ? fmt::format("call of external function '{}' (separate compilation)", f.name)
                               : fmt::format("device function '{}' is declared but not defined", f.name));
-    // malloc and free as CUDA declares them: (.b64 size) -> .b64 pointer, and (.b64 pointer);
-    // cudaGraphSetConditional: (.b64 handle, .b32 value).
-    auto sizes_are = [&](const std::vector<ParamDecl>& ps, size_t n) {
-      return ps.size() == n && std::all_of(ps.begin(), ps.end(), [](const ParamDecl& p) { return p.size == 8; });
+    }
+    cs.builtin = sig->builtin;
+    auto sizes_are = [](const std::vector<ParamDecl>& ps, const std::vector<uint32_t>& want) {
+      if (ps.size() != want.size()) return false;
+      for (size_t i = 0; i < ps.size(); ++i)
+        if (ps[i].size != want[i]) return false;
+      return true;
     };
-    if ((cs.builtin == Builtin::Malloc && !(sizes_are(f.rets, 1) && sizes_are(f.args, 1))) ||
-        (cs.builtin == Builtin::Free && !(sizes_are(f.rets, 0) && sizes_are(f.args, 1))) ||
-        (cs.builtin == Builtin::GraphSetConditional &&
-         !(f.rets.empty() && f.args.size() == 2 && f.args[0].size == 8 && f.args[1].size == 4)))
+    if (sig->checked && !(sizes_are(f.args, sig->args) && sizes_are(f.rets, sig->rets)))
       unsupported(fmt::format("'{}' declared with a signature other than CUDA's", f.name));
   }
   auto bind = [&](const std::vector<Token>& given, const std::vector<ParamDecl>& formal, const char* what,

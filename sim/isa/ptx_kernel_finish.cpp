@@ -155,6 +155,13 @@ int64_t ModuleParser::symbol_value(const SymbolFixup& f) {
       unsupported_at(f.at, fmt::format("the address of function '{}' in a register narrower than 64 bits", f.name));
     return static_cast<int64_t>(function_address(f.name));
   }
+  if (entry_ids_.count(f.name)) {
+    if (!f.as_const)
+      fail_at(f.at, fmt::format("parse error: '{}' is a kernel; only its address can be taken (mov.u64)", f.name));
+    if (dtype_bytes(k_->code[f.pc].type) != 8)
+      unsupported_at(f.at, fmt::format("the address of kernel '{}' in a register narrower than 64 bits", f.name));
+    return static_cast<int64_t>(kernel_address(f.name));
+  }
   if (module_vars_.count(f.name) == 0 && kernel_vars_.count(f.name) == 0)
     fail_at(f.at, fmt::format("parse error: undeclared symbol '{}'", f.name));
   fail_at(f.at, fmt::format("parse error: symbol '{}' cannot be used here", f.name));

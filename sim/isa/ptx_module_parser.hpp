@@ -85,6 +85,7 @@ class ModuleParser final : public DecodeContext {
 
   std::unique_ptr<Module> run() {
     find_functions();
+    find_entries();
     find_address_taken();
     while (peek().kind != Tok::End) module_statement();
     if (mod_->version.empty()) fail_at(toks_.front(), "missing .version directive");
@@ -122,7 +123,7 @@ class ModuleParser final : public DecodeContext {
   bool is_symbol(std::string_view name) const override {
     std::string n(name);
     return kernel_vars_.count(n) || module_vars_.count(n) || params_.count(n) || global_index_.count(n) ||
-           find_call_param(name) || func_ids_.count(n);
+           find_call_param(name) || func_ids_.count(n) || entry_ids_.count(n);
   }
   bool is_call_param(std::string_view name) const override { return find_call_param(name) != nullptr; }
   uint16_t const_slot(uint64_t bits) override {
@@ -267,6 +268,11 @@ class ModuleParser final : public DecodeContext {
   uint64_t function_address(const std::string& name) const {
     return kFunctionAddressBase + 16 * uint64_t(func_ids_.at(name));
   }
+  // Every .entry name in order of appearance (its index: its address, kKernelAddressBase).
+  void find_entries();
+  uint64_t kernel_address(const std::string& name) const {
+    return kKernelAddressBase + 16 * uint64_t(entry_ids_.at(name));
+  }
   void apply_param_refs(Instr& in);
   void link_functions();
   void link_function(const FuncDecl& d, size_t index);
@@ -315,6 +321,7 @@ class ModuleParser final : public DecodeContext {
   std::vector<SymbolFixup> param_refs_;                           // the current instruction's call-parameter refs
   std::vector<std::string> call_names_;                           // per Kernel::calls entry: the callee
   std::unordered_map<std::string, int32_t> func_index_;           // linked functions of the kernel
+  std::unordered_map<std::string, uint32_t> entry_ids_;           // every .entry name: its index (its address)
   std::unordered_map<std::string, uint32_t> func_ids_;            // every .func name: its index (its address)
   std::vector<std::string> address_taken_;                        // functions whose address the module takes, by index
   std::unordered_map<std::string, FuncDecl> prototypes_;          // .callprototype labels of the body being parsed

@@ -9,6 +9,12 @@
 namespace warpsim::cuda {
 
 // cudaError_t values used by this runtime (driver_types.h numbering).
+// The CUDA version this runtime stands in for (cudaRuntimeGetVersion's encoding).
+inline constexpr int kRuntimeVersion = 13000;
+// What cudaRuntimeGetVersion says in a kernel (the device runtime's version): 6000 on an
+// H200 with CUDA 13.0 (tests/750_runtime/programs/dynamic_parallelism.expected).
+inline constexpr int kDeviceRuntimeVersion = 6000;
+
 enum Error : int {
   Success = 0,
   ErrorInvalidValue = 1,
@@ -261,6 +267,7 @@ struct FatbinWrapper {
   void* filename_or_fatbins;
 };
 constexpr int kFatbinWrapperMagic = 0x466243b1;
+constexpr int kFatbinWrapperLinked = 2;  // -rdc=true: filename_or_fatbins lists each unit's fatbinary
 
 
 // --- CUDA arrays, texture and surface objects (driver_types.h, texture_types.h) ---
@@ -404,7 +411,8 @@ struct AccessPolicyWindow {
   int hitProp;
   int missProp;
 };
-// cudaLimit (driver_types.h): the one warpsim models beyond the stack and the heap.
+// cudaLimit (driver_types.h): the ones warpsim models beyond the stack and the heap.
+constexpr int LimitDevRuntimePendingLaunchCount = 4;
 constexpr int LimitPersistingL2CacheSize = 6;
 
 // cudaLaunchAttributeValue, which is also cudaStreamAttrValue.

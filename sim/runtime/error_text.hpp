@@ -19,4 +19,9 @@ const ErrorText* find_error_text(const ErrorText (&table)[N], int code) {
   return nullptr;
 }
 
+// The runtime API's (libcudart 13's) name and string of a code; "unrecognized error code"
+// for one it does not have (runtime_error_text.cpp).
+const char* cuda_error_string(int code);
+const char* cuda_error_name(int code);
+
 }  // namespace warpsim::runtime

@@ -448,6 +448,26 @@ class Runtime {
   LaunchJsonSpill json_launches_;
   std::map<std::string, size_t> costliest_;  // kernel -> its costliest launch (--by-line keeps its lines)
   void record_launch(LaunchRecord&& rec);
+  // Runs one grid (the launch checked, the sticky error clear), then, depth first, the work
+  // it asked the device runtime for (dynamic parallelism, sm/device_work.hpp).
+  struct GridLaunch {
+    const isa::Kernel* kernel = nullptr;
+    sm::SharedPreference preference;
+    Dim3 grid, block;
+    uint32_t shared = 0;
+    std::vector<KernelArg> args;
+    bool cooperative = false;
+    mem::AccessPolicyWindow window;
+    uint32_t depth = 0;  // 0: launched by the host
+  };
+  void run_grid(const GridLaunch& g);
+  bool launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work);  // false: it faulted
+  void run_stream_work(const sm::DeviceWork& w, const isa::Kernel& asker);
+  void kernel_fault(const std::string& kernel, const KernelFault& e);
+  uint64_t pending_device_grids_ = 0;   // device-launched grids not complete
+  uint64_t pending_launch_limit_ = 2048;  // cudaLimitDevRuntimePendingLaunchCount
+  bool memset_noted_ = false;             // said once that device-side memsets write zeros
+  std::string linked_program_ptx(const cuda::FatbinWrapper& wrapper, Fatbin& first);
   LaunchSampler sampler_;                          // --sample-launches
   LaunchSampler fresh_sampler() const {            // launch sampling only in timing mode
     return LaunchSampler(options_.mode == SimMode::Timing ? options_.sample_launches : 0);

@@ -246,6 +246,7 @@ void Runtime::set_limit(int limit, uint64_t value, const char* call) {
       break;
     // The L2 set aside for persisting lines, up to the device's persistingL2CacheMaxSize.
     case cuda::LimitPersistingL2CacheSize: set_persisting_l2_bytes(value); break;
+    case cuda::LimitDevRuntimePendingLaunchCount: pending_launch_limit_ = value; break;
     default: break;  // the others are accepted and not modelled
   }
 }
@@ -256,6 +257,7 @@ uint64_t Runtime::limit(int limit) const {
     case 1: return 1 << 20;  // cudaLimitPrintfFifoSize: CUDA's default
     case 2: return device_->heap_limit();
     case cuda::LimitPersistingL2CacheSize: return persisting_l2_bytes();
+    case cuda::LimitDevRuntimePendingLaunchCount: return pending_launch_limit_;
     default: return 0;
   }
 }

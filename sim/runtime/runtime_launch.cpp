@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "sim/engine/launch_validation.hpp"
+#include "sim/runtime/error_text.hpp"
 #include "sim/runtime/runtime.hpp"
 #include "sim/runtime/runtime_module.hpp"
 #include "sim/sm/occupancy.hpp"
@@ -105,8 +106,21 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
     ++dropped_launches_;
     return;
   }
-  const LaunchShape shape{&kernel, to_dim3(grid), to_dim3(block), static_cast<uint32_t>(shared),
-                          shared_preference(entry)};
+  GridLaunch g;
+  g.kernel = &kernel;
+  g.preference = shared_preference(entry);
+  g.grid = to_dim3(grid);
+  g.block = to_dim3(block);
+  g.shared = static_cast<uint32_t>(shared);
+  g.args = std::move(kargs);
+  g.cooperative = cooperative;
+  g.window = window ? *window : stream_policy_window(stream);
+  run_grid(g);
+}
+
+bool Runtime::launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work) {
+  const isa::Kernel& kernel = *g.kernel;
+  const LaunchShape shape{&kernel, g.grid, g.block, g.shared, g.preference};
   const bool timed = options_.mode == SimMode::Timing && sampler_.time_next(shape);
   LaunchOptions lo;
   lo.mode = timed ? SimMode::Timing : SimMode::Functional;
@@ -116,41 +130,159 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   lo.threads = options_.threads;
   lo.limits = options_.limits;
   lo.stack_bytes = stack_bytes_;
-  lo.shared_preference = shared_preference(entry);
-  lo.cooperative = cooperative;
-  lo.l2_window = window ? *window : stream_policy_window(stream);
+  lo.shared_preference = g.preference;
+  lo.cooperative = g.cooperative;
+  lo.l2_window = g.window;
   lo.l2_persisting_bytes = persisting_l2_bytes_;
+  lo.device_work_sink = [&work](std::vector<sm::DeviceWork>&& w) { work = std::move(w); };
+  lo.device_launch_depth = g.depth;
+  lo.device_launches_pending = pending_device_grids_;
+  lo.device_launch_pending_limit = pending_launch_limit_;
+  lo.cuda_error_text = [](uint32_t code, bool name) {
+    return std::string(name ? cuda_error_name(int(code)) : cuda_error_string(int(code)));
+  };
+  lo.device_runtime_version = cuda::kDeviceRuntimeVersion;
 
   sync_managed_to_device();
   LaunchRecord rec;
   rec.kernel = kernel.name;
-  rec.grid = to_dim3(grid);
-  rec.block = to_dim3(block);
-  rec.dynamic_shared = static_cast<uint32_t>(shared);
+  rec.grid = g.grid;
+  rec.block = g.block;
+  rec.dynamic_shared = g.shared;
   rec.start_ns = sim_time_ns_;
   rec.source = &kernel;
   try {
-    rec.stats = device_->launch(kernel, rec.grid, rec.block, rec.dynamic_shared, kargs, lo);
+    rec.stats = device_->launch(kernel, rec.grid, rec.block, rec.dynamic_shared, g.args, lo);
   } catch (const LaunchError& e) {
     throw ApiError(launch_error_code(e.what()), e.what());
   } catch (const KernelFault& e) {
-    // As on hardware the launch itself succeeds; the fault is the sticky error that every
-    // later call returns. warpsim's message names the kernel, block, thread and line.
     sync_managed_to_host();
-    if (sticky_ == cuda::Success) {
-      sticky_ = fault_code(e.kind());
-      sticky_message_ = e.what();
-    }
-    ++faulted_launches_;
-    faults_.push_back({kernel.name, fault_kind_name(e.kind()), e.what()});
-    fmt::print(stderr, "warpsim: {}: kernel fault: {}\n", options_.program, e.what());
-    return;
+    kernel_fault(kernel.name, e);
+    return false;
   }
   sync_managed_to_host();
   if (timed) sampler_.on_timed(shape, rec.stats, launches_.size());
   else if (options_.mode == SimMode::Timing) sampler_.estimate(shape, rec.stats, spec());
   sim_time_ns_ += simulated_ns(rec.stats);
   record_launch(std::move(rec));
+  return true;
+}
+
+namespace {
+uint64_t launches_in(const std::vector<sm::DeviceWork>& work) {
+  return static_cast<uint64_t>(std::count_if(work.begin(), work.end(), [](const sm::DeviceWork& w) {
+    return w.kind == sm::DeviceWork::Kind::Launch;
+  }));
+}
+}  // namespace
+
+// A grid, then its device-runtime work in the order it runs (sm::order_device_work), depth
+// first: a launched grid runs with all its own work before the next item of its parent's,
+// as a grid is complete only when its children are. Copies and sets run when their turn
+// comes. After a fault the rest is dropped, as the context is broken. An explicit stack: a
+// chain of nested grids may be 2048 deep.
+void Runtime::run_grid(const GridLaunch& g) {
+  std::vector<sm::DeviceWork> work;
+  if (!launch_grid(g, work) || work.empty()) return;
+  struct Level {
+    std::vector<sm::DeviceWork> work;
+    size_t next = 0;
+    uint32_t depth = 0;
+    const isa::Kernel* kernel = nullptr;
+    mem::AccessPolicyWindow window;
+  };
+  std::vector<Level> stack;
+  pending_device_grids_ += launches_in(work);
+  stack.push_back({std::move(work), 0, g.depth, g.kernel, g.window});
+  while (!stack.empty()) {
+    Level& top = stack.back();
+    if (top.next == top.work.size()) {
+      if (top.depth > 0) --pending_device_grids_;  // the device-launched grid of this work is complete
+      stack.pop_back();
+      continue;
+    }
+    sm::DeviceWork w = std::move(top.work[top.next++]);
+    if (w.kind != sm::DeviceWork::Kind::Launch) {
+      if (sticky_ == cuda::Success) run_stream_work(w, *top.kernel);
+      continue;
+    }
+    if (sticky_ != cuda::Success) {
+      ++dropped_launches_;
+      --pending_device_grids_;
+      continue;
+    }
+    GridLaunch child;
+    child.kernel = w.kernel;
+    for (const auto& [fn, entry] : kernels_)
+      if (entry.module && entry.module->module == w.kernel->module && entry.name == w.kernel->name)
+        child.preference = shared_preference(entry);
+    child.grid = w.grid;
+    child.block = w.block_dim;
+    child.shared = w.shared;
+    child.args.resize(w.kernel->params.size());
+    for (size_t i = 0; i < w.kernel->params.size(); ++i) {
+      const isa::Param& p = w.kernel->params[i];
+      child.args[i].kind = KernelArg::Kind::Bytes;
+      child.args[i].bytes.assign(w.params.begin() + p.offset, w.params.begin() + p.offset + p.size);
+    }
+    child.window = top.window;
+    child.depth = top.depth + 1;
+    std::vector<sm::DeviceWork> child_work;
+    try {
+      launch_grid(child, child_work);
+    } catch (const ApiError& e) {  // refused when it was made, so this is warpsim's own check
+      kernel_fault(top.kernel->name, KernelFault(KernelFault::Kind::Trap,
+                                                 fmt::format("a launch of {} from a kernel ({}) failed: {}",
+                                                             w.kernel->name, w.origin, e.what())));
+    }
+    if (child_work.empty()) {
+      --pending_device_grids_;  // complete
+      continue;
+    }
+    pending_device_grids_ += launches_in(child_work);
+    stack.push_back({std::move(child_work), 0, child.depth, child.kernel, child.window});
+  }
+}
+
+// A copy or set a kernel asked for in a stream (cudaMemcpyAsync/cudaMemsetAsync in a kernel);
+// an address outside device memory is the launching kernel's fault.
+void Runtime::run_stream_work(const sm::DeviceWork& w, const isa::Kernel& asker) {
+  try {
+    if (w.kind == sm::DeviceWork::Kind::Memcpy) {
+      std::vector<uint8_t> bytes(w.bytes);
+      device_->copy_from_device(bytes.data(), w.src, w.bytes);
+      device_->copy_to_device(w.dst, bytes.data(), w.bytes);
+    } else {
+      // CUDA 13.0's device runtime writes zeros whatever the value (an H200, driver 580:
+      // docs/measurements/h200_device_memset_2026-11-28.txt); warpsim does what the GPU does.
+      if (w.value != 0 && !memset_noted_) {
+        memset_noted_ = true;
+        fmt::print(stderr,
+                   "warpsim: note: cudaMemsetAsync in a kernel ({}) writes zeros, not {:#x}, as CUDA 13.0's device "
+                   "runtime does on the GPU\n",
+                   w.origin, w.value);
+      }
+      device_->memset(w.dst, 0, w.bytes);
+    }
+  } catch (const LaunchError& e) {
+    kernel_fault(asker.name,
+                 KernelFault(KernelFault::Kind::MemoryAccess,
+                             fmt::format("{} in a kernel ({}): {}",
+                                         w.kind == sm::DeviceWork::Kind::Memcpy ? "cudaMemcpyAsync" : "cudaMemsetAsync",
+                                         w.origin, e.what())));
+  }
+}
+
+// As on hardware the launch itself succeeds; the fault is the sticky error that every later
+// call returns. warpsim's message names the kernel, block, thread and line.
+void Runtime::kernel_fault(const std::string& kernel, const KernelFault& e) {
+  if (sticky_ == cuda::Success) {
+    sticky_ = fault_code(e.kind());
+    sticky_message_ = e.what();
+  }
+  ++faulted_launches_;
+  faults_.push_back({kernel, fault_kind_name(e.kind()), e.what()});
+  fmt::print(stderr, "warpsim: {}: kernel fault: {}\n", options_.program, e.what());
 }
 
 void Runtime::record_launch(LaunchRecord&& rec) {

@@ -44,6 +44,7 @@ void Runtime::reset() {
   call_stack_.clear();
   sticky_ = cuda::Success;
   dropped_launches_ = 0;
+  pending_launch_limit_ = 2048;  // the device's limits go with it
   // The device's cache configuration goes with the context; the functions' attributes
   // (dynamic-shared opt-in, carveout) stay set, as on the H100 (carveout_calls.expected).
   device_cache_config_ = 0;
@@ -54,6 +55,45 @@ void Runtime::reset() {
   sticky_message_.clear();
 }
 
+namespace {
+// Whether a module's PTX defines the device runtime's cudaLaunchDeviceV2 (a line
+// ".visible .func (...) cudaLaunchDeviceV2(" as libcudadevrt's has).
+bool defines_device_runtime(const std::string& ptx) {
+  for (size_t at = ptx.find(" cudaLaunchDeviceV2("); at != std::string::npos;
+       at = ptx.find(" cudaLaunchDeviceV2(", at + 1)) {
+    const size_t line = ptx.rfind('\n', at);
+    if (ptx.compare(line == std::string::npos ? 0 : line + 1, 14, ".visible .func") == 0) return true;
+  }
+  return false;
+}
+}  // namespace
+
+// A program built with relocatable device code (-rdc=true, as dynamic parallelism needs):
+// the wrapper's fatbinary is nvlink's (machine code only) and the PTX is in each
+// translation unit's own fatbinary, a NULL-terminated array of which the wrapper points to.
+std::string Runtime::linked_program_ptx(const cuda::FatbinWrapper& wrapper, Fatbin& first) {
+  const auto* const* units = static_cast<const void* const*>(wrapper.filename_or_fatbins);
+  std::vector<std::string> ptx;
+  for (size_t i = 0; units && units[i]; ++i) {
+    const auto* image = static_cast<const uint8_t*>(units[i]);
+    Fatbin f = read_fatbin({image, fatbin_size(image)});
+    std::string text = f.best_ptx(options_.program);
+    // libcudadevrt's own unit (-lcudadevrt): the device runtime, which warpsim implements.
+    if (defines_device_runtime(text)) continue;
+    if (ptx.empty()) first = std::move(f);
+    ptx.push_back(std::move(text));
+  }
+  if (ptx.empty())
+    throw FatbinError(fmt::format("{}: relocatable device code (-rdc=true) without any translation unit's "
+                                  "fatbinary",
+                                  options_.program));
+  if (ptx.size() > 1)
+    throw FatbinError(fmt::format("{}: its device code is in {} translation units linked with -rdc=true; warpsim "
+                                  "runs the PTX of one (put the kernels and device functions in one .cu file)",
+                                  options_.program, ptx.size()));
+  return ptx.front();
+}
+
 void** Runtime::register_fatbin(const void* wrapper_ptr) {
   auto m = std::make_unique<Module>();
   m->name = options_.program;
@@ -62,14 +102,17 @@ void** Runtime::register_fatbin(const void* wrapper_ptr) {
     if (!wrapper || wrapper->magic != cuda::kFatbinWrapperMagic)
       throw FatbinError(fmt::format("{}: __cudaRegisterFatBinary: not an nvcc fatbinary wrapper (magic {:#x})",
                                     options_.program, wrapper ? unsigned(wrapper->magic) : 0u));
-    if (wrapper->version != 1)
-      throw FatbinError(fmt::format("{}: fatbinary wrapper version {} (relocatable device code, -rdc=true) is not "
-                                    "supported; build without -rdc",
-                                    options_.program, wrapper->version));
-    const auto* image = reinterpret_cast<const uint8_t*>(wrapper->data);
-    const uint64_t size = fatbin_size(image);
-    m->fatbin = read_fatbin({image, size});
-    m->ptx = m->fatbin.best_ptx(options_.program);
+    if (wrapper->version == cuda::kFatbinWrapperLinked) {
+      m->ptx = linked_program_ptx(*wrapper, m->fatbin);
+    } else if (wrapper->version == 1) {
+      const auto* image = reinterpret_cast<const uint8_t*>(wrapper->data);
+      const uint64_t size = fatbin_size(image);
+      m->fatbin = read_fatbin({image, size});
+      m->ptx = m->fatbin.best_ptx(options_.program);
+    } else {
+      throw FatbinError(fmt::format("{}: fatbinary wrapper version {} is not one nvcc 12/13 writes", options_.program,
+                                    wrapper->version));
+    }
   } catch (const Error& e) {
     m->load_error = e.what();
   }

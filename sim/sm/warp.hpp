@@ -54,6 +54,7 @@ struct BlockState {
   uint32_t arrived = 0;        // threads waiting at the barrier
   uint32_t red_true = 0;       // of them, threads whose bar.red predicate held
   uint32_t warps_done = 0;
+  uint32_t device_calls = 0;   // device-runtime work asked for so far (orders it)
   bool finished() const { return warps_done == warps.size(); }
 };
 

@@ -39,6 +39,7 @@ void WarpExecutor::call(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mas
   if (cs.builtin == isa::Builtin::Malloc) return builtin_malloc(w, cs, pc, mask);
   if (cs.builtin == isa::Builtin::Free) return builtin_free(w, cs, pc, mask);
   if (cs.builtin == isa::Builtin::GraphSetConditional) return builtin_set_conditional(w, cs, pc, mask);
+  if (isa::is_device_runtime(cs.builtin)) return device_runtime_call(w, cs, pc, mask);
   const int32_t callee = cs.indirect ? indirect_target(w, in, pc, mask) : cs.callee;
   if (callee < 0) return;  // split into one path per target; each re-executes the call
   const isa::Function& f = k.functions[static_cast<size_t>(callee)];

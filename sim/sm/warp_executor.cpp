@@ -41,6 +41,7 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
   b.arrived = 0;
   b.red_true = 0;
   b.warps_done = 0;
+  b.device_calls = 0;
   const uint32_t ws = ctx_.warp_size;
   for (uint32_t wi = 0; wi < nw; ++wi) {
     Warp& w = b.warps[wi];

@@ -5,7 +5,9 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/foundation/dim3.hpp"
@@ -17,6 +19,7 @@
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/mem_access.hpp"
 #include "sim/memory/page_snapshot.hpp"
+#include "sim/sm/device_work.hpp"
 #include "sim/sm/texture_objects.hpp"
 #include "sim/sm/warp.hpp"
 
@@ -48,6 +51,8 @@ struct LaunchContext {
   mem::DeviceHeap* heap = nullptr;          // malloc/free in kernels
   const TextureTable* textures = nullptr;  // the device's texture and surface objects (none: null)
   std::vector<std::string>* labels = nullptr;  // unused hook
+  // Dynamic parallelism: who runs the grid's device launches (null: nobody; they fault).
+  DeviceLaunchSupport* device_runtime = nullptr;
 };
 
 struct StepResult {
@@ -119,6 +124,16 @@ class WarpExecutor {
   void builtin_free(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   void builtin_set_conditional(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
   [[noreturn]] void builtin_assert(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
+  // The device runtime's calls (warp_device_runtime.cpp), lane by lane in lane order.
+  void device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask);
+  uint32_t device_launch(Warp& w, uint32_t lane, uint32_t pc, uint64_t buffer, uint64_t stream);
+  uint64_t parameter_buffer(Warp& w, uint32_t lane, uint32_t pc, const uint8_t* params, const isa::CallSite& cs);
+  uint64_t device_string(const std::string& text);
+  bool write_generic(const Warp& w, uint32_t lane, uint64_t addr, const void* in, uint32_t n);
+  DeviceLaunchSupport& device_runtime(const Warp& w, uint32_t lane, uint32_t pc, const char* call);
+  uint64_t thread_key(const Warp& w, uint32_t lane) const {
+    return (uint64_t(w.block->linear) << 32) | (w.index * 32u + lane);
+  }
   bool read_generic(const Warp& w, uint32_t lane, uint64_t addr, void* out, uint32_t n) const;
   std::string read_string(const Warp& w, uint32_t lane, uint64_t addr, uint32_t pc, const char* what) const;
   uint8_t* call_params(const Warp& w, uint32_t lane) const {

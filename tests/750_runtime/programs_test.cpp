@@ -445,6 +445,52 @@ TEST_CASE("programs: cooperative launches and grid.sync(), as on an H200") {
   check_prints_expected("grid_sync");
 }
 
+TEST_CASE("programs: dynamic parallelism (kernels launching kernels, -rdc=true) as on an H200") {
+  REQUIRE_NVCC();
+  // dynamic_parallelism.expected is an H200's output (tools/runtime/ground_truth.sh): one
+  // child per block, a block's NULL stream in order across its warps, a tail launch after
+  // the whole grid, 2048 nested grids and the 2049th refused (the pending-launch limit),
+  // launch errors returned to the launching thread only, device-side streams, cudaMalloc,
+  // cudaMemcpyAsync and cudaFree, a recursive quicksort on streams, and device error strings.
+  const std::string app = rttest::build_program("dynamic_parallelism", "-cudart shared -rdc=true -lcudadevrt");
+  const std::string want =
+      rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/dynamic_parallelism.expected");
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100",
+                           "--functional --no-summary --config h100 --threads 2"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == want);
+  }
+  // The exit summary counts the grids the device launched with the host's: 3 + 2 + 1 +
+  // 2048 + 0 + 2 + the quicksort's + 1 launches of the children's kernels.
+  auto r = exec("--functional --config h100", app);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.err, Catch::Contains("fill") && Catch::Contains("nest") && Catch::Contains("quicksort"));
+  CHECK_THAT(r.err, Catch::Matches("(.|\n)*\n==warpsim== +2049 +[^\n]*nest\\(int(.|\n)*"));
+}
+
+TEST_CASE("programs: device code in several translation units (-rdc=true) is refused and says why") {
+  REQUIRE_NVCC();
+  // Two .cu files linked with -rdc=true: warpsim runs one module's PTX and says so.
+  const std::string dir = WARPSIM_BINARY_DIR "/runtime_programs/rdc_two_units";
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(dir + "/a.cu") << "__device__ int twice(int x);\n"
+                                    "__global__ void k(int* p) { p[0] = twice(21); }\n"
+                                    "int main() { int* d; cudaMalloc(&d, 4); k<<<1, 1>>>(d);\n"
+                                    "  return cudaGetLastError() == cudaSuccess ? 0 : 3; }\n";
+    std::ofstream(dir + "/b.cu") << "__device__ int twice(int x) { return 2 * x; }\n";
+  }
+  auto b = rttest::shell(rttest::kNvcc + " -arch=sm_75 -rdc=true -cudart shared -o " + dir + "/app " + dir +
+                         "/a.cu " + dir + "/b.cu");
+  INFO(b.err);
+  REQUIRE(b.status == 0);
+  auto r = exec("--functional --no-summary", dir + "/app");
+  CHECK(r.status == 3);
+  CHECK_THAT(r.err, Catch::Contains("device code is in 2 translation units linked with -rdc=true"));
+}
+
 TEST_CASE("programs: conditional graph nodes and capture into a graph, as on an H100") {
   REQUIRE_NVCC();
   // graph_conditional.expected is an H100's output (the same in seven runs): IF with one and

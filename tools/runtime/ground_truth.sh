@@ -4,7 +4,8 @@
 # equal (warpsim has to reproduce it exactly).
 #   tools/runtime/ground_truth.sh OUT_DIR NAME...     # on the device machine
 # Writes OUT_DIR/gpu.txt (nvcc, GPU, driver) too. Programs with arguments or several
-# outputs have their own script (texture_ground_truth.sh).
+# outputs have their own script (texture_ground_truth.sh). A program that needs nvcc flags
+# names them in a line "// nvcc flags: ..." (e.g. -rdc=true -lcudadevrt).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: tools/runtime/ground_truth.sh OUT_DIR NAME...}
@@ -14,7 +15,9 @@ mkdir -p "$out"
 "$nvcc" --version | tail -1 > "$out/gpu.txt"
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> "$out/gpu.txt"
 for p in "$@"; do
-  "$nvcc" -arch=native -o "$out/$p" "tests/750_runtime/programs/$p.cu"
+  src="tests/750_runtime/programs/$p.cu"
+  flags=$(sed -n 's|^// nvcc flags: ||p' "$src" | head -1)
+  "$nvcc" -arch=native $flags -o "$out/$p" "$src"
   "$out/$p" > "$out/$p.out" 2> "$out/$p.err" || echo "$p: exit status $?" >> "$out/$p.err"
   rm -f "$out/$p"
 done

@@ -9,7 +9,7 @@ namespace cuda = warpsim::cuda;
 
 namespace {
 // The CUDA version this runtime stands in for (cudaRuntimeGetVersion's encoding).
-constexpr int kCudaVersion = 13000;
+constexpr int kCudaVersion = warpsim::cuda::kRuntimeVersion;
 }  // namespace
 
 WARPSIM_API int cudaGetDeviceCount(int* count) {

@@ -1,0 +1,272 @@
+// The device runtime of dynamic parallelism (the __cudaCDP2* calls nvcc -rdc=true emits for
+// <<<>>> in a kernel and the cuda* calls kernels may make): launches are checked when made
+// and recorded with their parameters, to run after this grid (sm/device_work.hpp); stream
+// copies and sets likewise; device-side cudaMalloc/cudaFree use the device heap. Each call
+// runs lane by lane in lane order, so the work and the errors are the same in every run.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "sim/sm/warp_executor.hpp"
+
+namespace warpsim::sm {
+
+namespace {
+
+// CUDA's codes (driver_types.h) the device runtime returns.
+constexpr uint32_t kSuccess = 0;
+constexpr uint32_t kInvalidValue = 1;
+constexpr uint32_t kMemoryAllocation = 2;
+constexpr uint32_t kInvalidConfiguration = 9;
+constexpr uint32_t kLaunchPendingCountExceeded = 69;
+constexpr uint32_t kInvalidDeviceFunction = 98;
+
+// A device-side stream or event handle: distinct from 0 and the named streams.
+constexpr uint64_t kHandleBase = 0x0000'7A00'0000'0000ull;
+
+Dim3 read_dim3(const uint8_t* p) {
+  uint32_t v[3];
+  std::memcpy(v, p, sizeof v);
+  return Dim3{v[0], v[1], v[2]};
+}
+
+}  // namespace
+
+void order_device_work(std::vector<DeviceWork>& work) {
+  std::stable_sort(work.begin(), work.end(), [](const DeviceWork& a, const DeviceWork& b) {
+    const bool at = a.stream == kTailLaunchStream, bt = b.stream == kTailLaunchStream;
+    if (at != bt) return bt;
+    if (a.block != b.block) return a.block < b.block;
+    if (a.seq != b.seq) return a.seq < b.seq;
+    return a.thread < b.thread;
+  });
+}
+
+bool WarpExecutor::write_generic(const Warp& w, uint32_t lane, uint64_t a, const void* in, uint32_t n) {
+  if (a - isa::kSharedWindow < isa::kWindowSize) {
+    const uint64_t off = a - isa::kSharedWindow;
+    if (off + n > w.block->shared_bytes) return false;
+    std::memcpy(w.block->shared.data() + off, in, n);
+    return true;
+  }
+  if (a - isa::kLocalWindow < isa::kWindowSize) {
+    const uint64_t off = a - isa::kLocalWindow;
+    if (off + n > ctx_.local_stride) return false;
+    std::memcpy(w.local + size_t(lane) * ctx_.local_stride + off, in, n);
+    return true;
+  }
+  auto* al = ctx_.gmem->find(a, n);
+  if (!al) return false;
+  ctx_.gmem->write(*al, a, in, n);
+  return true;
+}
+
+DeviceLaunchSupport& WarpExecutor::device_runtime(const Warp& w, uint32_t lane, uint32_t pc, const char* call) {
+  if (!ctx_.device_runtime) fault(w, lane, pc, fmt::format("{}: this launch has no device runtime", call));
+  return *ctx_.device_runtime;
+}
+
+uint64_t WarpExecutor::device_string(const std::string& text) {
+  auto& strings = ctx_.device_runtime->strings;
+  auto it = strings.find(text);
+  if (it != strings.end()) return it->second;
+  const uint64_t at = ctx_.heap ? ctx_.heap->allocate(text.size() + 1) : 0;
+  if (at) {
+    auto* al = ctx_.gmem->find(at, text.size() + 1);
+    if (al) ctx_.gmem->write(*al, at, text.c_str(), uint32_t(text.size() + 1));
+  }
+  strings.emplace(text, at);
+  return at;
+}
+
+uint64_t WarpExecutor::parameter_buffer(Warp& w, uint32_t lane, uint32_t pc, const uint8_t* params,
+                                        const isa::CallSite& cs) {
+  uint64_t func = 0;
+  uint32_t shared = 0;
+  std::memcpy(&func, params + cs.arg_offsets[0], 8);
+  std::memcpy(&shared, params + cs.arg_offsets[3], 4);
+  const isa::Module* m = ctx_.kernel->module;
+  const uint64_t index = (func - isa::kKernelAddressBase) / 16;
+  if (!m || func < isa::kKernelAddressBase || (func - isa::kKernelAddressBase) % 16 || index >= m->kernels.size()) {
+    ctx_.device_runtime->last_errors[thread_key(w, lane)] = kInvalidDeviceFunction;
+    return 0;
+  }
+  const isa::Kernel& k = *m->kernels[index];
+  if (!ctx_.heap) fault(w, lane, pc, "cudaGetParameterBuffer: this launch has no device heap");
+  const uint64_t buffer = ctx_.heap->allocate(std::max<uint64_t>(k.param_bytes, 16));
+  if (!buffer) {
+    ctx_.device_runtime->last_errors[thread_key(w, lane)] = kMemoryAllocation;
+    return 0;
+  }
+  ctx_.device_runtime->param_buffers[buffer] = {&k, read_dim3(params + cs.arg_offsets[1]), read_dim3(params + cs.arg_offsets[2]), shared};
+  return buffer;
+}
+
+uint32_t WarpExecutor::device_launch(Warp& w, uint32_t lane, uint32_t pc, uint64_t buffer, uint64_t stream) {
+  DeviceLaunchSupport& rt = *ctx_.device_runtime;
+  auto it = rt.param_buffers.find(buffer);
+  if (it == rt.param_buffers.end()) return kInvalidValue;
+  if (!rt.runs_work)
+    fault(w, lane, pc,
+          fmt::format("a launch of '{}' from a kernel (dynamic parallelism) needs the CUDA runtime: build the "
+                      "program with nvcc -rdc=true -cudart shared and run it with warpsim exec",
+                      it->second.kernel->name),
+          KernelFault::Kind::Trap);
+  const DeviceLaunchSupport::PendingLaunch p = it->second;
+  rt.param_buffers.erase(it);
+  std::vector<uint8_t> bytes(p.kernel->param_bytes);
+  if (!bytes.empty()) {
+    auto* al = ctx_.gmem->find(buffer, bytes.size());
+    if (!al) fault(w, lane, pc, fmt::format("cudaLaunchDevice: parameter buffer {:#x} is gone", buffer));
+    ctx_.gmem->read(*al, buffer, bytes.data(), bytes.size());
+  }
+  ctx_.heap->release(buffer);
+  // A configuration the device refuses is cudaErrorInvalidConfiguration from a kernel, too
+  // many threads or too much shared memory alike (an H200, dynamic_parallelism.expected).
+  if (rt.check && !rt.check(*p.kernel, p.grid, p.block, p.shared).empty()) return kInvalidConfiguration;
+  if (rt.pending + rt.launched >= rt.pending_limit) return kLaunchPendingCountExceeded;
+  ++rt.launched;
+  DeviceWork work;
+  work.kind = DeviceWork::Kind::Launch;
+  work.block = w.block->linear;
+  work.seq = w.block->device_calls++;
+  work.thread = w.index * 32u + lane;
+  work.stream = stream;
+  const Dim3 b = w.block->idx;
+  work.origin = fmt::format("kernel {}, block ({},{},{}), thread {}", ctx_.kernel->name, b.x, b.y, b.z,
+                            thread_name(w, lane));
+  work.kernel = p.kernel;
+  work.grid = p.grid;
+  work.block_dim = p.block;
+  work.shared = p.shared;
+  work.params = std::move(bytes);
+  rt.work.push_back(std::move(work));
+  return kSuccess;
+}
+
+void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask) {
+  using B = isa::Builtin;
+  exec::for_lanes(mask, [&](int lane_) {
+    const uint32_t lane = static_cast<uint32_t>(lane_);
+    DeviceLaunchSupport& rt = device_runtime(w, lane, pc, "a device runtime call");
+    uint8_t* params = call_params(w, lane);
+    auto arg64 = [&](size_t i) {
+      uint64_t v = 0;
+      std::memcpy(&v, params + cs.arg_offsets[i], 8);
+      return v;
+    };
+    auto arg32 = [&](size_t i) {
+      uint32_t v = 0;
+      std::memcpy(&v, params + cs.arg_offsets[i], 4);
+      return v;
+    };
+    auto put = [&](uint64_t address, const void* value, uint32_t n, const char* call) {
+      if (!write_generic(w, lane, address, value, n))
+        fault(w, lane, pc,
+              fmt::format("{}: its result cannot be written at {:#x} ({})", call, address,
+                          ctx_.gmem->describe(address, n)));
+    };
+    auto handle = [&] { return kHandleBase + ++rt.handles; };
+    uint64_t ret = kSuccess;
+    auto fails = [&](uint32_t code) {
+      if (code != kSuccess) rt.last_errors[thread_key(w, lane)] = code;
+      ret = code;
+    };
+    auto stream_work = [&](DeviceWork work, uint64_t stream) {
+      if (!rt.runs_work)
+        fault(w, lane, pc, "cudaMemcpyAsync/cudaMemsetAsync in a kernel need the CUDA runtime: run the program with "
+                           "warpsim exec",
+              KernelFault::Kind::Trap);
+      work.block = w.block->linear;
+      work.seq = w.block->device_calls++;
+      work.thread = w.index * 32u + lane;
+      work.stream = stream;
+      const Dim3 b = w.block->idx;
+      work.origin = fmt::format("kernel {}, block ({},{},{}), thread {}", ctx_.kernel->name, b.x, b.y, b.z,
+                                thread_name(w, lane));
+      rt.work.push_back(std::move(work));
+    };
+    switch (cs.builtin) {
+      case B::CdpGetParameterBuffer: ret = parameter_buffer(w, lane, pc, params, cs); break;
+      case B::CdpLaunchDevice: fails(device_launch(w, lane, pc, arg64(0), arg64(1))); break;
+      case B::CdpGetLastError: {
+        auto it = rt.last_errors.find(thread_key(w, lane));
+        if (it != rt.last_errors.end()) {
+          ret = it->second;
+          rt.last_errors.erase(it);
+        }
+        break;
+      }
+      case B::CdpPeekAtLastError: {
+        auto it = rt.last_errors.find(thread_key(w, lane));
+        ret = it == rt.last_errors.end() ? kSuccess : it->second;
+        break;
+      }
+      case B::CdpGetErrorString:
+      case B::CdpGetErrorName: {
+        const bool name = cs.builtin == B::CdpGetErrorName;
+        const uint32_t code = arg32(0);
+        ret = device_string(rt.error_text ? rt.error_text(code, name)
+                                          : name ? fmt::format("cudaError_{}", code) : "unknown error");
+        break;
+      }
+      case B::CdpStreamCreate:
+      case B::CdpEventCreate: {
+        const uint64_t h = handle();
+        put(arg64(0), &h, 8, cs.builtin == B::CdpStreamCreate ? "cudaStreamCreateWithFlags" : "cudaEventCreateWithFlags");
+        break;
+      }
+      case B::CdpStreamDestroy:
+      case B::CdpStreamWaitEvent:  // a block's work runs in its order: every event it records has happened
+      case B::CdpEventRecord:
+      case B::CdpEventDestroy: break;
+      case B::CdpMemcpyAsync: {
+        DeviceWork work;
+        work.kind = DeviceWork::Kind::Memcpy;
+        work.dst = arg64(0);
+        work.src = arg64(1);
+        work.bytes = arg64(2);
+        stream_work(std::move(work), arg64(4));
+        break;
+      }
+      case B::CdpMemsetAsync: {
+        DeviceWork work;
+        work.kind = DeviceWork::Kind::Memset;
+        work.dst = arg64(0);
+        work.value = static_cast<uint8_t>(arg32(1));
+        work.bytes = arg64(2);
+        stream_work(std::move(work), arg64(3));
+        break;
+      }
+      case B::CdpMalloc: {
+        if (!ctx_.heap) fault(w, lane, pc, "cudaMalloc: this launch has no device heap");
+        const uint64_t bytes = arg64(1);
+        const uint64_t p = bytes ? ctx_.heap->allocate(bytes) : 0;
+        put(arg64(0), &p, 8, "cudaMalloc");
+        if (bytes && !p) fails(kMemoryAllocation);
+        break;
+      }
+      case B::CdpFree: {
+        const uint64_t p = arg64(0);
+        if (p && (!ctx_.heap || !ctx_.heap->release(p))) fails(kInvalidValue);
+        break;
+      }
+      case B::CdpGetDevice: {
+        const int32_t device = 0;
+        put(arg64(0), &device, 4, "cudaGetDevice");
+        break;
+      }
+      case B::CdpRuntimeGetVersion: {
+        const int32_t version = rt.runtime_version;
+        put(arg64(0), &version, 4, "cudaRuntimeGetVersion");
+        break;
+      }
+      default: fault(w, lane, pc, "internal error: not a device-runtime call");
+    }
+    if (!cs.ret_offsets.empty()) std::memcpy(params + cs.ret_offsets[0], &ret, cs.ret_sizes[0] == 8 ? 8 : 4);
+  });
+}
+
+}  // namespace warpsim::sm
