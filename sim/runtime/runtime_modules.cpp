@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <sys/mman.h>
 
+#include "sim/isa/ptx_link.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/runtime/runtime.hpp"
 #include "sim/runtime/runtime_module.hpp"
@@ -87,11 +88,17 @@ std::string Runtime::linked_program_ptx(const cuda::FatbinWrapper& wrapper, Fatb
     throw FatbinError(fmt::format("{}: relocatable device code (-rdc=true) without any translation unit's "
                                   "fatbinary",
                                   options_.program));
-  if (ptx.size() > 1)
-    throw FatbinError(fmt::format("{}: its device code is in {} translation units linked with -rdc=true; warpsim "
-                                  "runs the PTX of one (put the kernels and device functions in one .cu file)",
-                                  options_.program, ptx.size()));
-  return ptx.front();
+  if (ptx.size() == 1) return ptx.front();
+  // Several units: their PTX linked into one module, as nvlink links their machine code.
+  std::vector<isa::PtxUnit> linked;
+  for (size_t i = 0; i < ptx.size(); ++i)
+    linked.push_back({fmt::format("{} (device code of translation unit {} of {})", options_.program, i + 1, ptx.size()),
+                      std::move(ptx[i])});
+  try {
+    return isa::link_ptx(linked);
+  } catch (const PtxError& e) {
+    throw FatbinError(e.what());
+  }
 }
 
 void** Runtime::register_fatbin(const void* wrapper_ptr) {

@@ -470,25 +470,46 @@ TEST_CASE("programs: dynamic parallelism (kernels launching kernels, -rdc=true) 
   CHECK_THAT(r.err, Catch::Matches("(.|\n)*\n==warpsim== +2049 +[^\n]*nest\\(int(.|\n)*"));
 }
 
-TEST_CASE("programs: device code in several translation units (-rdc=true) is refused and says why") {
+TEST_CASE("programs: device code in several translation units (-rdc=true) is linked as nvlink links it") {
   REQUIRE_NVCC();
-  // Two .cu files linked with -rdc=true: warpsim runs one module's PTX and says so.
+  // Two .cu files with relocatable device code: a device function and a __device__ variable
+  // of the other unit, a kernel launched (from a kernel) across units, a static function and a
+  // printf string in each (same names: renamed in one), and an inline function both compiled
+  // (.weak: kept once). Each unit's own -lineinfo file is kept for its fault messages.
   const std::string dir = WARPSIM_BINARY_DIR "/runtime_programs/rdc_two_units";
   std::filesystem::create_directories(dir);
   {
-    std::ofstream(dir + "/a.cu") << "__device__ int twice(int x);\n"
-                                    "__global__ void k(int* p) { p[0] = twice(21); }\n"
-                                    "int main() { int* d; cudaMalloc(&d, 4); k<<<1, 1>>>(d);\n"
-                                    "  return cudaGetLastError() == cudaSuccess ? 0 : 3; }\n";
-    std::ofstream(dir + "/b.cu") << "__device__ int twice(int x) { return 2 * x; }\n";
+    std::ofstream(dir + "/common.h") << "inline __device__ int plus_one(int x) { return x + 1; }\n"
+                                        "__device__ int twice(int x);\n"
+                                        "extern __device__ int scale;\n"
+                                        "__global__ void in_b(int* p);\n";
+    std::ofstream(dir + "/a.cu") << "#include <cstdio>\n#include \"common.h\"\n"
+                                    "static __device__ int local_fn(int x) { return x * 3; }\n"
+                                    "__global__ void k(int* p) { p[0] = twice(21); p[1] = plus_one(local_fn(scale));\n"
+                                    "  printf(\"a: %d\\n\", p[0]); in_b<<<1, 1>>>(p); }\n"
+                                    "__global__ void bad(int* p) { p[1 << 28] = 1; }\n"
+                                    "int main() { int* d; cudaMalloc(&d, 16); k<<<1, 1>>>(d);\n"
+                                    "  if (cudaDeviceSynchronize() != cudaSuccess) return 3;\n"
+                                    "  int h[4]; cudaMemcpy(h, d, 16, cudaMemcpyDeviceToHost);\n"
+                                    "  printf(\"%d %d %d\\n\", h[0], h[1], h[2]);\n"
+                                    "  bad<<<1, 1>>>(d); return cudaDeviceSynchronize() == cudaSuccess ? 0 : 4; }\n";
+    std::ofstream(dir + "/b.cu") << "#include <cstdio>\n#include \"common.h\"\n"
+                                    "__device__ int scale = 5;\n"
+                                    "static __device__ int local_fn(int x) { return x * 7; }\n"
+                                    "__device__ int twice(int x) { return 2 * x; }\n"
+                                    "__global__ void in_b(int* p) { p[2] = plus_one(local_fn(2)); printf(\"b: %d\\n\", p[2]); }\n";
   }
-  auto b = rttest::shell(rttest::kNvcc + " -arch=sm_75 -rdc=true -cudart shared -o " + dir + "/app " + dir +
-                         "/a.cu " + dir + "/b.cu");
+  auto b = rttest::shell(rttest::kNvcc + " -arch=sm_75 -lineinfo -rdc=true -cudart shared -o " + dir + "/app " + dir +
+                         "/a.cu " + dir + "/b.cu -lcudadevrt");
   INFO(b.err);
   REQUIRE(b.status == 0);
-  auto r = exec("--functional --no-summary", dir + "/app");
-  CHECK(r.status == 3);
-  CHECK_THAT(r.err, Catch::Contains("device code is in 2 translation units linked with -rdc=true"));
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    auto r = exec(mode, dir + "/app");
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 4);
+    CHECK(r.out == "a: 42\nb: 15\n42 16 15\n");
+    CHECK_THAT(r.err, Catch::Contains("kernel fault") && Catch::Contains("a.cu:6"));
+  }
 }
 
 TEST_CASE("programs: conditional graph nodes and capture into a graph, as on an H100") {

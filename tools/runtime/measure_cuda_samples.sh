@@ -19,6 +19,8 @@ measure_folder() {
   local dir=$1 parts=$2 name rel ptx app rc secs last werr result detail start
   name=$(basename "$dir")
   local common="-I$root/Common"
+  # Separable compilation (dynamic parallelism): relocatable device code, as CMake builds it.
+  grep -qs 'CUDA_SEPARABLE_COMPILATION ON' "$dir/CMakeLists.txt" && common="$common -rdc=true"
   for cu in $(find "$dir" -maxdepth 1 -name '*.cu' | sort); do
     rel=${cu#$root/}
     ptx="$work/$(echo "$rel" | tr '/' '_').ptx"
@@ -41,6 +43,7 @@ measure_folder() {
   local libs="" cml="$dir/CMakeLists.txt" ksrc module
   grep -q 'CUDA::cuda_driver' "$cml" 2>/dev/null && libs="-lcuda"
   grep -q 'CUDA::nvrtc' "$cml" 2>/dev/null && libs="$libs -lnvrtc"
+  [[ "$common" == *-rdc=true* ]] && libs="$libs -lcudadevrt"  # and the device runtime
   ksrc=$(sed -n 's/.*set(CUDA_KERNEL_SOURCE "${CMAKE_CURRENT_SOURCE_DIR}\/\([^"]*\)").*/\1/p' "$cml" 2>/dev/null)
   for kind in FATBIN PTX; do
     module=$(sed -n "s/.*set(CUDA_${kind}_FILE \"\${CMAKE_CURRENT_BINARY_DIR}\/\([^\"]*\)\").*/\1/p" "$cml" 2>/dev/null)

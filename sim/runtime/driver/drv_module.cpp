@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/isa/ptx_link.hpp"
 #include "sim/runtime/driver/driver_context.hpp"
 
 using namespace warpsim::runtime;
@@ -267,13 +268,15 @@ WARPSIM_DRIVER_API int cuOccupancyMaxPotentialBlockSize(int* min_grid, int* bloc
 }
 
 // --- The JIT linker: one PTX or fatbinary input becomes the image ---
-// Linking several PTX modules (separate compilation) needs a PTX linker warpsim does not
-// have; cubins and objects hold machine code it cannot run. Both are refused by name.
+// Several PTX modules (separate compilation) are linked into one (isa/ptx_link.hpp); cubins
+// and objects hold machine code warpsim cannot run, and are refused by name.
 
 namespace {
 struct LinkState {
   JitLogs logs;
   std::vector<std::string> inputs;  // the images added (NUL-terminated PTX or fatbinary bytes)
+  std::vector<std::string> names;   // and their names, for link errors
+  bool all_ptx = true;
   std::string image;                // cuLinkComplete's output, owned until cuLinkDestroy
 };
 
@@ -296,7 +299,7 @@ LinkState* live_link(void* state, const char* call) {
 WARPSIM_DRIVER_API int cuLinkCreate_v2(unsigned n, int* options, void** values, void** state) {
   return check("cuLinkCreate", Needs::Context, [&] {
     require(state, "cuLinkCreate", "stateOut");
-    auto s = std::make_unique<LinkState>(LinkState{JitLogs(n, options, values), {}, {}});
+    auto s = std::make_unique<LinkState>(LinkState{JitLogs(n, options, values), {}, {}, true, {}});
     *state = s.get();
     link_states().push_back(std::move(s));
   });
@@ -317,17 +320,20 @@ void add_input(void* state, int type, const void* data, size_t size, const char*
     s->logs.failed(why);
     throw ApiError(cuda::ErrorNotSupported, why);
   }
-  if (!s->inputs.empty()) {
-    std::string why = fmt::format("{}: {} is a second input; linking several PTX modules (separate compilation) is "
-                                  "not supported by warpsim: give the whole program as one PTX module",
-                                  call, what);
+  // Several inputs are linked (isa/ptx_link.hpp): PTX only, as a fatbinary's PTX is one module.
+  if (!s->inputs.empty() && (type != cu::JitInputPtx || !s->all_ptx)) {
+    std::string why = fmt::format("{}: {} is a second input and {} a fatbinary; warpsim links several PTX inputs "
+                                  "only: add each unit's PTX",
+                                  call, what, type != cu::JitInputPtx ? "it is" : "the first is");
     s->logs.failed(why);
     throw ApiError(cuda::ErrorNotSupported, why);
   }
   const auto* bytes = static_cast<const char*>(data);
   std::string image(bytes, bytes + size);
   if (type == cu::JitInputPtx) image = std::string(image.c_str());  // up to its NUL, then one NUL of our own
+  s->all_ptx = s->all_ptx && type == cu::JitInputPtx;
   s->inputs.push_back(std::move(image));
+  s->names.push_back(what);
 }
 }  // namespace
 
@@ -360,7 +366,18 @@ WARPSIM_DRIVER_API int cuLinkComplete(void* state, void** image, size_t* size) {
       s->logs.failed("cuLinkComplete: nothing was added");
       throw ApiError(cuda::ErrorInvalidValue, "cuLinkComplete: nothing was added to the link");
     }
-    s->image = s->inputs.front();
+    if (s->inputs.size() == 1) {
+      s->image = s->inputs.front();
+    } else {
+      std::vector<warpsim::isa::PtxUnit> units;
+      for (size_t i = 0; i < s->inputs.size(); ++i) units.push_back({s->names[i], s->inputs[i]});
+      try {
+        s->image = warpsim::isa::link_ptx(units);
+      } catch (const warpsim::PtxError& e) {
+        s->logs.failed(e.what());
+        throw ApiError(cuda::ErrorInvalidPtx, e.what());
+      }
+    }
     s->logs.succeeded();
     *image = s->image.data();
     if (size) *size = s->image.size() + 1;
