@@ -96,6 +96,10 @@ void ModuleParser::find_entries() {
     if (t.kind == Tok::LBrace) ++depth;
     if (t.kind == Tok::RBrace) --depth;
     if (depth != 0 || t.kind != Tok::Directive || t.text != ".entry" || toks_[i + 1].kind != Tok::Ident) continue;
+    if (i > 0 && toks_[i - 1].kind == Tok::Directive && toks_[i - 1].text == ".extern") {
+      extern_entries_.insert(std::string(toks_[i + 1].text));  // another unit's kernel
+      continue;
+    }
     entry_ids_.emplace(std::string(toks_[i + 1].text), static_cast<uint32_t>(entry_ids_.size()));
   }
 }

@@ -162,6 +162,10 @@ int64_t ModuleParser::symbol_value(const SymbolFixup& f) {
       unsupported_at(f.at, fmt::format("the address of kernel '{}' in a register narrower than 64 bits", f.name));
     return static_cast<int64_t>(kernel_address(f.name));
   }
+  if (extern_entries_.count(f.name))
+    unsupported_at(f.at, fmt::format("kernel '{}' is defined in another translation unit (-rdc=true): this module "
+                                     "alone does not have it (warpsim links a program's units when it runs)",
+                                     f.name));
   if (module_vars_.count(f.name) == 0 && kernel_vars_.count(f.name) == 0)
     fail_at(f.at, fmt::format("parse error: undeclared symbol '{}'", f.name));
   fail_at(f.at, fmt::format("parse error: symbol '{}' cannot be used here", f.name));

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -123,7 +124,7 @@ class ModuleParser final : public DecodeContext {
   bool is_symbol(std::string_view name) const override {
     std::string n(name);
     return kernel_vars_.count(n) || module_vars_.count(n) || params_.count(n) || global_index_.count(n) ||
-           find_call_param(name) || func_ids_.count(n) || entry_ids_.count(n);
+           find_call_param(name) || func_ids_.count(n) || entry_ids_.count(n) || extern_entries_.count(n);
   }
   bool is_call_param(std::string_view name) const override { return find_call_param(name) != nullptr; }
   uint16_t const_slot(uint64_t bits) override {
@@ -322,6 +323,7 @@ class ModuleParser final : public DecodeContext {
   std::vector<std::string> call_names_;                           // per Kernel::calls entry: the callee
   std::unordered_map<std::string, int32_t> func_index_;           // linked functions of the kernel
   std::unordered_map<std::string, uint32_t> entry_ids_;           // every .entry name: its index (its address)
+  std::set<std::string> extern_entries_;                          // .extern .entry: another unit's kernels
   std::unordered_map<std::string, uint32_t> func_ids_;            // every .func name: its index (its address)
   std::vector<std::string> address_taken_;                        // functions whose address the module takes, by index
   std::unordered_map<std::string, FuncDecl> prototypes_;          // .callprototype labels of the body being parsed

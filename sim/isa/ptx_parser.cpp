@@ -92,6 +92,11 @@ void ModuleParser::module_statement() {
   if (d.kind != Tok::Directive) fail_at(d, fmt::format("parse error: expected a directive, got {}", describe(d)));
   if (d.text == ".entry") {
     next();
+    if (is_extern) {  // a kernel of another unit (-rdc=true): its prototype; link_ptx resolves it
+      while (peek().kind != Tok::Semi && peek().kind != Tok::End) next();
+      expect(Tok::Semi, "';' after an .extern .entry prototype");
+      return;
+    }
     parse_entry();
     return;
   }

@@ -171,3 +171,15 @@ TEST_CASE("ptx link: an unterminated statement names its unit and line") {
   CHECK_THROWS_WITH(link_ptx({{"a", kUnitA}, {"broken.cu", ".version 8.5\n.target sm_75\n.global .u32 x = {1, 2\n"}}),
                     Catch::StartsWith("broken.cu:3:1: link:"));
 }
+
+TEST_CASE("ptx link: a unit alone names what it lacks") {
+  // Unit a takes the address of b's kernel (.extern .entry): parsed alone, that is the error,
+  // at the mov that takes it (the prototype itself is accepted).
+  std::string alone = kUnitA;
+  alone.replace(alone.find(".extern .global .align 4 .u32 scale;"), 36, "");  // its other extern use
+  alone.replace(alone.find("ld.global.u32 %r1, [scale];"), 27, "mov.u32 %r1, 5;");
+  alone.replace(alone.find("call.uni (r0), twice, (p0);"), 27, "call.uni (r0), plus_one, (p0);");
+  CHECK_THROWS_WITH(parse_ptx(alone, "a.ptx"),
+                    Catch::Contains("a.ptx:52: unsupported PTX: mov.u64 %rd3, _Z4in_bPi;") &&
+                        Catch::Contains("kernel '_Z4in_bPi' is defined in another translation unit"));
+}
