@@ -123,12 +123,13 @@ std::string link_ptx(const std::vector<PtxUnit>& units) {
     bool weak = true;
   };
   std::map<std::string, Definer, std::less<>> definer;
-  std::map<std::string, std::set<size_t>, std::less<>> scope_names;  // module-scope name -> units using it
+  // Module-scope names: the units that have each as an internal name, and as a shared one.
+  std::map<std::string, std::set<size_t>, std::less<>> internal_in, shared_in;
   for (size_t u = 0; u < us.size(); ++u)
     for (size_t s = 0; s < us[u].stmts.size(); ++s) {
       const Stmt& st = us[u].stmts[s];
       if (st.name.empty()) continue;
-      scope_names[st.name].insert(u);
+      (st.linkage == Linkage::Internal ? internal_in : shared_in)[st.name].insert(u);
       if (st.linkage == Linkage::Internal || !st.defines()) continue;
       const bool weak = st.linkage == Linkage::Weak;
       auto it = definer.find(st.name);
@@ -138,14 +139,16 @@ std::string link_ptx(const std::vector<PtxUnit>& units) {
              fmt::format("'{}' is defined in {} and in {}", st.name, units[it->second.unit].name, units[u].name));
       else if (!weak) it->second = Definer{u, s, false};
     }
-  // Internal names another unit also has are renamed in every unit after the first.
+  // An internal name is renamed where another unit shares it (a static function with the
+  // mangled name of another unit's visible one), and in every unit but the first that has
+  // it as an internal name too.
   uint64_t files = 0;
   for (size_t u = 0; u < us.size(); ++u) {
     us[u].file_offset = files;
     files += us[u].max_file;
-    if (u == 0) continue;
     for (const Stmt& st : us[u].stmts)
-      if (st.linkage == Linkage::Internal && !st.name.empty() && scope_names[st.name].size() > 1)
+      if (st.linkage == Linkage::Internal && !st.name.empty() &&
+          (shared_in.count(st.name) || *internal_in[st.name].begin() != u))
         us[u].rename.emplace(st.name, fmt::format("{}_${}", st.name, u));
   }
   // One statement's text with the unit's renames and file indices applied.

@@ -247,7 +247,10 @@ void Runtime::run_grid(const GridLaunch& g) {
 // A copy or set a kernel asked for in a stream (cudaMemcpyAsync/cudaMemsetAsync in a kernel);
 // an address outside device memory is the launching kernel's fault.
 void Runtime::run_stream_work(const sm::DeviceWork& w, const isa::Kernel& asker) {
+  sync_managed_to_device();  // managed memory's device copy is what kernels see
   try {
+    if (w.bytes > device_->memory_capacity())
+      throw LaunchError(fmt::format("{} bytes are more than the device's memory", w.bytes));
     if (w.kind == sm::DeviceWork::Kind::Memcpy) {
       std::vector<uint8_t> bytes(w.bytes);
       device_->copy_from_device(bytes.data(), w.src, w.bytes);
@@ -271,6 +274,7 @@ void Runtime::run_stream_work(const sm::DeviceWork& w, const isa::Kernel& asker)
                                          w.kind == sm::DeviceWork::Kind::Memcpy ? "cudaMemcpyAsync" : "cudaMemsetAsync",
                                          w.origin, e.what())));
   }
+  sync_managed_to_host();
 }
 
 // As on hardware the launch itself succeeds; the fault is the sticky error that every later

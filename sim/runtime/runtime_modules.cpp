@@ -46,6 +46,7 @@ void Runtime::reset() {
   sticky_ = cuda::Success;
   dropped_launches_ = 0;
   pending_launch_limit_ = 2048;  // the device's limits go with it
+  pending_device_grids_ = 0;
   // The device's cache configuration goes with the context; the functions' attributes
   // (dynamic-shared opt-in, carveout) stay set, as on the H100 (carveout_calls.expected).
   device_cache_config_ = 0;

@@ -183,3 +183,25 @@ TEST_CASE("ptx link: a unit alone names what it lacks") {
                     Catch::Contains("a.ptx:52: unsupported PTX: mov.u64 %rd3, _Z4in_bPi;") &&
                         Catch::Contains("kernel '_Z4in_bPi' is defined in another translation unit"));
 }
+
+TEST_CASE("ptx link: a static function named as another unit's visible one is renamed in its own unit") {
+  // a.cu's static local_fn and c.cu's visible local_fn share a mangled name: a's calls stay a's.
+  const std::string c = R"(.version 8.5
+.target sm_75
+.address_size 64
+.visible .func  (.param .b32 func_retval0) local_fn(
+	.param .b32 local_fn_param_0
+)
+{
+	.reg .b32 %r<2>;
+	st.param.b32 [func_retval0], 99;
+	ret;
+}
+)";
+  const std::string linked = link_ptx({{"a", kUnitA}, {"b", kUnitB}, {"c", c}});
+  INFO(linked);
+  CHECK(count(linked, "local_fn_$0") == 2);  // a's: header and call
+  CHECK(count(linked, "local_fn_$1") == 2);  // b's
+  CHECK(count(linked, ") local_fn(") == 1);  // c's keeps its name
+  CHECK(parse_ptx(linked, "linked.ptx")->kernels.size() == 2);
+}
