@@ -89,9 +89,10 @@ std::optional<ElfFile> read_elf(const std::string& path) {
   return e;
 }
 
-std::vector<Fatbin> program_fatbins(const ElfFile& elf) {
+namespace {
+std::vector<Fatbin> fatbins_in(const ElfFile& elf, const char* section) {
   std::vector<Fatbin> out;
-  const ElfFile::Section* s = elf.section(".nv_fatbin");
+  const ElfFile::Section* s = elf.section(section);
   if (!s) return out;
   std::span<const uint8_t> all(elf.bytes.data() + s->offset, s->size);
   for (uint64_t off = 0; off + 16 <= all.size();) {
@@ -102,11 +103,15 @@ std::vector<Fatbin> program_fatbins(const ElfFile& elf) {
       continue;
     }
     const uint64_t n = fatbin_size(all.data() + off);
-    if (n > all.size() - off) throw FatbinError(fmt::format("{}: truncated fatbinary in .nv_fatbin", elf.path));
+    if (n > all.size() - off) throw FatbinError(fmt::format("{}: truncated fatbinary in {}", elf.path, section));
     out.push_back(read_fatbin(all.subspan(off, n)));
     off += (n + 7) / 8 * 8;
   }
   return out;
 }
+}  // namespace
+
+std::vector<Fatbin> program_fatbins(const ElfFile& elf) { return fatbins_in(elf, ".nv_fatbin"); }
+std::vector<Fatbin> program_unit_fatbins(const ElfFile& elf) { return fatbins_in(elf, "__nv_relfatbin"); }
 
 }  // namespace warpsim::runtime

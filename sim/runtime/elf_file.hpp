@@ -32,5 +32,8 @@ std::optional<ElfFile> read_elf(const std::string& path);
 // each 8-byte aligned), decoded; empty if it has none.
 struct Fatbin;
 std::vector<Fatbin> program_fatbins(const ElfFile& elf);
+// A -rdc=true program's translation units' own fatbinaries (section __nv_relfatbin), which
+// hold their PTX (link_unit_ptx in fatbin.hpp); empty for a program without.
+std::vector<Fatbin> program_unit_fatbins(const ElfFile& elf);
 
 }  // namespace warpsim::runtime

@@ -6,6 +6,7 @@
 
 #include <cstring>
 
+#include "sim/isa/ptx_link.hpp"
 #include "sim/runtime/runtime_error.hpp"
 
 namespace warpsim::runtime {
@@ -132,6 +133,41 @@ std::string Fatbin::describe() const {
     if (!e.compression.empty()) s += fmt::format(" ({})", e.compression);
   }
   return s.empty() ? "no entries" : s;
+}
+
+namespace {
+// Whether a module's PTX defines the device runtime's cudaLaunchDeviceV2 (a line
+// ".visible .func (...) cudaLaunchDeviceV2(" as libcudadevrt's has).
+bool defines_device_runtime(const std::string& ptx) {
+  for (size_t at = ptx.find(" cudaLaunchDeviceV2("); at != std::string::npos;
+       at = ptx.find(" cudaLaunchDeviceV2(", at + 1)) {
+    const size_t line = ptx.rfind('\n', at);
+    if (ptx.compare(line == std::string::npos ? 0 : line + 1, 14, ".visible .func") == 0) return true;
+  }
+  return false;
+}
+}  // namespace
+
+std::string link_unit_ptx(const std::vector<Fatbin>& units, const std::string& program) {
+  std::vector<std::string> ptx;
+  for (const Fatbin& f : units) {
+    std::string text = f.best_ptx(program);
+    if (!defines_device_runtime(text)) ptx.push_back(std::move(text));
+  }
+  if (ptx.empty())
+    throw FatbinError(fmt::format("{}: relocatable device code (-rdc=true) without any translation unit's PTX",
+                                  program));
+  if (ptx.size() == 1) return ptx.front();
+  // Several units: their PTX linked into one module, as nvlink links their machine code.
+  std::vector<isa::PtxUnit> linked;
+  for (size_t i = 0; i < ptx.size(); ++i)
+    linked.push_back({fmt::format("{} (device code of translation unit {} of {})", program, i + 1, ptx.size()),
+                      std::move(ptx[i])});
+  try {
+    return isa::link_ptx(linked);
+  } catch (const PtxError& e) {
+    throw FatbinError(e.what());
+  }
 }
 
 }  // namespace warpsim::runtime

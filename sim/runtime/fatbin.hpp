@@ -36,4 +36,10 @@ Fatbin read_fatbin(std::span<const uint8_t> image);
 // Reads the header only and returns the fatbinary's total size (header + entries).
 uint64_t fatbin_size(const uint8_t* header);
 
+// A program built with relocatable device code (-rdc=true) keeps each translation unit's
+// PTX in a fatbinary of its own: their PTX linked into one module (isa/ptx_link.hpp), leaving
+// out libcudadevrt's unit (the device runtime, which warpsim implements). `program` names
+// them in messages. Throws FatbinError for no unit, a unit without PTX, or a link error.
+std::string link_unit_ptx(const std::vector<Fatbin>& units, const std::string& program);
+
 }  // namespace warpsim::runtime

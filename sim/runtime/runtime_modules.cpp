@@ -2,7 +2,6 @@
 #include <fmt/format.h>
 #include <sys/mman.h>
 
-#include "sim/isa/ptx_link.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/runtime/runtime.hpp"
 #include "sim/runtime/runtime_module.hpp"
@@ -57,49 +56,20 @@ void Runtime::reset() {
   sticky_message_.clear();
 }
 
-namespace {
-// Whether a module's PTX defines the device runtime's cudaLaunchDeviceV2 (a line
-// ".visible .func (...) cudaLaunchDeviceV2(" as libcudadevrt's has).
-bool defines_device_runtime(const std::string& ptx) {
-  for (size_t at = ptx.find(" cudaLaunchDeviceV2("); at != std::string::npos;
-       at = ptx.find(" cudaLaunchDeviceV2(", at + 1)) {
-    const size_t line = ptx.rfind('\n', at);
-    if (ptx.compare(line == std::string::npos ? 0 : line + 1, 14, ".visible .func") == 0) return true;
-  }
-  return false;
-}
-}  // namespace
 
 // A program built with relocatable device code (-rdc=true, as dynamic parallelism needs):
 // the wrapper's fatbinary is nvlink's (machine code only) and the PTX is in each
 // translation unit's own fatbinary, a NULL-terminated array of which the wrapper points to.
 std::string Runtime::linked_program_ptx(const cuda::FatbinWrapper& wrapper, Fatbin& first) {
   const auto* const* units = static_cast<const void* const*>(wrapper.filename_or_fatbins);
-  std::vector<std::string> ptx;
+  std::vector<Fatbin> fatbins;
   for (size_t i = 0; units && units[i]; ++i) {
     const auto* image = static_cast<const uint8_t*>(units[i]);
-    Fatbin f = read_fatbin({image, fatbin_size(image)});
-    std::string text = f.best_ptx(options_.program);
-    // libcudadevrt's own unit (-lcudadevrt): the device runtime, which warpsim implements.
-    if (defines_device_runtime(text)) continue;
-    if (ptx.empty()) first = std::move(f);
-    ptx.push_back(std::move(text));
+    fatbins.push_back(read_fatbin({image, fatbin_size(image)}));
   }
-  if (ptx.empty())
-    throw FatbinError(fmt::format("{}: relocatable device code (-rdc=true) without any translation unit's "
-                                  "fatbinary",
-                                  options_.program));
-  if (ptx.size() == 1) return ptx.front();
-  // Several units: their PTX linked into one module, as nvlink links their machine code.
-  std::vector<isa::PtxUnit> linked;
-  for (size_t i = 0; i < ptx.size(); ++i)
-    linked.push_back({fmt::format("{} (device code of translation unit {} of {})", options_.program, i + 1, ptx.size()),
-                      std::move(ptx[i])});
-  try {
-    return isa::link_ptx(linked);
-  } catch (const PtxError& e) {
-    throw FatbinError(e.what());
-  }
+  std::string ptx = link_unit_ptx(fatbins, options_.program);
+  first = std::move(fatbins.front());
+  return ptx;
 }
 
 void** Runtime::register_fatbin(const void* wrapper_ptr) {

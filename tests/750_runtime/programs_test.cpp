@@ -510,6 +510,11 @@ TEST_CASE("programs: device code in several translation units (-rdc=true) is lin
     CHECK(r.out == "a: 42\nb: 15\n42 16 15\n");
     CHECK_THAT(r.err, Catch::Contains("kernel fault") && Catch::Contains("a.cu:6"));
   }
+  // warpsim inspect lists the linked module's kernels (the program's own fatbinary is nvlink's machine code).
+  auto r = rttest::shell(rttest::warpsim_bin() + " inspect " + dir + "/app");
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("relocatable device code (-rdc=true)") && Catch::Contains("3 kernels") &&
+                        Catch::Contains("in_b(int*)") && Catch::Contains("bad(int*)"));
 }
 
 TEST_CASE("programs: conditional graph nodes and capture into a graph, as on an H100") {

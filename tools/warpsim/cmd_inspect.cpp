@@ -115,6 +115,14 @@ int inspect(const InspectOptions& o) {
                o.input);
     return 1;
   }
+  // Relocatable device code (-rdc=true): the units' PTX, linked as the runtime links it
+  // (.nv_fatbin holds nvlink's machine code only).
+  const auto units = runtime::program_unit_fatbins(*elf);
+  if (!units.empty()) {
+    fmt::print("relocatable device code (-rdc=true): {} fatbinaries of translation units, their PTX linked\n",
+               units.size());
+    return describe_module(runtime::link_unit_ptx(units, o.input), o.input + " [linked units]") ? 0 : 1;
+  }
   auto fatbins = runtime::program_fatbins(*elf);
   if (fatbins.empty()) {
     fmt::print("{}: no embedded GPU code (.nv_fatbin)\n", o.input);
