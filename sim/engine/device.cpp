@@ -488,6 +488,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
     throw;
   }
   flush_printf();
+  // Parameter buffers the grid took and did not launch go back to the heap.
+  for (const auto& [buffer, pending] : device_runtime.param_buffers) impl_->heap.release(buffer);
   if (options.device_work_sink && !device_runtime.work.empty()) {
     sm::order_device_work(device_runtime.work);
     options.device_work_sink(std::move(device_runtime.work));

@@ -100,7 +100,8 @@ uint64_t WarpExecutor::parameter_buffer(Warp& w, uint32_t lane, uint32_t pc, con
     ctx_.device_runtime->last_errors[thread_key(w, lane)] = kMemoryAllocation;
     return 0;
   }
-  ctx_.device_runtime->param_buffers[buffer] = {&k, read_dim3(params + cs.arg_offsets[1]), read_dim3(params + cs.arg_offsets[2]), shared};
+  ctx_.device_runtime->param_buffers[buffer] = {&k, read_dim3(params + cs.arg_offsets[1]),
+                                                 read_dim3(params + cs.arg_offsets[2]), shared};
   return buffer;
 }
 
