@@ -348,7 +348,6 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   ctx.ns_per_cycle = spec.clock_mhz > 0 ? 1000.0 / spec.clock_mhz : 1.0;
   sm::DeviceLaunchSupport device_runtime;
   device_runtime.runs_work = static_cast<bool>(options.device_work_sink);
-  device_runtime.depth = options.device_launch_depth;
   device_runtime.pending = options.device_launches_pending;
   device_runtime.pending_limit = options.device_launch_pending_limit;
   device_runtime.check = [this](const isa::Kernel& k, Dim3 g, Dim3 b, uint32_t shared) -> std::string {

@@ -130,7 +130,6 @@ struct LaunchOptions {
   // grid asked the device runtime for, in the order they are to run, when it ends without a
   // fault (the receiver runs them). Null: a launch from the device faults, naming why.
   std::function<void(std::vector<sm::DeviceWork>&&)> device_work_sink;
-  uint32_t device_launch_depth = 0;  // this grid's nesting depth (0: the host launched it)
   // Device-launched grids not complete as this one starts, and the most there may be
   // (cudaLimitDevRuntimePendingLaunchCount; sm::DeviceLaunchSupport).
   uint64_t device_launches_pending = 0;

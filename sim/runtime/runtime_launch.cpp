@@ -135,7 +135,6 @@ bool Runtime::launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work
   lo.l2_window = g.window;
   lo.l2_persisting_bytes = persisting_l2_bytes_;
   lo.device_work_sink = [&work](std::vector<sm::DeviceWork>&& w) { work = std::move(w); };
-  lo.device_launch_depth = g.depth;
   lo.device_launches_pending = pending_device_grids_;
   lo.device_launch_pending_limit = pending_launch_limit_;
   lo.cuda_error_text = [](uint32_t code, bool name) {

@@ -43,7 +43,6 @@ struct DeviceWork {
 // runtime state.
 struct DeviceLaunchSupport {
   bool runs_work = false;  // false: nobody runs the grid's work, and asking for any faults
-  uint32_t depth = 0;      // the grid's nesting depth: 0 when the host launched it
   // Device-launched grids not complete when this grid started (a grid is complete when its
   // children are), and CUDA's limit on them (cudaLimitDevRuntimePendingLaunchCount, 2048 by
   // default): a launch past it fails with cudaErrorLaunchPendingCountExceeded. An H200 runs

@@ -158,19 +158,27 @@ void WarpExecutor::func_return(Warp& w, uint32_t pc) {
   w.stack.pop_call();
 }
 
-bool WarpExecutor::read_generic(const Warp& w, uint32_t lane, uint64_t a, void* out, uint32_t n) const {
+uint8_t* WarpExecutor::shared_or_local(const Warp& w, uint32_t lane, uint64_t a, uint32_t n, bool& windowed) const {
+  windowed = true;
   if (a - isa::kSharedWindow < isa::kWindowSize) {
     const uint64_t off = a - isa::kSharedWindow;
-    if (off + n > w.block->shared_bytes) return false;
-    std::memcpy(out, w.block->shared.data() + off, n);
-    return true;
+    return off + n > w.block->shared_bytes ? nullptr : w.block->shared.data() + off;
   }
   if (a - isa::kLocalWindow < isa::kWindowSize) {
     const uint64_t off = a - isa::kLocalWindow;
-    if (off + n > ctx_.local_stride) return false;
-    std::memcpy(out, w.local + size_t(lane) * ctx_.local_stride + off, n);
+    return off + n > ctx_.local_stride ? nullptr : w.local + size_t(lane) * ctx_.local_stride + off;
+  }
+  windowed = false;
+  return nullptr;
+}
+
+bool WarpExecutor::read_generic(const Warp& w, uint32_t lane, uint64_t a, void* out, uint32_t n) const {
+  bool windowed = false;
+  if (const uint8_t* p = shared_or_local(w, lane, a, n, windowed)) {
+    std::memcpy(out, p, n);
     return true;
   }
+  if (windowed) return false;
   const auto* al = ctx_.gmem->find(a, n);
   if (!al) return false;
   ctx_.gmem->read(*al, a, out, n);

@@ -45,18 +45,12 @@ void order_device_work(std::vector<DeviceWork>& work) {
 }
 
 bool WarpExecutor::write_generic(const Warp& w, uint32_t lane, uint64_t a, const void* in, uint32_t n) {
-  if (a - isa::kSharedWindow < isa::kWindowSize) {
-    const uint64_t off = a - isa::kSharedWindow;
-    if (off + n > w.block->shared_bytes) return false;
-    std::memcpy(w.block->shared.data() + off, in, n);
+  bool windowed = false;
+  if (uint8_t* p = shared_or_local(w, lane, a, n, windowed)) {
+    std::memcpy(p, in, n);
     return true;
   }
-  if (a - isa::kLocalWindow < isa::kWindowSize) {
-    const uint64_t off = a - isa::kLocalWindow;
-    if (off + n > ctx_.local_stride) return false;
-    std::memcpy(w.local + size_t(lane) * ctx_.local_stride + off, in, n);
-    return true;
-  }
+  if (windowed) return false;
   auto* al = ctx_.gmem->find(a, n);
   if (!al) return false;
   ctx_.gmem->write(*al, a, in, n);
@@ -131,6 +125,16 @@ uint32_t WarpExecutor::device_launch(Warp& w, uint32_t lane, uint32_t pc, uint64
   ++rt.launched;
   DeviceWork work;
   work.kind = DeviceWork::Kind::Launch;
+  work.kernel = p.kernel;
+  work.grid = p.grid;
+  work.block_dim = p.block;
+  work.shared = p.shared;
+  work.params = std::move(bytes);
+  add_device_work(w, lane, stream, std::move(work));
+  return kSuccess;
+}
+
+void WarpExecutor::add_device_work(const Warp& w, uint32_t lane, uint64_t stream, DeviceWork&& work) {
   work.block = w.block->linear;
   work.seq = w.block->device_calls++;
   work.thread = w.index * 32u + lane;
@@ -138,13 +142,7 @@ uint32_t WarpExecutor::device_launch(Warp& w, uint32_t lane, uint32_t pc, uint64
   const Dim3 b = w.block->idx;
   work.origin = fmt::format("kernel {}, block ({},{},{}), thread {}", ctx_.kernel->name, b.x, b.y, b.z,
                             thread_name(w, lane));
-  work.kernel = p.kernel;
-  work.grid = p.grid;
-  work.block_dim = p.block;
-  work.shared = p.shared;
-  work.params = std::move(bytes);
-  rt.work.push_back(std::move(work));
-  return kSuccess;
+  ctx_.device_runtime->work.push_back(std::move(work));
 }
 
 void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_t pc, uint32_t mask) {
@@ -180,14 +178,7 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
         fault(w, lane, pc, "cudaMemcpyAsync/cudaMemsetAsync in a kernel need the CUDA runtime: run the program with "
                            "warpsim exec",
               KernelFault::Kind::Trap);
-      work.block = w.block->linear;
-      work.seq = w.block->device_calls++;
-      work.thread = w.index * 32u + lane;
-      work.stream = stream;
-      const Dim3 b = w.block->idx;
-      work.origin = fmt::format("kernel {}, block ({},{},{}), thread {}", ctx_.kernel->name, b.x, b.y, b.z,
-                                thread_name(w, lane));
-      rt.work.push_back(std::move(work));
+      add_device_work(w, lane, stream, std::move(work));
     };
     switch (cs.builtin) {
       case B::CdpGetParameterBuffer: ret = parameter_buffer(w, lane, pc, params, cs); break;

@@ -130,6 +130,11 @@ class WarpExecutor {
   uint64_t parameter_buffer(Warp& w, uint32_t lane, uint32_t pc, const uint8_t* params, const isa::CallSite& cs);
   uint64_t device_string(const std::string& text);
   bool write_generic(const Warp& w, uint32_t lane, uint64_t addr, const void* in, uint32_t n);
+  // Where a generic address in the shared or local window is (null past the block's shared
+  // memory or the thread's local memory); `windowed` false: a global address.
+  uint8_t* shared_or_local(const Warp& w, uint32_t lane, uint64_t addr, uint32_t n, bool& windowed) const;
+  // Records work a thread asked the device runtime for, stamped with its place in the block's order.
+  void add_device_work(const Warp& w, uint32_t lane, uint64_t stream, DeviceWork&& work);
   DeviceLaunchSupport& device_runtime(const Warp& w, uint32_t lane, uint32_t pc, const char* call);
   uint64_t thread_key(const Warp& w, uint32_t lane) const {
     return (uint64_t(w.block->linear) << 32) | (w.index * 32u + lane);
