@@ -470,6 +470,26 @@ TEST_CASE("programs: dynamic parallelism (kernels launching kernels, -rdc=true) 
   CHECK_THAT(r.err, Catch::Matches("(.|\n)*\n==warpsim== +2049 +[^\n]*nest\\(int(.|\n)*"));
 }
 
+TEST_CASE("programs: a copy a kernel asks for outside device memory is a fault naming the thread") {
+  REQUIRE_NVCC();
+  const std::string dir = WARPSIM_BINARY_DIR "/runtime_programs/rdc_bad_copy";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/bad_copy.cu")
+      << "#include <cstdio>\n"
+         "__global__ void k(int* d) { if (threadIdx.x == 3) cudaMemcpyAsync(d, (int*)0x10, 64, "
+         "cudaMemcpyDeviceToDevice, 0); }\n"
+         "int main() { int* d; cudaMalloc(&d, 64); k<<<1, 4>>>(d);\n"
+         "  printf(\"%s\\n\", cudaGetErrorName(cudaDeviceSynchronize())); return 0; }\n";
+  auto b = rttest::shell(rttest::kNvcc + " -arch=sm_75 -rdc=true -cudart shared -o " + dir + "/app " + dir +
+                         "/bad_copy.cu -lcudadevrt");
+  INFO(b.err);
+  REQUIRE(b.status == 0);
+  auto r = exec("--functional --no-summary", dir + "/app");
+  CHECK(r.status == 0);
+  CHECK(r.out == "cudaErrorIllegalAddress\n");
+  CHECK_THAT(r.err, Catch::Contains("cudaMemcpyAsync in a kernel (kernel _Z1kPi, block (0,0,0), thread (3,0,0))"));
+}
+
 TEST_CASE("programs: device code in several translation units (-rdc=true) is linked as nvlink links it") {
   REQUIRE_NVCC();
   // Two .cu files with relocatable device code: a device function and a __device__ variable
