@@ -239,7 +239,7 @@ namespace {
 // parse fails, what was placed is released again.
 class VarPlacer {
  public:
-  explicit VarPlacer(mem::GlobalMemory& gm) : gm_(gm) {}
+  explicit VarPlacer(mem::GlobalMemory& gm, const std::map<std::string, DevPtr>* at = nullptr) : gm_(gm), at_(at) {}
   ~VarPlacer() {
     for (uint64_t p : placed_) gm_.release(p);
   }
@@ -247,7 +247,10 @@ class VarPlacer {
     if (v.align > 256)
       throw PtxError(fmt::format("line {}: unsupported PTX: alignment {} of '{}' (at most 256)", v.decl_line, v.align,
                                  v.name));
-    uint64_t p = gm_.allocate(std::max<uint64_t>(v.size, 1));
+    const auto wanted = at_ ? at_->find(v.name) : std::map<std::string, DevPtr>::const_iterator{};
+    uint64_t p = 0;
+    if (at_ && wanted != at_->end() && gm_.allocate_at(wanted->second, v.size)) p = wanted->second;
+    else p = gm_.allocate(std::max<uint64_t>(v.size, 1));
     placed_.push_back(p);
     gm_.set_label(p, v.name);
     auto* a = gm_.find(p, 1);
@@ -258,6 +261,7 @@ class VarPlacer {
 
  private:
   mem::GlobalMemory& gm_;
+  const std::map<std::string, DevPtr>* at_;
   std::vector<uint64_t> placed_;
 };
 
@@ -270,8 +274,9 @@ const isa::Module& Device::load_ptx_file(const std::string& path) {
   return adopt(*impl_->modules.back());
 }
 
-const isa::Module& Device::load_ptx(const std::string& text, const std::string& name) {
-  VarPlacer placer(impl_->gmem);
+const isa::Module& Device::load_ptx(const std::string& text, const std::string& name,
+                                    const std::map<std::string, DevPtr>* at) {
+  VarPlacer placer(impl_->gmem, at);
   impl_->modules.push_back(isa::parse_ptx(text, name, std::ref(placer)));
   placer.keep();
   return adopt(*impl_->modules.back());

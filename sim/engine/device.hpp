@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -206,7 +207,10 @@ class Device {
   // named after it, initialised); each loaded module has its own.
 
   const isa::Module& load_ptx_file(const std::string& path);
-  const isa::Module& load_ptx(const std::string& text, const std::string& name);
+  // `at`: variables to place at these addresses where they are free (a device made by
+  // cudaDeviceReset keeps __managed__ variables where the program sees them).
+  const isa::Module& load_ptx(const std::string& text, const std::string& name,
+                              const std::map<std::string, DevPtr>* at = nullptr);
 
   // Where a module variable (__device__ / __constant__) of a module loaded on this device
   // lives, as cudaGetSymbolAddress/cudaGetSymbolSize would say; nullopt if no such variable.

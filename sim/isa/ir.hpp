@@ -244,6 +244,7 @@ struct ModuleVar {
   uint32_t align = 1;
   std::vector<uint8_t> init;    // initial bytes (shorter than size: the rest is zero; empty = zeros)
   uint32_t decl_line = 0;
+  bool managed = false;         // .attribute(.managed): a __managed__ variable
 };
 
 class Module {

@@ -1,5 +1,5 @@
 // Module-scope .global / .const variable declarations (__device__ / __constant__ data):
-//   [.visible] .global|.const [.align N] .type name[dims]* [= init] ;
+//   [.visible] .global|.const [.attribute(.managed)] [.align N] .type name[dims]* [= init] ;
 // where init is a scalar or a (nested) brace list of integers, 0f/0d floats, decimal
 // floats, or addresses of earlier module variables written `name`, `generic(name)`, with an
 // optional `+offset` (nvcc's pointer tables), or of the module's device functions (function
@@ -32,6 +32,15 @@ class VarParser {
       if (m.text == ".align") {
         align = static_cast<uint32_t>(expect(Tok::Int, "an alignment").int_value);
         if (align == 0 || (align & (align - 1))) s_.fail(m, "parse error: alignment must be a power of two");
+      } else if (m.text == ".attribute") {
+        // .attribute(.managed): a __managed__ variable (host and device share it). Only
+        // .global variables may be managed; other attributes (.unified) are not modelled.
+        expect(Tok::LParen, "'(' after .attribute");
+        const Token& a = expect(Tok::Directive, "a variable attribute");
+        if (a.text != ".managed") s_.unsupported(a, fmt::format("variable attribute {}", a.text));
+        if (space != Space::Global) s_.fail(a, "parse error: only .global variables can be .managed");
+        expect(Tok::RParen, "')'");
+        v.managed = true;
       } else if (m.text == ".v2" || m.text == ".v4") {
         s_.unsupported(m, "vector-typed module variables");
       } else {

@@ -49,6 +49,22 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   return base;
 }
 
+bool GlobalMemory::allocate_at(uint64_t base, uint64_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (base % kAlign || base < kGuard || base + bytes + kGuard < base) return false;
+  if (bytes > capacity_ || allocated_ + bytes > capacity_) return false;
+  const uint64_t lo = base - kGuard, hi = base + bytes + kGuard;
+  if (overlapping(lo, hi) || reserved_end(lo, hi)) return false;
+  Allocation a;
+  a.base = base;
+  a.size = bytes;
+  a.pages.resize((bytes + kPageSize - 1) >> kPageBits);
+  next_base_ = std::max(next_base_, (base + bytes + kGuard + kAlign - 1) & ~(kAlign - 1));
+  allocated_ += bytes;
+  allocs_.emplace(base, std::move(a));
+  return true;
+}
+
 bool GlobalMemory::map_external(uint64_t base, uint8_t* storage, uint64_t bytes, std::string label) {
   if (bytes == 0 || !storage || base + bytes < base) return false;
   // Only overlap is refused: host ranges may be adjacent, as they are in the program, and

@@ -50,6 +50,9 @@ class GlobalMemory {
   GlobalMemory& operator=(const GlobalMemory&) = delete;
 
   uint64_t allocate(uint64_t bytes);        // throws LaunchError("out of memory") above the limit
+  // An allocation at `base` (kAlign-aligned), with its guard free; false, with nothing
+  // changed, where that space is taken or the capacity would be passed.
+  bool allocate_at(uint64_t base, uint64_t bytes);
   bool release(uint64_t base);              // false if base is not a live allocation
   // Makes [base, base + bytes) an allocation backed by `storage` (which must outlive it).
   // False, with nothing changed, if the range is empty, wraps or overlaps a live allocation.

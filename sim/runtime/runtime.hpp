@@ -95,6 +95,9 @@ class Runtime {
   void register_var(void** handle, const void* host_var, const char* device_name, uint64_t size, bool constant,
                     bool managed);
   void unregister_fatbin(void** handle);
+  // __cudaInitModule, which nvcc's code calls before the host first uses a __managed__
+  // variable: loads the module now, so that the variables have their host storage.
+  void init_module(void** handle);
 
   // --- Modules the program loads itself (the driver API; runtime_loaded_modules.cpp) ---
   // A module from an image in memory: PTX text, a fatbinary or nvcc's wrapper of one (its
@@ -332,7 +335,14 @@ class Runtime {
   };
   struct Managed {
     uint64_t bytes = 0;
+    bool variable = false;  // a module's __managed__ variable (cudaFree refuses it)
   };
+  // The registered variable `host_var` names: its shadow's address, or for a __managed__
+  // variable also the variable's own address; null if none.
+  const VarEntry* var_entry(const void* host_var) const;
+  // A freshly loaded module's __managed__ variables: host memory mapped at each one's
+  // device address with its initial value, and the registered host pointers set to it.
+  void map_managed_variables(Module& m);
   struct HostAlloc {
     uint64_t bytes = 0;
     unsigned flags = 0;

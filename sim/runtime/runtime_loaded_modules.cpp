@@ -77,6 +77,7 @@ void* Runtime::load_module(const void* image, const std::string& name, const cha
   } catch (const Error& e) {
     throw ApiError(cuda::ErrorInvalidPtx, fmt::format("{}: {}", call, e.what()));
   }
+  map_managed_variables(*m);  // cuModuleGetGlobal gives the host-visible address
   modules_.push_back(std::move(m));
   return modules_.back()->handle_storage();
 }

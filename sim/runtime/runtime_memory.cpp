@@ -97,6 +97,9 @@ void Runtime::free(void* ptr) {
   }
   auto m = managed_.find(addr(ptr));
   if (m != managed_.end()) {
+    if (m->second.variable)
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("cudaFree({}): a __managed__ variable, not an address cudaMalloc returned", ptr));
     ::munmap(ptr, m->second.bytes);
     managed_.erase(m);
   }
@@ -292,9 +295,11 @@ cuda::MemcpyKind Runtime::transfer(void* dst, const void* src, uint64_t bytes, c
                                    const char* call) {
   if (bytes == 0) return kind;
   if (!dst || !src) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: a NULL pointer", call));
-  // Managed memory is host memory between launches.
-  const bool dst_dev = device_allocation(dst).has_value() && !is_managed(dst);
-  const bool src_dev = device_allocation(src).has_value() && !is_managed(src);
+  // Managed memory is host memory between launches, and any kind may name it as either side
+  // (an H200 copies cudaMemcpyToSymbol's HostToDevice into a __managed__ variable).
+  const bool dst_man = is_managed(dst), src_man = is_managed(src);
+  const bool dst_dev = device_allocation(dst).has_value() && !dst_man;
+  const bool src_dev = device_allocation(src).has_value() && !src_man;
   // Memory mapped without access, or only reserved, is neither host nor device memory.
   for (const auto& [dev, p] : {std::pair<bool, const void*>{dst_dev, dst}, {src_dev, src}})
     if (!dev && device_->in_reservation(addr(p)))
@@ -316,29 +321,43 @@ cuda::MemcpyKind Runtime::transfer(void* dst, const void* src, uint64_t bytes, c
                      fmt::format("{}: {} bytes at {} run {} bytes past the end of its {}-byte allocation", call, n, p,
                                  n - room, addr(p) + room - a->first));
   };
-  auto need_device = [&](bool dev, const void* p, const char* which) {
-    if (!dev)
+  auto need_device = [&](bool dev, bool managed, const void* p, const char* which) {
+    if (!dev && !managed)
       throw ApiError(cuda::ErrorInvalidValue,
                      fmt::format("{}: the {} {} is not device memory (cudaMemcpyKind says it is)", call, which, p));
+    if (managed) {
+      const auto* m = range_overlapping(managed_, addr(p), addr(p) + 1);
+      if (addr(p) + bytes > m->first + m->second.bytes)
+        throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} bytes at {} run past the end of its {}-byte "
+                                                            "managed allocation",
+                                                            call, bytes, p, m->second.bytes));
+    }
+  };
+  // The copy between device memory and host memory (managed memory included) on each side.
+  auto copy = [&](bool to_dev, bool from_dev) {
+    if (to_dev && from_dev) copy_device_to_device(addr(dst), addr(src), bytes);
+    else if (to_dev) device_->copy_to_device(addr(dst), src, bytes);
+    else if (from_dev) device_->copy_from_device(dst, addr(src), bytes);
+    else std::memmove(dst, src, bytes);
   };
   try {
     switch (kind) {
       case cuda::HostToDevice:
-        need_device(dst_dev, dst, "destination");
-        where(true, dst, bytes);
-        device_->copy_to_device(addr(dst), src, bytes);
+        need_device(dst_dev, dst_man, dst, "destination");
+        where(dst_dev, dst, bytes);
+        copy(dst_dev, false);
         break;
       case cuda::DeviceToHost:
-        need_device(src_dev, src, "source");
-        where(true, src, bytes);
-        device_->copy_from_device(dst, addr(src), bytes);
+        need_device(src_dev, src_man, src, "source");
+        where(src_dev, src, bytes);
+        copy(false, src_dev);
         break;
       case cuda::DeviceToDevice:
-        need_device(dst_dev, dst, "destination");
-        need_device(src_dev, src, "source");
-        where(true, dst, bytes);
-        where(true, src, bytes);
-        copy_device_to_device(addr(dst), addr(src), bytes);
+        need_device(dst_dev, dst_man, dst, "destination");
+        need_device(src_dev, src_man, src, "source");
+        where(dst_dev, dst, bytes);
+        where(src_dev, src, bytes);
+        copy(dst_dev, src_dev);
         break;
       case cuda::HostToHost:
         if (dst_dev || src_dev)

@@ -21,6 +21,9 @@ struct Runtime::Module {
   bool program_loaded = false;
   bool unloaded = false;                 // cuModuleUnload: its handles are invalid
   std::map<std::string, void*> functions;
+  // Across cudaDeviceReset: where its __managed__ variables are (host memory still mapped
+  // there, holding their values), until the module is loaded on the new device.
+  std::map<std::string, DevPtr> managed_kept;
 };
 
 }  // namespace warpsim::runtime

@@ -18,8 +18,19 @@ Runtime::~Runtime() = default;
 void Runtime::reset() {
   // A fresh device: allocations, module variables and the sticky error are gone. The old
   // device is kept so that the statistics of earlier launches stay printable.
-  for (const auto& [base, m] : managed_) ::munmap(reinterpret_cast<void*>(base), m.bytes);
+  for (const auto& [base, m] : managed_)
+    if (!m.variable) ::munmap(reinterpret_cast<void*>(base), m.bytes);
   managed_.clear();
+  // __managed__ variables keep their address and value, as on an H200
+  // (tools/runtime/probes/managed_reset.cu): their host memory stays mapped and their
+  // modules are loaded again at once, placing them where they were.
+  std::vector<Module*> with_managed;
+  for (auto& m : modules_) {
+    if (!m->module || m->unloaded) continue;
+    for (size_t i = 0; i < m->module->globals.size(); ++i)
+      if (m->module->globals[i].managed) m->managed_kept[m->module->globals[i].name] = m->module->global_addresses[i];
+    if (!m->managed_kept.empty()) with_managed.push_back(m.get());
+  }
   // Pools and graph memory go with the device (graphs stay; launching one that allocates
   // is refused, since its addresses were the old device's).
   pools_.clear();
@@ -54,6 +65,7 @@ void Runtime::reset() {
   sampler_ = fresh_sampler();
   fault_visible_ = false;
   sticky_message_.clear();
+  for (Module* m : with_managed) loaded(*m);
 }
 
 
@@ -125,10 +137,17 @@ Runtime::Module& Runtime::loaded(Module& m) {
   if (m.module) return m;
   if (!m.load_error.empty()) throw ApiError(cuda::ErrorInvalidPtx, m.load_error);
   try {
-    m.module = &device_->load_ptx(m.ptx, m.name + ".ptx");
+    m.module = &device_->load_ptx(m.ptx, m.name + ".ptx", m.managed_kept.empty() ? nullptr : &m.managed_kept);
   } catch (const Error& e) {
     m.load_error = fmt::format("{} (the PTX embedded in {})", e.what(), m.name);
     throw ApiError(cuda::ErrorInvalidPtx, m.load_error);
+  }
+  try {
+    map_managed_variables(m);
+  } catch (const ApiError& e) {
+    m.module = nullptr;  // not usable: the host could not reach its __managed__ variables
+    m.load_error = e.what();
+    throw;
   }
   return m;
 }

@@ -1,28 +1,86 @@
-// __device__ and __constant__ variables: the host's shadow variable names the module
-// variable, which lives in the simulated device's memory once its module is loaded.
+// __device__, __constant__ and __managed__ variables: the host's shadow variable names the
+// module variable, which lives in the simulated device's memory once its module is loaded;
+// a __managed__ one also has host memory at the same address, synced as managed memory is.
 #include <fmt/format.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
 
 #include "sim/runtime/runtime.hpp"
 #include "sim/runtime/runtime_module.hpp"
 
 namespace warpsim::runtime {
 
+const Runtime::VarEntry* Runtime::var_entry(const void* host_var) const {
+  if (auto it = vars_.find(host_var); it != vars_.end()) return &it->second;
+  // nvcc's host code names a __managed__ variable through the pointer the runtime set
+  // (`*counter_ptr`), so a symbol call passes the variable's own (managed) address.
+  for (const auto& [key, v] : vars_)
+    if (v.managed && *static_cast<void* const*>(key) == host_var && host_var) return &v;
+  return nullptr;
+}
+
 std::pair<DevPtr, uint64_t> Runtime::symbol(const void* host_var, const char* call) {
-  auto it = vars_.find(host_var);
-  if (it == vars_.end())
+  const VarEntry* v = var_entry(host_var);
+  if (!v)
     throw ApiError(cuda::ErrorInvalidSymbol,
-                   fmt::format("{}: {} is not a registered __device__ or __constant__ variable", call, host_var));
-  const VarEntry& v = it->second;
-  if (v.managed)
-    throw ApiError(cuda::ErrorNotSupported,
-                   fmt::format("{}: '{}' is a __managed__ variable, which warpsim does not support yet", call, v.name));
-  Module& m = loaded(*v.module);
-  auto s = device_->symbol(*m.module, v.name);
+                   fmt::format("{}: {} is not a registered __device__, __constant__ or __managed__ variable", call,
+                               host_var));
+  Module& m = loaded(*v->module);
+  auto s = device_->symbol(*m.module, v->name);
   if (!s)
     throw ApiError(cuda::ErrorInvalidSymbol,
-                   fmt::format("{}: the program registered '{}' but its PTX does not declare it", call, v.name));
+                   fmt::format("{}: the program registered '{}' but its PTX does not declare it", call, v->name));
   return {s->address, s->size};
 }
+
+void Runtime::map_managed_variables(Module& m) {
+  const isa::Module& mod = *m.module;
+  const uint64_t page = uint64_t(::sysconf(_SC_PAGESIZE));
+  for (size_t i = 0; i < mod.globals.size(); ++i) {
+    const isa::ModuleVar& v = mod.globals[i];
+    if (!v.managed) continue;
+    // Device allocations start 2 MiB apart, so each variable has pages of its own.
+    const uint64_t base = mod.global_addresses[i];
+    const auto kept = m.managed_kept.find(v.name);
+    if (kept == m.managed_kept.end() || kept->second != base) {
+      const uint64_t bytes = (std::max<uint64_t>(v.size, 1) + page - 1) / page * page;
+      void* want = reinterpret_cast<void*>(base);
+      void* host =
+          ::mmap(want, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+      if (host != want) {
+        if (host != MAP_FAILED) ::munmap(host, bytes);
+        throw ApiError(cuda::ErrorMemoryAllocation,
+                       fmt::format("the __managed__ variable '{}' of {}: cannot map its {} bytes at the device "
+                                   "address {:#x} in the program",
+                                   v.name, m.name, v.size, base));
+      }
+      if (kept == m.managed_kept.end()) {
+        device_->copy_from_device(host, base, v.size);  // its initial value
+      } else {  // kept across a reset but placed elsewhere: the value moves
+        std::memcpy(host, reinterpret_cast<const void*>(kept->second), v.size);
+        ::munmap(reinterpret_cast<void*>(kept->second), v.size);
+      }
+    }
+    // A kept variable's value is in its host memory; the next launch copies it to the device.
+    managed_[base] = Managed{v.size, true};
+  }
+  m.managed_kept.clear();
+  for (const auto& [key, v] : vars_) {
+    if (!v.managed || v.module != &m) continue;
+    auto s = device_->symbol(mod, v.name);
+    if (!s || !managed_.count(s->address))
+      throw ApiError(cuda::ErrorInvalidSymbol,
+                     fmt::format("the program registered the __managed__ variable '{}', which its PTX {}", v.name,
+                                 s ? "does not declare .managed" : "does not declare"));
+    // The pointer nvcc's host code reads on every use of the variable.
+    *static_cast<void**>(const_cast<void*>(key)) = reinterpret_cast<void*>(s->address);
+  }
+}
+
+void Runtime::init_module(void** handle) { loaded(module_of(handle, "__cudaInitModule")); }
 
 void Runtime::memcpy_to_symbol(const void* host_var, const void* src, uint64_t bytes, uint64_t offset,
                                cuda::MemcpyKind kind) {
@@ -30,7 +88,7 @@ void Runtime::memcpy_to_symbol(const void* host_var, const void* src, uint64_t b
   if (offset > size || bytes > size - offset)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("cudaMemcpyToSymbol: {} bytes at offset {} exceed the {}-byte variable '{}'", bytes,
-                               offset, size, vars_.at(host_var).name));
+                               offset, size, var_entry(host_var)->name));
   if (kind != cuda::HostToDevice && kind != cuda::DeviceToDevice && kind != cuda::Default)
     throw ApiError(cuda::ErrorInvalidMemcpyDirection, "cudaMemcpyToSymbol: kind must copy to the device");
   memcpy(reinterpret_cast<void*>(base + offset), src, bytes, kind, "cudaMemcpyToSymbol");
@@ -42,7 +100,7 @@ void Runtime::memcpy_from_symbol(void* dst, const void* host_var, uint64_t bytes
   if (offset > size || bytes > size - offset)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("cudaMemcpyFromSymbol: {} bytes at offset {} exceed the {}-byte variable '{}'", bytes,
-                               offset, size, vars_.at(host_var).name));
+                               offset, size, var_entry(host_var)->name));
   if (kind != cuda::DeviceToHost && kind != cuda::DeviceToDevice && kind != cuda::Default)
     throw ApiError(cuda::ErrorInvalidMemcpyDirection, "cudaMemcpyFromSymbol: kind must copy from the device");
   memcpy(dst, reinterpret_cast<const void*>(base + offset), bytes, kind, "cudaMemcpyFromSymbol");

@@ -74,3 +74,22 @@ TEST_CASE("global memory: device allocations skip external ranges in their way",
   gm.read(*gm.find(next + GlobalMemory::kGuard + 5, 1), next + GlobalMemory::kGuard + 5, &v, 1);
   CHECK(v == 9);
 }
+
+TEST_CASE("global memory: an allocation at a given address keeps its guard and the capacity", "[memory]") {
+  GlobalMemory gm;
+  gm.set_capacity(uint64_t(64) << 20);
+  const uint64_t first = gm.allocate(1000);
+  // Misaligned, inside the first allocation's guard, or past the capacity: refused, nothing changes.
+  CHECK_FALSE(gm.allocate_at(first + GlobalMemory::kAlign / 2, 16));
+  CHECK_FALSE(gm.allocate_at(first + GlobalMemory::kAlign, 16));
+  CHECK_FALSE(gm.allocate_at(first + 8 * GlobalMemory::kAlign, uint64_t(64) << 20));
+  CHECK(gm.bytes_allocated() == 1000);
+  // Free space with a guard on both sides: placed there, and the next allocation goes past it.
+  const uint64_t at = first + 4 * GlobalMemory::kAlign;
+  REQUIRE(gm.allocate_at(at, 300));
+  CHECK(gm.find(at, 300));
+  CHECK_FALSE(gm.find(at + 300, 1));
+  CHECK_FALSE(gm.allocate_at(at, 16));  // taken
+  CHECK(gm.allocate(10) >= at + 300 + GlobalMemory::kGuard);
+  CHECK(gm.bytes_allocated() == 1310);
+}

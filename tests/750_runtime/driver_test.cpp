@@ -79,6 +79,58 @@ TEST_CASE("driver: a module from PTX text with its function and its variable") {
   CHECK(grid == 4 * 14);
 }
 
+TEST_CASE("driver: a module's __managed__ variable is host memory at its device address") {
+  const char* ptx = R"(.version 7.0
+.target sm_75
+.address_size 64
+.global .attribute(.managed) .align 4 .u32 counter = 7;
+.visible .entry bump()
+{
+  .reg .b32 %r<3>;
+  ld.global.u32 %r1, [counter];
+  add.s32 %r2, %r1, 1;
+  st.global.u32 [counter], %r2;
+  ret;
+}
+)";
+  Runtime rt(options());
+  void* m = rt.load_module(ptx, "managed.ptx", "cuModuleLoadData");
+  void* f = rt.module_function(m, "bump", "cuModuleGetFunction");
+  auto [address, size] = rt.module_global(m, "counter", "cuModuleGetGlobal");
+  CHECK(size == 4);
+  auto* host = reinterpret_cast<volatile uint32_t*>(address);
+  CHECK(*host == 7);  // the initial value, readable by the host at the device address
+  *host = 40;
+  rt.launch(f, {1, 1, 1}, {1, 1, 1}, nullptr, 0, nullptr);
+  CHECK(*host == 41);  // the kernel saw the host's write and the host sees the kernel's
+  CHECK(code_of([&] { rt.free(reinterpret_cast<void*>(address)); }) == cuda::ErrorInvalidValue);
+  CHECK(*host == 41);
+  // A device reset keeps it where it was, with its value (as an H200 does).
+  rt.reset();
+  CHECK(rt.module_global(m, "counter", "cuModuleGetGlobal").first == address);
+  CHECK(*host == 41);
+  rt.launch(rt.module_function(m, "bump", "cuModuleGetFunction"), {1, 1, 1}, {1, 1, 1}, nullptr, 0, nullptr);
+  CHECK(*host == 42);
+}
+
+TEST_CASE("driver: only .global variables can be managed and .managed is the only attribute") {
+  Runtime rt(options());
+  const std::string head = ".version 7.0\n.target sm_75\n.address_size 64\n";
+  auto message = [&](const std::string& decl) {
+    try {
+      rt.load_module((head + decl).c_str(), "bad.ptx", "cuModuleLoadData");
+    } catch (const ApiError& e) {
+      CHECK(e.code() == cuda::ErrorInvalidPtx);
+      return std::string(e.what());
+    }
+    return std::string("loaded");
+  };
+  CHECK_THAT(message(".const .attribute(.managed) .u32 c;\n"),
+             Catch::Contains("bad.ptx:4") && Catch::Contains("only .global variables can be .managed"));
+  CHECK_THAT(message(".global .attribute(.unified(1, 2)) .u32 u;\n"),
+             Catch::Contains("bad.ptx:4: unsupported PTX") && Catch::Contains("variable attribute .unified"));
+}
+
 TEST_CASE("driver: the same module from a fatbinary and from nvcc's wrapper of one") {
   Runtime rt(options());
   const auto image = rttest::make_fatbin({{2, 75, "", std::string(64, 'E')}, {1, 75, "zstd", kBumpPtx}});

@@ -470,6 +470,23 @@ TEST_CASE("programs: dynamic parallelism (kernels launching kernels, -rdc=true) 
   CHECK_THAT(r.err, Catch::Matches("(.|\n)*\n==warpsim== +2049 +[^\n]*nest\\(int(.|\n)*"));
 }
 
+TEST_CASE("programs: __managed__ variables are shared by the host and kernels as on an H200") {
+  REQUIRE_NVCC();
+  // managed_vars.expected is an H200's output: initialised and zero scalars, arrays and a
+  // struct read and written by the host before, between and after launches, atomics on them,
+  // the symbol calls (the variable's own address names it), plain copies and memsets, their
+  // pointer attributes (managed) and cudaFree refusing one.
+  check_prints_expected("managed_vars");
+  auto r = exec("--functional --no-summary --threads 2", rttest::build_program("managed_vars"));
+  CHECK(r.status == 0);
+  CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/managed_vars.expected"));
+}
+
+TEST_CASE("programs: __managed__ variables keep their address and value across cudaDeviceReset as on an H200") {
+  REQUIRE_NVCC();
+  check_prints_expected("managed_reset");
+}
+
 TEST_CASE("programs: a copy a kernel asks for outside device memory is a fault naming the thread") {
   REQUIRE_NVCC();
   const std::string dir = WARPSIM_BINARY_DIR "/runtime_programs/rdc_bad_copy";

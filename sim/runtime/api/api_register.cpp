@@ -1,5 +1,8 @@
 // Entry points nvcc's generated host code calls before main() and at each <<<>>> launch
 // (crt/host_runtime.h and crt/device_functions.h of CUDA 13).
+#include <cstdio>
+#include <cstdlib>
+
 #include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
@@ -18,7 +21,13 @@ WARPSIM_API void __cudaUnregisterFatBinary(void** handle) {
   api::registration_call("__cudaUnregisterFatBinary", [&](Runtime& rt) { rt.unregister_fatbin(handle); });
 }
 
-WARPSIM_API char __cudaInitModule(void** /*handle*/) { return 1; }
+WARPSIM_API char __cudaInitModule(void** handle) {
+  if (api::registration_call("__cudaInitModule", [&](Runtime& rt) { rt.init_module(handle); }) == 0) return 1;
+  // nvcc's code would go on to read the variable through a null pointer: stop cleanly.
+  std::fprintf(stderr, "warpsim: the program's __managed__ variables have no storage (the reason is above); "
+                       "stopping\n");
+  std::exit(1);
+}
 
 WARPSIM_API void __cudaRegisterFunction(void** handle, const char* host_fn, char* /*device_fn*/,
                                         const char* device_name, int /*thread_limit*/, void* /*tid*/, void* /*bid*/,
