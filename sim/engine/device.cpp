@@ -366,6 +366,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   };
   device_runtime.error_text = options.cuda_error_text;
   device_runtime.runtime_version = options.device_runtime_version;
+  device_runtime.queries = options.device_queries;
   ctx.device_runtime = &device_runtime;
 
   // The grid barrier's workspace: { wsSize, barrier } as the driver lays it out, zeroed.

@@ -139,6 +139,8 @@ struct LaunchOptions {
   // cudaRuntimeGetVersion's value in a kernel.
   std::function<std::string(uint32_t code, bool name)> cuda_error_text;
   int device_runtime_version = 0;
+  // The device runtime's queries (attributes, limits, kernels' attributes and occupancy).
+  sm::DeviceQueries device_queries;
 };
 
 class Device {

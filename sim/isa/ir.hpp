@@ -156,6 +156,9 @@ enum class Builtin : uint8_t {
   CdpGetParameterBuffer, CdpLaunchDevice, CdpGetLastError, CdpPeekAtLastError, CdpGetErrorString, CdpGetErrorName,
   CdpStreamCreate, CdpStreamDestroy, CdpStreamWaitEvent, CdpEventCreate, CdpEventRecord, CdpEventDestroy,
   CdpMemcpyAsync, CdpMemsetAsync, CdpMalloc, CdpFree, CdpGetDevice, CdpRuntimeGetVersion,
+  // Queries answered from the launch's device and kernels (DeviceQueries, sm/device_work.hpp).
+  CdpDeviceGetAttribute, CdpDeviceGetLimit, CdpDeviceGetCacheConfig, CdpDeviceGetSharedMemConfig,
+  CdpGetDeviceCount, CdpFuncGetAttributes, CdpOccupancy, CdpOccupancyWithFlags,
 };
 // A call whose effect other blocks can see in a way that depends on the blocks' order
 // (device printf, the device heap, graph conditionals, the device runtime): kernels with one

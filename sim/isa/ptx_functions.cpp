@@ -48,6 +48,15 @@ const std::vector<BuiltinSignature>& builtin_signatures() {
       {"__cudaCDP2Free", Builtin::CdpFree, {8}, {4}},
       {"__cudaCDP2GetDevice", Builtin::CdpGetDevice, {8}, {4}},
       {"__cudaCDP2RuntimeGetVersion", Builtin::CdpRuntimeGetVersion, {8}, {4}},
+      {"__cudaCDP2GetDeviceCount", Builtin::CdpGetDeviceCount, {8}, {4}},
+      {"__cudaCDP2DeviceGetAttribute", Builtin::CdpDeviceGetAttribute, {8, 4, 4}, {4}},
+      {"__cudaCDP2DeviceGetLimit", Builtin::CdpDeviceGetLimit, {8, 4}, {4}},
+      {"__cudaCDP2DeviceGetCacheConfig", Builtin::CdpDeviceGetCacheConfig, {8}, {4}},
+      {"__cudaCDP2DeviceGetSharedMemConfig", Builtin::CdpDeviceGetSharedMemConfig, {8}, {4}},
+      {"__cudaCDP2FuncGetAttributes", Builtin::CdpFuncGetAttributes, {8, 8}, {4}},
+      {"__cudaCDP2OccupancyMaxActiveBlocksPerMultiprocessor", Builtin::CdpOccupancy, {8, 8, 4, 8}, {4}},
+      {"__cudaCDP2OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", Builtin::CdpOccupancyWithFlags,
+       {8, 8, 4, 8, 4}, {4}},
   };
   return *table;
 }

@@ -32,6 +32,7 @@ enum Error : int {
   ErrorInvalidDevicePointer = 17,
   ErrorInvalidMemcpyDirection = 21,
   ErrorInvalidDeviceFunction = 98,
+  ErrorUnsupportedLimit = 215,
   ErrorNoDevice = 100,
   ErrorInvalidDevice = 101,
   ErrorInvalidKernelImage = 200,

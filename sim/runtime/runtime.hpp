@@ -325,6 +325,11 @@ class Runtime {
   };
   // The dynamic shared memory a launch of `k` may ask for, and the preferences it runs with.
   uint64_t max_dynamic_shared(const KernelEntry& e, const isa::Kernel& k) const;
+  // The host stub (or CUfunction) registered for a loaded kernel, or null.
+  const void* host_function_of(const isa::Kernel& k) const;
+  // What kernels' cudaDeviceGetAttribute, cudaDeviceGetLimit, cudaFuncGetAttributes and
+  // occupancy calls answer (dynamic parallelism): the host calls' answers.
+  sm::DeviceQueries device_queries();
   sm::SharedPreference shared_preference(const KernelEntry& e) const;
   struct VarEntry {
     Module* module = nullptr;

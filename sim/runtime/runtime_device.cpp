@@ -247,7 +247,9 @@ void Runtime::set_limit(int limit, uint64_t value, const char* call) {
     // The L2 set aside for persisting lines, up to the device's persistingL2CacheMaxSize.
     case cuda::LimitPersistingL2CacheSize: set_persisting_l2_bytes(value); break;
     case cuda::LimitDevRuntimePendingLaunchCount: pending_launch_limit_ = value; break;
-    default: break;  // the others are accepted and not modelled
+    case 1: case 5: break;  // cudaLimitPrintfFifoSize, cudaLimitMaxL2FetchGranularity: accepted, not modelled
+    default:  // cudaLimitDevRuntimeSyncDepth (3) included, as an H200 answers
+      throw ApiError(cuda::ErrorUnsupportedLimit, fmt::format("{}: limit {} is not supported", call, limit));
   }
 }
 
@@ -258,7 +260,11 @@ uint64_t Runtime::limit(int limit) const {
     case 2: return device_->heap_limit();
     case cuda::LimitPersistingL2CacheSize: return persisting_l2_bytes();
     case cuda::LimitDevRuntimePendingLaunchCount: return pending_launch_limit_;
-    default: return 0;
+    case 5: return 0;  // cudaLimitMaxL2FetchGranularity: not modelled
+    default:
+      // cudaLimitDevRuntimeSyncDepth (3) is gone with CDP2: an H200 refuses it on the host and in
+      // kernels alike (tests/750_runtime/programs/device_queries.expected).
+      throw ApiError(cuda::ErrorUnsupportedLimit, fmt::format("cudaDeviceGetLimit: limit {} is not supported", limit));
   }
 }
 

@@ -32,6 +32,7 @@ constexpr ErrorText kErrors[] = {
     {200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
     {201, "cudaErrorDeviceUninitialized", "invalid device context"},
     {209, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"},
+    {215, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
     {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
     {301, "cudaErrorFileNotFound", "file not found"},
     {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},

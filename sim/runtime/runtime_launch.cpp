@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 #include <type_traits>
 
@@ -141,6 +142,7 @@ bool Runtime::launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work
     return std::string(name ? cuda_error_name(int(code)) : cuda_error_string(int(code)));
   };
   lo.device_runtime_version = cuda::kDeviceRuntimeVersion;
+  lo.device_queries = device_queries();
 
   sync_managed_to_device();
   LaunchRecord rec;
@@ -362,6 +364,55 @@ void Runtime::func_attributes(cuda::FuncAttributes* attr, const void* host_fn) {
   const KernelEntry& e = kernels_.at(host_fn);
   attr->maxDynamicSharedSizeBytes = static_cast<int>(max_dynamic_shared(e, k));
   attr->preferredShmemCarveout = e.carveout_percent;
+}
+
+const void* Runtime::host_function_of(const isa::Kernel& k) const {
+  for (const auto& [fn, e] : kernels_)
+    if (e.module && e.module->module == k.module && e.name == k.name) return fn;
+  return nullptr;
+}
+
+sm::DeviceQueries Runtime::device_queries() {
+  // Each answers what the host's call answers; a refusal is that call's error code.
+  auto code = [](const std::function<void()>& body) -> uint32_t {
+    try {
+      body();
+    } catch (const ApiError& e) {
+      return static_cast<uint32_t>(e.code());
+    }
+    return cuda::Success;
+  };
+  sm::DeviceQueries q;
+  // Attribute 0 is 0 in a kernel, where the host refuses it (an H200,
+  // docs/measurements/h200_device_query_faults_2026-11-28.txt).
+  q.attribute = [this, code](int attr, int32_t* value) {
+    return code([&] { *value = attr == 0 ? 0 : device_attribute(attr); });
+  };
+  // A limit past cudaLimitPersistingL2CacheSize reads past the H200's own table (it answered
+  // 232448 for 7); here it is refused as on the host.
+  q.limit = [this, code](int which, uint64_t* value) {
+    const uint32_t c = code([&] { *value = limit(which); });
+    if (c != cuda::Success) *value = ~uint64_t(0);  // what an H200's kernel finds after a refused limit
+    return c;
+  };
+  // The struct's first seven fields only (sizes, threads, registers, versions): a kernel's
+  // call leaves cacheModeCA and the rest as they were, as on an H200 (device_queries.expected).
+  q.func_attributes = [this, code](const isa::Kernel& k, std::vector<uint8_t>* bytes) -> uint32_t {
+    const void* fn = host_function_of(k);
+    if (!fn) return cuda::ErrorInvalidDeviceFunction;
+    cuda::FuncAttributes a{};
+    const uint32_t c = code([&] { func_attributes(&a, fn); });
+    const auto* first = reinterpret_cast<const uint8_t*>(&a);
+    bytes->assign(first, first + offsetof(cuda::FuncAttributes, cacheModeCA));
+    return c;
+  };
+  q.occupancy = [this, code](const isa::Kernel& k, int block_size, uint64_t shared, int32_t* blocks) -> uint32_t {
+    const void* fn = host_function_of(k);
+    if (!fn) return cuda::ErrorInvalidDeviceFunction;
+    return code([&] { *blocks = occupancy_blocks_per_sm(fn, block_size, shared); });
+  };
+  q.cache_config = device_cache_config_;
+  return q;
 }
 
 uint64_t Runtime::max_dynamic_shared(const KernelEntry& e, const isa::Kernel& k) const {

@@ -39,6 +39,19 @@ struct DeviceWork {
   uint8_t value = 0;
 };
 
+// What kernels may ask the device runtime about (cudaDeviceGetAttribute, cudaDeviceGetLimit,
+// cudaDeviceGetCacheConfig, cudaFuncGetAttributes and the occupancy calls in device code),
+// answered as the host's runtime answers the same questions. Each returns a CUDA error code
+// (0: the value was set). Unset: the call returns cudaErrorNotSupported.
+struct DeviceQueries {
+  std::function<uint32_t(int attr, int32_t* value)> attribute;
+  std::function<uint32_t(int limit, uint64_t* value)> limit;
+  // CUDA's struct cudaFuncAttributes of kernel `k`, as bytes.
+  std::function<uint32_t(const isa::Kernel& k, std::vector<uint8_t>* bytes)> func_attributes;
+  std::function<uint32_t(const isa::Kernel& k, int block_size, uint64_t dynamic_shared, int32_t* blocks)> occupancy;
+  int32_t cache_config = 0;  // cudaDeviceGetCacheConfig's value
+};
+
 // What the executor needs from whoever runs a grid's device work, and the grid's device-
 // runtime state.
 struct DeviceLaunchSupport {
@@ -55,6 +68,7 @@ struct DeviceLaunchSupport {
   // cudaGetErrorString (name false) and cudaGetErrorName (true) of a code.
   std::function<std::string(uint32_t code, bool name)> error_text;
   int runtime_version = 0;  // cudaRuntimeGetVersion's value in a kernel
+  DeviceQueries queries;
 
   // The grid's device-runtime state, one for all its SMs and host threads (the calls issue
   // while no other SM ticks, sm_phase.cpp, and their kernels' blocks run in order,

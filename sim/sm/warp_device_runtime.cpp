@@ -22,6 +22,7 @@ constexpr uint32_t kMemoryAllocation = 2;
 constexpr uint32_t kInvalidConfiguration = 9;
 constexpr uint32_t kLaunchPendingCountExceeded = 69;
 constexpr uint32_t kInvalidDeviceFunction = 98;
+constexpr uint32_t kNotSupported = 801;
 
 // A device-side stream or event handle: distinct from 0 and the named streams.
 constexpr uint64_t kHandleBase = 0x0000'7A00'0000'0000ull;
@@ -75,19 +76,35 @@ uint64_t WarpExecutor::device_string(const std::string& text) {
   return at;
 }
 
+const isa::Kernel* WarpExecutor::kernel_at(uint64_t func) const {
+  const isa::Module* m = ctx_.kernel->module;
+  const uint64_t index = (func - isa::kKernelAddressBase) / 16;
+  if (!m || func < isa::kKernelAddressBase || (func - isa::kKernelAddressBase) % 16 || index >= m->kernels.size())
+    return nullptr;
+  return m->kernels[index].get();
+}
+
+const isa::Kernel& WarpExecutor::queried_kernel(const Warp& w, uint32_t lane, uint32_t pc, uint64_t func,
+                                                const char* call) const {
+  // The GPU reads the function's descriptor at the address: anything else is an illegal
+  // address (an H200, docs/measurements/h200_device_query_faults_2026-11-28.txt).
+  const isa::Kernel* k = kernel_at(func);
+  if (!k) fault(w, lane, pc, fmt::format("{}: {:#x} is not the address of a kernel of this module", call, func));
+  return *k;
+}
+
 uint64_t WarpExecutor::parameter_buffer(Warp& w, uint32_t lane, uint32_t pc, const uint8_t* params,
                                         const isa::CallSite& cs) {
   uint64_t func = 0;
   uint32_t shared = 0;
   std::memcpy(&func, params + cs.arg_offsets[0], 8);
   std::memcpy(&shared, params + cs.arg_offsets[3], 4);
-  const isa::Module* m = ctx_.kernel->module;
-  const uint64_t index = (func - isa::kKernelAddressBase) / 16;
-  if (!m || func < isa::kKernelAddressBase || (func - isa::kKernelAddressBase) % 16 || index >= m->kernels.size()) {
+  const isa::Kernel* kp = kernel_at(func);
+  if (!kp) {
     ctx_.device_runtime->last_errors[thread_key(w, lane)] = kInvalidDeviceFunction;
     return 0;
   }
-  const isa::Kernel& k = *m->kernels[index];
+  const isa::Kernel& k = *kp;
   if (!ctx_.heap) fault(w, lane, pc, "cudaGetParameterBuffer: this launch has no device heap");
   const uint64_t buffer = ctx_.heap->allocate(std::max<uint64_t>(k.param_bytes, 16));
   if (!buffer) {
@@ -253,6 +270,63 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
       case B::CdpRuntimeGetVersion: {
         const int32_t version = rt.runtime_version;
         put(arg64(0), &version, 4, "cudaRuntimeGetVersion");
+        break;
+      }
+      case B::CdpGetDeviceCount: {
+        const int32_t count = 1;
+        put(arg64(0), &count, 4, "cudaGetDeviceCount");
+        break;
+      }
+      // The queries: answered by the host's runtime (DeviceQueries); the value is written
+      // only when the call succeeds.
+      case B::CdpDeviceGetAttribute: {
+        // Another device's attribute is 0 in a kernel (an H200 answers so; there is one device).
+        int32_t value = 0;
+        const int32_t device = static_cast<int32_t>(arg32(2));
+        const uint32_t code = device != 0             ? kSuccess
+                              : !rt.queries.attribute ? kNotSupported
+                                                      : rt.queries.attribute(static_cast<int>(arg32(1)), &value);
+        if (code == kSuccess) put(arg64(0), &value, 4, "cudaDeviceGetAttribute");
+        fails(code);
+        break;
+      }
+      case B::CdpDeviceGetLimit: {
+        uint64_t value = 0;
+        const uint32_t code =
+            rt.queries.limit ? rt.queries.limit(static_cast<int>(arg32(1)), &value) : kNotSupported;
+        if (code != kNotSupported) put(arg64(0), &value, 8, "cudaDeviceGetLimit");
+        fails(code);
+        break;
+      }
+      case B::CdpDeviceGetCacheConfig: {
+        put(arg64(0), &rt.queries.cache_config, 4, "cudaDeviceGetCacheConfig");
+        break;
+      }
+      case B::CdpDeviceGetSharedMemConfig: {
+        const int32_t four_byte_banks = 1;  // cudaSharedMemBankSizeFourByte, as the host's call says
+        put(arg64(0), &four_byte_banks, 4, "cudaDeviceGetSharedMemConfig");
+        break;
+      }
+      case B::CdpFuncGetAttributes: {
+        const isa::Kernel& k = queried_kernel(w, lane, pc, arg64(1), "cudaFuncGetAttributes");
+        std::vector<uint8_t> bytes;
+        const uint32_t code = rt.queries.func_attributes ? rt.queries.func_attributes(k, &bytes) : kNotSupported;
+        if (code == kSuccess) put(arg64(0), bytes.data(), static_cast<uint32_t>(bytes.size()), "cudaFuncGetAttributes");
+        fails(code);
+        break;
+      }
+      case B::CdpOccupancy:
+      case B::CdpOccupancyWithFlags: {
+        // The count is written whatever the answer (0 with cudaErrorInvalidValue for a block of
+        // 0 threads on an H200).
+        const isa::Kernel& k = queried_kernel(w, lane, pc, arg64(1), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        int32_t blocks = 0;
+        const uint32_t code = rt.queries.occupancy ? rt.queries.occupancy(k, static_cast<int32_t>(arg32(2)), arg64(3),
+                                                                          &blocks)
+                                                   : kNotSupported;
+        if (code != kSuccess) blocks = 0;
+        put(arg64(0), &blocks, 4, "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        fails(code);
         break;
       }
       default: fault(w, lane, pc, "internal error: not a device-runtime call");

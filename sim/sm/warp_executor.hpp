@@ -129,6 +129,10 @@ class WarpExecutor {
   uint32_t device_launch(Warp& w, uint32_t lane, uint32_t pc, uint64_t buffer, uint64_t stream);
   uint64_t parameter_buffer(Warp& w, uint32_t lane, uint32_t pc, const uint8_t* params, const isa::CallSite& cs);
   uint64_t device_string(const std::string& text);
+  // The kernel of this launch's module at a device-side kernel address, or null.
+  const isa::Kernel* kernel_at(uint64_t func) const;
+  // The kernel a device-side query names; a fault (illegal address) where there is none.
+  const isa::Kernel& queried_kernel(const Warp& w, uint32_t lane, uint32_t pc, uint64_t func, const char* call) const;
   bool write_generic(const Warp& w, uint32_t lane, uint64_t addr, const void* in, uint32_t n);
   // Where a generic address in the shared or local window is (null past the block's shared
   // memory or the thread's local memory); `windowed` false: a global address.

@@ -487,6 +487,27 @@ TEST_CASE("programs: __managed__ variables keep their address and value across c
   check_prints_expected("managed_reset");
 }
 
+TEST_CASE("programs: kernels' device-runtime queries answer as the host's calls do, as on an H200") {
+  REQUIRE_NVCC();
+  // device_queries.expected is an H200's output: cudaDeviceGetAttribute, cudaDeviceGetLimit,
+  // the cache and bank configurations, cudaGetDeviceCount, cudaFuncGetAttributes (its first
+  // seven fields) and the occupancy calls in a kernel, each against the host's answer, before
+  // and after the host changes the settings; attribute 0 and another device's attribute are 0,
+  // a block of 0 threads is cudaErrorInvalidValue with 0 written, and a query about an
+  // address that is no kernel faults the kernel (cudaErrorIllegalAddress).
+  const std::string app =
+      rttest::build_program("device_queries", "-cudart shared -rdc=true -lcudadevrt -diag-suppress 1215");
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/device_queries.expected");
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == want);
+    CHECK_THAT(r.err, Catch::Contains("cudaFuncGetAttributes: 0x1234 is not the address of a kernel of this module") &&
+                          Catch::Contains("kernel '_Z9bad_queryPKv', block (0,0,0), thread (0,0,0)"));
+  }
+}
+
 TEST_CASE("programs: a copy a kernel asks for outside device memory is a fault naming the thread") {
   REQUIRE_NVCC();
   const std::string dir = WARPSIM_BINARY_DIR "/runtime_programs/rdc_bad_copy";
