@@ -321,17 +321,19 @@ cuda::MemcpyKind Runtime::transfer(void* dst, const void* src, uint64_t bytes, c
                      fmt::format("{}: {} bytes at {} run {} bytes past the end of its {}-byte allocation", call, n, p,
                                  n - room, addr(p) + room - a->first));
   };
+  // Managed memory is host memory the runtime owns: a copy must stay inside it.
+  for (const auto& [man, p] : {std::pair<bool, const void*>{dst_man, dst}, {src_man, src}}) {
+    if (!man) continue;
+    const auto* m = range_overlapping(managed_, addr(p), addr(p) + 1);
+    if (addr(p) + bytes > m->first + m->second.bytes)
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("{}: {} bytes at {} run past the end of its {}-byte managed allocation", call, bytes,
+                                 p, m->second.bytes));
+  }
   auto need_device = [&](bool dev, bool managed, const void* p, const char* which) {
     if (!dev && !managed)
       throw ApiError(cuda::ErrorInvalidValue,
                      fmt::format("{}: the {} {} is not device memory (cudaMemcpyKind says it is)", call, which, p));
-    if (managed) {
-      const auto* m = range_overlapping(managed_, addr(p), addr(p) + 1);
-      if (addr(p) + bytes > m->first + m->second.bytes)
-        throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} bytes at {} run past the end of its {}-byte "
-                                                            "managed allocation",
-                                                            call, bytes, p, m->second.bytes));
-    }
   };
   // The copy between device memory and host memory (managed memory included) on each side.
   auto copy = [&](bool to_dev, bool from_dev) {

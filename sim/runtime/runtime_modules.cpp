@@ -22,7 +22,7 @@ void Runtime::reset() {
     if (!m.variable) ::munmap(reinterpret_cast<void*>(base), m.bytes);
   managed_.clear();
   // __managed__ variables keep their address and value, as on an H200
-  // (tools/runtime/probes/managed_reset.cu): their host memory stays mapped and their
+  // (tests/750_runtime/programs/managed_reset.cu): their host memory stays mapped and their
   // modules are loaded again at once, placing them where they were.
   std::vector<Module*> with_managed;
   for (auto& m : modules_) {

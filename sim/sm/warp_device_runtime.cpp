@@ -277,8 +277,8 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
         put(arg64(0), &count, 4, "cudaGetDeviceCount");
         break;
       }
-      // The queries: answered by the host's runtime (DeviceQueries); the value is written
-      // only when the call succeeds.
+      // The queries: answered by the host's runtime (DeviceQueries); what a refused call
+      // writes is what an H200's writes (nothing, SIZE_MAX for a limit, 0 blocks).
       case B::CdpDeviceGetAttribute: {
         // Another device's attribute is 0 in a kernel (an H200 answers so; there is one device).
         int32_t value = 0;

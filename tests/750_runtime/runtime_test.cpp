@@ -186,6 +186,34 @@ TEST_CASE("runtime: CUDA's codes for refused calls") {
   CHECK(rt.sticky_error() == cuda::Success);
 }
 
+TEST_CASE("runtime: copies of any kind reach managed memory, within its bounds") {
+  Runtime rt(options());
+  auto* m = static_cast<uint8_t*>(rt.malloc_managed(64));
+  std::vector<uint8_t> host(128, 3), back(64, 0);
+  // Managed memory is either side of any kind, as on an H200 (managed_vars.expected).
+  rt.memcpy(m, host.data(), 64, cuda::HostToDevice, "t");
+  CHECK(m[63] == 3);
+  m[10] = 9;
+  rt.memcpy(back.data(), m, 64, cuda::DeviceToHost, "t");
+  CHECK(back[10] == 9);
+  void* d = rt.malloc(64);
+  rt.memcpy(d, m, 64, cuda::DeviceToDevice, "t");
+  rt.memcpy(back.data(), d, 64, cuda::DeviceToHost, "t");
+  CHECK(back[10] == 9);
+  // Past its end, whatever the kind (Default included): refused before a byte moves.
+  for (auto kind : {cuda::HostToDevice, cuda::DeviceToHost, cuda::Default}) {
+    INFO(int(kind));
+    const bool into = kind != cuda::DeviceToHost;
+    CHECK(code_of([&] {
+            rt.memcpy(into ? static_cast<void*>(m + 8) : host.data(), into ? static_cast<void*>(host.data()) : m + 8,
+                      64, kind, "t");
+          }) == cuda::ErrorInvalidValue);
+  }
+  CHECK(m[8] == 3);
+  CHECK(host[0] == 3);
+  rt.free(m);
+}
+
 TEST_CASE("runtime: a kernel fault is sticky until reset, with warpsim's message") {
   Runtime rt(options());
   FakeProgram prog(kVecAddPtx);
