@@ -480,6 +480,16 @@ TEST_CASE("programs: __managed__ variables are shared by the host and kernels as
   auto r = exec("--functional --no-summary --threads 2", rttest::build_program("managed_vars"));
   CHECK(r.status == 0);
   CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/managed_vars.expected"));
+  // inspect lists the module's variables (nvcc's printf strings left out).
+  auto i = rttest::shell(rttest::warpsim_bin() + " inspect " + rttest::build_program("managed_vars"));
+  CHECK(i.status == 0);
+  CHECK_THAT(i.out, Catch::Contains("  module variables:\n"
+                                    "    counter: .global 4 B, managed, initialised\n"
+                                    "    vals: .global 32 B, managed, initialised\n"
+                                    "    tally: .global 8 B, managed\n"
+                                    "    big: .global 24 B, managed, initialised\n"
+                                    "    plain: .global 4 B, initialised\n"));
+  CHECK_THAT(i.out, !Catch::Contains("$str"));
 }
 
 TEST_CASE("programs: __managed__ variables keep their address and value across cudaDeviceReset as on an H200") {

@@ -51,6 +51,16 @@ bool describe_module(const std::string& ptx, const std::string& name) {
                k->estimated_registers, k->static_shared_bytes, k->has_dynamic_shared ? " + dynamic" : "",
                k->local_bytes);
   }
+  // __device__ (.global), __constant__ (.const) and __managed__ variables; nvcc's own
+  // ($str: printf formats) are left out.
+  bool header = false;
+  for (const isa::ModuleVar& v : m->globals) {
+    if (v.name.empty() || v.name[0] == '$') continue;
+    if (!header) fmt::print("  module variables:\n");
+    header = true;
+    fmt::print("    {}: {} {} B{}{}\n", v.name, v.space == isa::Space::Const ? ".const" : ".global", v.size,
+               v.managed ? ", managed" : "", v.init.empty() ? "" : ", initialised");
+  }
   return true;
 }
 
