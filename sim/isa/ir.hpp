@@ -159,6 +159,7 @@ enum class Builtin : uint8_t {
   // Queries answered from the launch's device and kernels (DeviceQueries, sm/device_work.hpp).
   CdpDeviceGetAttribute, CdpDeviceGetLimit, CdpDeviceGetCacheConfig, CdpDeviceGetSharedMemConfig,
   CdpGetDeviceCount, CdpFuncGetAttributes, CdpOccupancy, CdpOccupancyWithFlags,
+  CdpMemcpy2DAsync, CdpMemset2DAsync, CdpMemcpy3DAsync, CdpMemset3DAsync,
 };
 // A call whose effect other blocks can see in a way that depends on the blocks' order
 // (device printf, the device heap, graph conditionals, the device runtime): kernels with one

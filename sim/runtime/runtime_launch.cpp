@@ -245,35 +245,39 @@ void Runtime::run_grid(const GridLaunch& g) {
   }
 }
 
-// A copy or set a kernel asked for in a stream (cudaMemcpyAsync/cudaMemsetAsync in a kernel);
-// an address outside device memory is the launching kernel's fault.
+// A copy or set a kernel asked for in a stream (cudaMemcpyAsync/cudaMemsetAsync and their 2D
+// and 3D forms in a kernel), row by row; an address outside device memory is the launching
+// kernel's fault.
 void Runtime::run_stream_work(const sm::DeviceWork& w, const isa::Kernel& asker) {
   sync_managed_to_device();  // managed memory's device copy is what kernels see
   try {
     if (w.bytes > device_->memory_capacity())
       throw LaunchError(fmt::format("{} bytes are more than the device's memory", w.bytes));
-    if (w.kind == sm::DeviceWork::Kind::Memcpy) {
-      std::vector<uint8_t> bytes(w.bytes);
-      device_->copy_from_device(bytes.data(), w.src, w.bytes);
-      device_->copy_to_device(w.dst, bytes.data(), w.bytes);
-    } else {
-      // CUDA 13.0's device runtime writes zeros whatever the value (an H200, driver 580:
-      // docs/measurements/h200_device_memset_2026-11-28.txt); warpsim does what the GPU does.
-      if (w.value != 0 && !memset_noted_) {
-        memset_noted_ = true;
-        fmt::print(stderr,
-                   "warpsim: note: cudaMemsetAsync in a kernel ({}) writes zeros, not {:#x}, as CUDA 13.0's device "
-                   "runtime does on the GPU\n",
-                   w.origin, w.value);
-      }
-      device_->memset(w.dst, 0, w.bytes);
+    // CUDA 13.0's device runtime sets zeros whatever the value (an H200, driver 580:
+    // docs/measurements/h200_device_memset_2026-11-28.txt, and device_copies_2d.expected for
+    // the 2D and 3D sets); warpsim does what the GPU does.
+    if (w.kind == sm::DeviceWork::Kind::Memset && w.value != 0 && !memset_noted_) {
+      memset_noted_ = true;
+      fmt::print(stderr,
+                 "warpsim: note: {} in a kernel ({}) writes zeros, not {:#x}, as CUDA 13.0's device runtime does on "
+                 "the GPU\n",
+                 w.call, w.origin, w.value);
     }
+    std::vector<uint8_t> bytes(w.kind == sm::DeviceWork::Kind::Memcpy ? w.bytes : 0);
+    for (uint64_t z = 0; z < w.slices; ++z)
+      for (uint64_t y = 0; y < w.rows; ++y) {
+        const uint64_t dst = w.dst + z * w.dst_slice + y * w.dst_pitch;
+        if (w.kind == sm::DeviceWork::Kind::Memcpy) {
+          device_->copy_from_device(bytes.data(), w.src + z * w.src_slice + y * w.src_pitch, w.bytes);
+          device_->copy_to_device(dst, bytes.data(), w.bytes);
+        } else {
+          device_->memset(dst, 0, w.bytes);
+        }
+      }
   } catch (const LaunchError& e) {
     kernel_fault(asker.name,
-                 KernelFault(KernelFault::Kind::MemoryAccess,
-                             fmt::format("{} in a kernel ({}): {}",
-                                         w.kind == sm::DeviceWork::Kind::Memcpy ? "cudaMemcpyAsync" : "cudaMemsetAsync",
-                                         w.origin, e.what())));
+                 KernelFault(KernelFault::Kind::MemoryAccess, fmt::format("{} in a kernel ({}): {}", w.call, w.origin,
+                                                                          e.what())));
   }
   sync_managed_to_host();
 }

@@ -34,9 +34,14 @@ struct DeviceWork {
   Dim3 grid, block_dim;
   uint32_t shared = 0;
   std::vector<uint8_t> params;
-  // Memcpy (src -> dst) and Memset (value): `bytes` of device memory.
+  // Memcpy (src -> dst) and Memset (value): `bytes` of device memory, or for the 2D and 3D
+  // calls `bytes` in each of `rows` rows of each of `slices` slices, the rows `*_pitch`
+  // apart and the slices `*_slice` apart.
   uint64_t dst = 0, src = 0, bytes = 0;
+  uint64_t rows = 1, slices = 1;
+  uint64_t dst_pitch = 0, src_pitch = 0, dst_slice = 0, src_slice = 0;
   uint8_t value = 0;
+  const char* call = "";  // cudaMemcpyAsync, cudaMemset2DAsync, ... (messages)
 };
 
 // What kernels may ask the device runtime about (cudaDeviceGetAttribute, cudaDeviceGetLimit,

@@ -20,6 +20,8 @@ constexpr uint32_t kSuccess = 0;
 constexpr uint32_t kInvalidValue = 1;
 constexpr uint32_t kMemoryAllocation = 2;
 constexpr uint32_t kInvalidConfiguration = 9;
+constexpr uint32_t kInvalidPitchValue = 12;
+constexpr uint32_t kInvalidMemcpyDirection = 21;
 constexpr uint32_t kLaunchPendingCountExceeded = 69;
 constexpr uint32_t kInvalidDeviceFunction = 98;
 constexpr uint32_t kNotSupported = 801;
@@ -74,6 +76,13 @@ uint64_t WarpExecutor::device_string(const std::string& text) {
   }
   strings.emplace(text, at);
   return at;
+}
+
+uint32_t WarpExecutor::check_copy_2d(const DeviceWork& work, uint32_t kind) {
+  constexpr uint32_t kDeviceToDevice = 3, kDefault = 4;
+  if (kind != kDeviceToDevice && kind != kDefault) return kInvalidMemcpyDirection;
+  if (work.bytes > work.dst_pitch || work.bytes > work.src_pitch) return kInvalidPitchValue;
+  return kSuccess;
 }
 
 const isa::Kernel* WarpExecutor::kernel_at(uint64_t func) const {
@@ -234,6 +243,7 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
       case B::CdpMemcpyAsync: {
         DeviceWork work;
         work.kind = DeviceWork::Kind::Memcpy;
+        work.call = "cudaMemcpyAsync";
         work.dst = arg64(0);
         work.src = arg64(1);
         work.bytes = arg64(2);
@@ -243,10 +253,86 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
       case B::CdpMemsetAsync: {
         DeviceWork work;
         work.kind = DeviceWork::Kind::Memset;
+        work.call = "cudaMemsetAsync";
         work.dst = arg64(0);
         work.value = static_cast<uint8_t>(arg32(1));
         work.bytes = arg64(2);
         stream_work(std::move(work), arg64(3));
+        break;
+      }
+      // 2D and 3D: checked when asked, as an H200 checks (a row wider than a copy's pitch is
+      // cudaErrorInvalidPitchValue, than a set's cudaErrorInvalidValue; a kind other than
+      // device to device or default cudaErrorInvalidMemcpyDirection: device_copies_2d.expected).
+      case B::CdpMemcpy2DAsync: {
+        DeviceWork work;
+        work.kind = DeviceWork::Kind::Memcpy;
+        work.call = "cudaMemcpy2DAsync";
+        work.dst = arg64(0);
+        work.dst_pitch = arg64(1);
+        work.src = arg64(2);
+        work.src_pitch = arg64(3);
+        work.bytes = arg64(4);
+        work.rows = arg64(5);
+        if (const uint32_t code = check_copy_2d(work, arg32(6)); code != kSuccess) fails(code);
+        else stream_work(std::move(work), arg64(7));
+        break;
+      }
+      case B::CdpMemset2DAsync: {
+        DeviceWork work;
+        work.kind = DeviceWork::Kind::Memset;
+        work.call = "cudaMemset2DAsync";
+        work.dst = arg64(0);
+        work.dst_pitch = arg64(1);
+        work.value = static_cast<uint8_t>(arg32(2));
+        work.bytes = arg64(3);
+        work.rows = arg64(4);
+        if (work.bytes > work.dst_pitch) fails(kInvalidValue);
+        else stream_work(std::move(work), arg64(5));
+        break;
+      }
+      case B::CdpMemcpy3DAsync: {
+        // struct cudaMemcpy3DParms (160 bytes): srcArray, srcPos, srcPtr, dstArray, dstPos,
+        // dstPtr, extent, kind. Arrays are not device memory a kernel can name.
+        uint64_t p[20] = {};
+        if (!read_generic(w, lane, arg64(0), p, sizeof p))
+          fault(w, lane, pc, fmt::format("cudaMemcpy3DAsync: its parameters cannot be read at {:#x}", arg64(0)));
+        if (p[0] || p[8]) {
+          fails(kInvalidValue);
+          break;
+        }
+        // Pos {x, y, z} at 1 and 9; PitchedPtr {ptr, pitch, xsize, ysize} at 4 and 12; Extent at 16.
+        DeviceWork work;
+        work.kind = DeviceWork::Kind::Memcpy;
+        work.call = "cudaMemcpy3DAsync";
+        work.src_pitch = p[5];
+        work.src_slice = p[5] * p[7];
+        work.src = p[4] + p[3] * work.src_slice + p[2] * p[5] + p[1];
+        work.dst_pitch = p[13];
+        work.dst_slice = p[13] * p[15];
+        work.dst = p[12] + p[11] * work.dst_slice + p[10] * p[13] + p[9];
+        work.bytes = p[16];
+        work.rows = p[17];
+        work.slices = p[18];
+        if (const uint32_t code = check_copy_2d(work, static_cast<uint32_t>(p[19])); code != kSuccess) fails(code);
+        else stream_work(std::move(work), arg64(1));
+        break;
+      }
+      case B::CdpMemset3DAsync: {
+        uint64_t ptr[4], extent[3];  // cudaPitchedPtr and cudaExtent, by value
+        std::memcpy(ptr, params + cs.arg_offsets[0], sizeof ptr);
+        std::memcpy(extent, params + cs.arg_offsets[2], sizeof extent);
+        DeviceWork work;
+        work.kind = DeviceWork::Kind::Memset;
+        work.call = "cudaMemset3DAsync";
+        work.dst = ptr[0];
+        work.dst_pitch = ptr[1];
+        work.dst_slice = ptr[1] * ptr[3];
+        work.value = static_cast<uint8_t>(arg32(1));
+        work.bytes = extent[0];
+        work.rows = extent[1];
+        work.slices = extent[2];
+        if (work.bytes > work.dst_pitch) fails(kInvalidValue);
+        else stream_work(std::move(work), arg64(3));
         break;
       }
       case B::CdpMalloc: {

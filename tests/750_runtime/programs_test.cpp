@@ -518,6 +518,59 @@ TEST_CASE("programs: kernels' device-runtime queries answer as the host's calls 
   }
 }
 
+TEST_CASE("programs: kernels' 2D and 3D copies and sets run as on an H200") {
+  REQUIRE_NVCC();
+  // device_copies_2d.expected is an H200's output: cudaMemcpy2DAsync between pitches,
+  // cudaMemset2DAsync (zeros, whatever the value, as the 1D set), cudaMemcpy3DAsync with
+  // positions in both volumes, cudaMemset3DAsync, in the NULL stream and a created one, and
+  // the refusals of a row wider than its pitch and of a host-to-device kind.
+  const std::string app = rttest::build_program("device_copies_2d", "-cudart shared -rdc=true -lcudadevrt");
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/device_copies_2d.expected");
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    auto r = exec(mode, app);
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == want);
+    CHECK_THAT(r.err, Catch::Contains("cudaMemset2DAsync in a kernel (kernel _Z6copies") &&
+                          Catch::Contains("writes zeros, not 0x5b"));
+  }
+}
+
+TEST_CASE("programs: dynamic parallelism built with --default-stream per-thread") {
+  REQUIRE_NVCC();
+  // nvcc then calls the _ptsz forms (launch, event record, stream wait, copy): a child's
+  // writes, then a copy of them in the same thread's stream, then a created stream waiting on
+  // an event. What an H200 prints (docs/measurements/h200_cdp_ptsz_2026-11-28.txt).
+  const std::string dir = WARPSIM_BINARY_DIR "/runtime_programs/rdc_ptsz";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/ptsz.cu")
+      << "#include <cstdio>\n"
+         "__global__ void child(int* p) { p[threadIdx.x] = threadIdx.x + 1; }\n"
+         "__global__ void parent(int* p) {\n"
+         "  child<<<1, 4>>>(p);\n"
+         "  cudaEvent_t e; cudaEventCreateWithFlags(&e, cudaEventDisableTiming);\n"
+         "  cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);\n"
+         "  cudaMemcpyAsync(p + 4, p, 16, cudaMemcpyDeviceToDevice, 0);\n"
+         "  cudaEventRecord(e, 0);\n"
+         "  cudaStreamWaitEvent(s, e, 0);\n"
+         "  cudaMemcpyAsync(p + 8, p + 4, 16, cudaMemcpyDeviceToDevice, s);\n"
+         "  p[15] = cudaGetLastError();\n"
+         "}\n"
+         "int main() { int* p; cudaMallocManaged(&p, 64); for (int i = 0; i < 16; ++i) p[i] = -1;\n"
+         "  parent<<<1, 1>>>(p); printf(\"%s\\n\", cudaGetErrorName(cudaDeviceSynchronize()));\n"
+         "  for (int i = 0; i < 16; ++i) printf(\"%d \", p[i]); printf(\"\\n\"); return 0; }\n";
+  auto b = rttest::shell(rttest::kNvcc + " -arch=sm_75 -rdc=true --default-stream per-thread -cudart shared -o " +
+                         dir + "/app " + dir + "/ptsz.cu -lcudadevrt");
+  INFO(b.err);
+  REQUIRE(b.status == 0);
+  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
+    auto r = exec(mode, dir + "/app");
+    INFO(mode << "\n" << r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out == "cudaSuccess\n1 2 3 4 1 2 3 4 1 2 3 4 -1 -1 -1 0 \n");
+  }
+}
+
 TEST_CASE("programs: a copy a kernel asks for outside device memory is a fault naming the thread") {
   REQUIRE_NVCC();
   const std::string dir = WARPSIM_BINARY_DIR "/runtime_programs/rdc_bad_copy";
