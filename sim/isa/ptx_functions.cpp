@@ -48,17 +48,6 @@ const std::vector<BuiltinSignature>& builtin_signatures() {
       {"__cudaCDP2Memset2DAsync", Builtin::CdpMemset2DAsync, {8, 8, 4, 8, 8, 8}, {4}},
       {"__cudaCDP2Memcpy3DAsync", Builtin::CdpMemcpy3DAsync, {8, 8}, {4}},
       {"__cudaCDP2Memset3DAsync", Builtin::CdpMemset3DAsync, {32, 4, 24, 8}, {4}},
-      // The per-thread default stream's (--default-stream per-thread) are the same here: a
-      // block's work runs in the order it was made.
-      {"__cudaCDP2LaunchDeviceV2_ptsz", Builtin::CdpLaunchDevice, {8, 8}, {4}},
-      {"__cudaCDP2EventRecord_ptsz", Builtin::CdpEventRecord, {8, 8}, {4}},
-      {"__cudaCDP2StreamWaitEvent_ptsz", Builtin::CdpStreamWaitEvent, {8, 8, 4}, {4}},
-      {"__cudaCDP2MemcpyAsync_ptsz", Builtin::CdpMemcpyAsync, {8, 8, 8, 4, 8}, {4}},
-      {"__cudaCDP2MemsetAsync_ptsz", Builtin::CdpMemsetAsync, {8, 4, 8, 8}, {4}},
-      {"__cudaCDP2Memcpy2DAsync_ptsz", Builtin::CdpMemcpy2DAsync, {8, 8, 8, 8, 8, 8, 4, 8}, {4}},
-      {"__cudaCDP2Memset2DAsync_ptsz", Builtin::CdpMemset2DAsync, {8, 8, 4, 8, 8, 8}, {4}},
-      {"__cudaCDP2Memcpy3DAsync_ptsz", Builtin::CdpMemcpy3DAsync, {8, 8}, {4}},
-      {"__cudaCDP2Memset3DAsync_ptsz", Builtin::CdpMemset3DAsync, {32, 4, 24, 8}, {4}},
       {"__cudaCDP2Malloc", Builtin::CdpMalloc, {8, 8}, {4}},
       {"__cudaCDP2Free", Builtin::CdpFree, {8}, {4}},
       {"__cudaCDP2GetDevice", Builtin::CdpGetDevice, {8}, {4}},
@@ -77,6 +66,11 @@ const std::vector<BuiltinSignature>& builtin_signatures() {
 }
 
 const BuiltinSignature* builtin_of(std::string_view name) {
+  // A device-runtime call's per-thread default stream form (--default-stream per-thread:
+  // __cudaCDP2MemcpyAsync_ptsz, ...) is the call itself here: a block's work runs in the order
+  // it was made, one of the orders per-thread streams allow.
+  constexpr std::string_view kPtsz = "_ptsz";
+  if (name.starts_with("__cudaCDP2") && name.ends_with(kPtsz)) name.remove_suffix(kPtsz.size());
   for (const BuiltinSignature& b : builtin_signatures())
     if (b.name == name) return &b;
   return nullptr;

@@ -29,6 +29,14 @@ constexpr uint32_t kNotSupported = 801;
 // A device-side stream or event handle: distinct from 0 and the named streams.
 constexpr uint64_t kHandleBase = 0x0000'7A00'0000'0000ull;
 
+// Byte `pos` {x, y, z} of a cudaPitchedPtr {ptr, pitch, xsize, ysize}, with the pitched
+// volume's row and slice strides.
+uint64_t pitched_at(const uint64_t* ptr, const uint64_t* pos, uint64_t& pitch, uint64_t& slice) {
+  pitch = ptr[1];
+  slice = ptr[1] * ptr[3];
+  return ptr[0] + pos[2] * slice + pos[1] * pitch + pos[0];
+}
+
 Dim3 read_dim3(const uint8_t* p) {
   uint32_t v[3];
   std::memcpy(v, p, sizeof v);
@@ -78,7 +86,8 @@ uint64_t WarpExecutor::device_string(const std::string& text) {
   return at;
 }
 
-uint32_t WarpExecutor::check_copy_2d(const DeviceWork& work, uint32_t kind) {
+uint32_t WarpExecutor::check_rows(const DeviceWork& work, uint32_t kind) {
+  if (work.kind == DeviceWork::Kind::Memset) return work.bytes > work.dst_pitch ? kInvalidValue : kSuccess;
   constexpr uint32_t kDeviceToDevice = 3, kDefault = 4;
   if (kind != kDeviceToDevice && kind != kDefault) return kInvalidMemcpyDirection;
   if (work.bytes > work.dst_pitch || work.bytes > work.src_pitch) return kInvalidPitchValue;
@@ -201,10 +210,15 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
     };
     auto stream_work = [&](DeviceWork work, uint64_t stream) {
       if (!rt.runs_work)
-        fault(w, lane, pc, "cudaMemcpyAsync/cudaMemsetAsync in a kernel need the CUDA runtime: run the program with "
-                           "warpsim exec",
+        fault(w, lane, pc, fmt::format("{} in a kernel needs the CUDA runtime: run the program with warpsim exec",
+                                       work.call),
               KernelFault::Kind::Trap);
       add_device_work(w, lane, stream, std::move(work));
+    };
+    // 2D and 3D: checked when asked, as an H200 checks (check_rows).
+    auto rows_work = [&](DeviceWork work, uint64_t stream, uint32_t kind) {
+      if (const uint32_t code = check_rows(work, kind); code != kSuccess) fails(code);
+      else stream_work(std::move(work), stream);
     };
     switch (cs.builtin) {
       case B::CdpGetParameterBuffer: ret = parameter_buffer(w, lane, pc, params, cs); break;
@@ -260,9 +274,6 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
         stream_work(std::move(work), arg64(3));
         break;
       }
-      // 2D and 3D: checked when asked, as an H200 checks (a row wider than a copy's pitch is
-      // cudaErrorInvalidPitchValue, than a set's cudaErrorInvalidValue; a kind other than
-      // device to device or default cudaErrorInvalidMemcpyDirection: device_copies_2d.expected).
       case B::CdpMemcpy2DAsync: {
         DeviceWork work;
         work.kind = DeviceWork::Kind::Memcpy;
@@ -273,8 +284,7 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
         work.src_pitch = arg64(3);
         work.bytes = arg64(4);
         work.rows = arg64(5);
-        if (const uint32_t code = check_copy_2d(work, arg32(6)); code != kSuccess) fails(code);
-        else stream_work(std::move(work), arg64(7));
+        rows_work(std::move(work), arg64(7), arg32(6));
         break;
       }
       case B::CdpMemset2DAsync: {
@@ -286,8 +296,7 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
         work.value = static_cast<uint8_t>(arg32(2));
         work.bytes = arg64(3);
         work.rows = arg64(4);
-        if (work.bytes > work.dst_pitch) fails(kInvalidValue);
-        else stream_work(std::move(work), arg64(5));
+        rows_work(std::move(work), arg64(5), 0);
         break;
       }
       case B::CdpMemcpy3DAsync: {
@@ -304,17 +313,12 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
         DeviceWork work;
         work.kind = DeviceWork::Kind::Memcpy;
         work.call = "cudaMemcpy3DAsync";
-        work.src_pitch = p[5];
-        work.src_slice = p[5] * p[7];
-        work.src = p[4] + p[3] * work.src_slice + p[2] * p[5] + p[1];
-        work.dst_pitch = p[13];
-        work.dst_slice = p[13] * p[15];
-        work.dst = p[12] + p[11] * work.dst_slice + p[10] * p[13] + p[9];
+        work.src = pitched_at(p + 4, p + 1, work.src_pitch, work.src_slice);
+        work.dst = pitched_at(p + 12, p + 9, work.dst_pitch, work.dst_slice);
         work.bytes = p[16];
         work.rows = p[17];
         work.slices = p[18];
-        if (const uint32_t code = check_copy_2d(work, static_cast<uint32_t>(p[19])); code != kSuccess) fails(code);
-        else stream_work(std::move(work), arg64(1));
+        rows_work(std::move(work), arg64(1), static_cast<uint32_t>(p[19]));
         break;
       }
       case B::CdpMemset3DAsync: {
@@ -324,15 +328,13 @@ void WarpExecutor::device_runtime_call(Warp& w, const isa::CallSite& cs, uint32_
         DeviceWork work;
         work.kind = DeviceWork::Kind::Memset;
         work.call = "cudaMemset3DAsync";
-        work.dst = ptr[0];
-        work.dst_pitch = ptr[1];
-        work.dst_slice = ptr[1] * ptr[3];
+        const uint64_t origin[3] = {0, 0, 0};
+        work.dst = pitched_at(ptr, origin, work.dst_pitch, work.dst_slice);
         work.value = static_cast<uint8_t>(arg32(1));
         work.bytes = extent[0];
         work.rows = extent[1];
         work.slices = extent[2];
-        if (work.bytes > work.dst_pitch) fails(kInvalidValue);
-        else stream_work(std::move(work), arg64(3));
+        rows_work(std::move(work), arg64(3), 0);
         break;
       }
       case B::CdpMalloc: {

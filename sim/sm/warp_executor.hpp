@@ -129,8 +129,11 @@ class WarpExecutor {
   uint32_t device_launch(Warp& w, uint32_t lane, uint32_t pc, uint64_t buffer, uint64_t stream);
   uint64_t parameter_buffer(Warp& w, uint32_t lane, uint32_t pc, const uint8_t* params, const isa::CallSite& cs);
   uint64_t device_string(const std::string& text);
-  // cudaMemcpy2DAsync/3DAsync's checks of the kind and the pitches (a CUDA code; 0: none).
-  static uint32_t check_copy_2d(const DeviceWork& work, uint32_t kind);
+  // The checks an H200 makes of a 2D or 3D copy or set when a kernel asks for it (a CUDA
+  // code; 0: none): a copy row wider than a pitch is cudaErrorInvalidPitchValue, a set row
+  // wider than its pitch cudaErrorInvalidValue, a copy `kind` other than device to device or
+  // default cudaErrorInvalidMemcpyDirection (device_copies_2d.expected).
+  static uint32_t check_rows(const DeviceWork& work, uint32_t kind);
   // The kernel of this launch's module at a device-side kernel address, or null.
   const isa::Kernel* kernel_at(uint64_t func) const;
   // The kernel a device-side query names; a fault (illegal address) where there is none.
