@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace rttest {
 
@@ -86,10 +87,46 @@ inline std::string build_modules(const std::string& name) {
   return dir.string();
 }
 
+// A program whose sources a test writes itself: `files` (name, text) go into
+// runtime_programs/NAME, the .cu ones are built with nvcc -arch=sm_75 and `flags` into
+// NAME/app, whose path is returned.
+inline std::string build_sources(const std::string& name, const std::vector<std::pair<std::string, std::string>>& files,
+                                 const std::string& flags) {
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/" + name;
+  std::filesystem::create_directories(dir);
+  std::string units;
+  for (const auto& [file, text] : files) {
+    std::ofstream(dir + "/" + file) << text;
+    if (file.size() > 3 && file.compare(file.size() - 3, 3, ".cu") == 0) units += " " + dir + "/" + file;
+  }
+  Run b = shell(kNvcc + " -arch=sm_75 " + flags + " -o " + dir + "/app" + units);
+  INFO(b.err);
+  REQUIRE(b.status == 0);
+  return dir + "/app";
+}
+
 inline std::string warpsim_bin() { return std::string(WARPSIM_BINARY_DIR) + "/tools/warpsim"; }
 
 inline Run exec(const std::string& options, const std::string& program, const std::string& args = "") {
   return shell(warpsim_bin() + " exec " + options + " -- " + program + " " + args);
+}
+
+// Builds programs/NAME.cu with `flags`, runs it under each of `modes` (by default functional
+// and timed on the H100 config) and requires its stdout to equal programs/NAME.expected (what
+// a GPU printed) in each; returns the runs (their stderr, for further checks).
+inline std::vector<Run> check_prints_expected(const std::string& name, const std::string& flags = "-cudart shared",
+                                              const std::vector<std::string>& modes = {
+                                                  "--functional --no-summary", "--no-summary --config h100"}) {
+  const std::string app = build_program(name, flags);
+  const std::string want = slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/" + name + ".expected");
+  std::vector<Run> runs;
+  for (const std::string& mode : modes) {
+    runs.push_back(exec(mode, app));
+    INFO(mode << "\n" << runs.back().err);
+    CHECK(runs.back().status == 0);
+    CHECK(runs.back().out == want);
+  }
+  return runs;
 }
 
 }  // namespace rttest

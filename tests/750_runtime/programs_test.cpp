@@ -272,19 +272,6 @@ TEST_CASE("programs: device functions, printf in order, and assert as cudaErrorA
 }
 
 namespace {
-// Builds programs/NAME.cu, runs it functionally and timed on the H100 config, and requires
-// its stdout to equal programs/NAME.expected (what a GPU printed) in both.
-void check_prints_expected(const std::string& name) {
-  const std::string app = rttest::build_program(name);
-  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/" + name + ".expected");
-  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == want);
-  }
-}
-
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream in(s);
@@ -332,7 +319,7 @@ TEST_CASE("programs: filtered float texels round like the H100's filter, to the 
   REQUIRE_NVCC();
   // 512 linear fetches of texels whose weighted sums are not representable: the exact sum
   // rounded half away from zero (texture_probe.expected: the H100's output, printed with %a).
-  check_prints_expected("texture_probe");
+  rttest::check_prints_expected("texture_probe");
 }
 
 TEST_CASE("programs: a wrapped, normalised, filtered rotation fetches with the H100's coordinates and weights") {
@@ -367,21 +354,21 @@ TEST_CASE("programs: mul/add pairs are fused into fma exactly where the H100 fus
   REQUIRE_NVCC();
   // contraction.expected is the H100's output: per inline-PTX pattern, how many of 4096
   // results equal the unfused value, the fma of the first product, of the second, or neither.
-  check_prints_expected("contraction");
+  rttest::check_prints_expected("contraction");
 }
 
 TEST_CASE("programs: a shfl from a lane that does not take part reads 0, as on the GPU") {
   REQUIRE_NVCC();
   // shfl_inactive.expected is an H200's output. cuda-samples' reduction (kernel 7) depends on
   // it: its last warp shuffles down by 16 with 8 lanes active.
-  check_prints_expected("shfl_inactive");
+  rttest::check_prints_expected("shfl_inactive");
 }
 
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
   REQUIRE_NVCC();
   // graphs.expected is the program's output on an H200: every call's result, the values the
   // graphs computed, the host nodes' sums, the updates and their errors.
-  check_prints_expected("graphs");
+  rttest::check_prints_expected("graphs");
 }
 
 TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels in place, as on the GPU") {
@@ -389,20 +376,20 @@ TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels
   // zero_copy.expected is an H200's output: cudaHostAlloc(Mapped), cudaMallocHost and
   // cudaHostRegister memory used by kernels without copies, device pointers, flags, pointer
   // attributes, cudaMemcpyDefault with pinned memory, and the error codes of misuse.
-  check_prints_expected("zero_copy");
+  rttest::check_prints_expected("zero_copy");
 }
 
 TEST_CASE("programs: malloc/free and new/delete in kernels behave as on the GPU") {
   REQUIRE_NVCC();
   // device_heap.expected is an H200's output: the heap limit, blocks that outlive their
   // launch, 16-byte alignment, malloc(0), exhaustion returning NULL and reuse after free.
-  check_prints_expected("device_heap");
+  rttest::check_prints_expected("device_heap");
 }
 
 TEST_CASE("programs: peer copies on the one simulated device are device-to-device copies, as on a one-GPU machine") {
   REQUIRE_NVCC();
   // peer_copy.expected is an H200's output (one GPU): 0 -> 0 copies, other devices refused.
-  check_prints_expected("peer_copy");
+  rttest::check_prints_expected("peer_copy");
 }
 
 TEST_CASE("programs: stream-ordered allocation, memory pools and graph memory nodes, as on an H100") {
@@ -411,7 +398,7 @@ TEST_CASE("programs: stream-ordered allocation, memory pools and graph memory no
   // and reserved bytes (32 MiB chunks), the release threshold at a synchronize, trimming,
   // reuse of a freed block, a created pool, graph allocation and free nodes, their relaunch
   // error, the device's graph-memory figures and a captured cudaMallocAsync/cudaFreeAsync.
-  check_prints_expected("mem_pools");
+  rttest::check_prints_expected("mem_pools");
 }
 
 TEST_CASE("programs: cudaLaunchKernelEx with its attributes and errors, as on an H100") {
@@ -419,7 +406,7 @@ TEST_CASE("programs: cudaLaunchKernelEx with its attributes and errors, as on an
   // launch_ex.expected is an H100's output: launches with programmatic stream
   // serialization (what Thrust and CUB ask for), a priority and a carveout, the untyped
   // cudaLaunchKernelExC, and its error codes (which differ from cudaLaunchKernel's).
-  check_prints_expected("launch_ex");
+  rttest::check_prints_expected("launch_ex");
 }
 
 TEST_CASE("programs: programmatic dependent launch (griddepcontrol, sm_90) runs in order") {
@@ -442,7 +429,7 @@ TEST_CASE("programs: cooperative launches and grid.sync(), as on an H200") {
   // the launch one block too large (cudaErrorCooperativeLaunchTooLarge) and the cooperative
   // attribute of cudaLaunchKernelEx. Functional mode interleaves the blocks; timing mode has
   // them all resident.
-  check_prints_expected("grid_sync");
+  rttest::check_prints_expected("grid_sync");
 }
 
 TEST_CASE("programs: __managed__ variables are shared by the host and kernels as on an H200") {
@@ -451,10 +438,9 @@ TEST_CASE("programs: __managed__ variables are shared by the host and kernels as
   // struct read and written by the host before, between and after launches, atomics on them,
   // the symbol calls (the variable's own address names it), plain copies and memsets, their
   // pointer attributes (managed) and cudaFree refusing one.
-  check_prints_expected("managed_vars");
-  auto r = exec("--functional --no-summary --threads 2", rttest::build_program("managed_vars"));
-  CHECK(r.status == 0);
-  CHECK(r.out == rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/managed_vars.expected"));
+  rttest::check_prints_expected(
+      "managed_vars", "-cudart shared",
+      {"--functional --no-summary", "--no-summary --config h100", "--functional --no-summary --threads 2"});
   // inspect lists the module's variables (nvcc's printf strings left out).
   auto i = rttest::shell(rttest::warpsim_bin() + " inspect " + rttest::build_program("managed_vars"));
   CHECK(i.status == 0);
@@ -469,7 +455,7 @@ TEST_CASE("programs: __managed__ variables are shared by the host and kernels as
 
 TEST_CASE("programs: __managed__ variables keep their address and value across cudaDeviceReset as on an H200") {
   REQUIRE_NVCC();
-  check_prints_expected("managed_reset");
+  rttest::check_prints_expected("managed_reset");
 }
 
 TEST_CASE("programs: conditional graph nodes and capture into a graph, as on an H100") {
@@ -479,7 +465,7 @@ TEST_CASE("programs: conditional graph nodes and capture into a graph, as on an 
   // cudaGraphSetConditional, cudaGraphCondAssignDefault over repeated launches, a
   // conditional node added to a stream capture whose body is captured with
   // cudaStreamBeginCaptureToGraph, and the errors of bad node parameters.
-  check_prints_expected("graph_conditional");
+  rttest::check_prints_expected("graph_conditional");
 }
 
 TEST_CASE("programs: tensor cores through wmma as on an H100") {
