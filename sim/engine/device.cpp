@@ -20,6 +20,7 @@
 #include "sim/memory/memory_counter.hpp"
 #include "sim/engine/timeline.hpp"
 #include "sim/engine/sampling.hpp"
+#include "sim/engine/sm_phase.hpp"
 #include "sim/engine/timing_runner.hpp"
 #include "sim/isa/if_conversion.hpp"
 #include "sim/isa/load_scheduling.hpp"
@@ -55,6 +56,8 @@ struct Device::Impl {
   // The spec of each L1/shared split launches have used (with_shared_capacity), made at
   // first use; the memory system refers to them, so they live as long as the device.
   std::map<uint32_t, std::unique_ptr<const DeviceSpec>> splits;
+  // The timed launches' worker threads and phase chooser (engine/sm_phase.hpp).
+  TimingThreads timing_threads;
 
   // `spec` itself where it already has this split (Fixed policy, or the config's own).
   const DeviceSpec& spec_with_capacity(uint32_t shared_bytes) {
@@ -111,7 +114,7 @@ uint32_t parse_thread_count(const std::string& text, const std::string& what) {
     used = 0;
   }
   if (used != text.size() || text.empty() || n < 1 || n > 256 || text[0] == '-' || text[0] == '+')
-    throw ConfigError(fmt::format("{}=\"{}\": expected auto (every core for a functional launch, one for a timed one) "
+    throw ConfigError(fmt::format("{}=\"{}\": expected auto (every core the process may use, at most 8) "
                                   "or 1 to 256 host threads",
                                   what, text));
   return n;
@@ -410,14 +413,14 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   // With threads, a functional launch runs its blocks on them where the kernel allows
   // (engine/functional_parallel.hpp; the caches then take turns with the blocks), else its
   // caches on a thread of their own.
-  // Functional blocks (a functional launch's, or the untimed ones of a sampled timing run)
-  // take every core with auto threads; the timed SMs take one.
-  const uint32_t functional_threads =
+  // Auto threads: every core (at most kMaxAutoThreads) for functional blocks (a functional
+  // launch's, or the untimed ones of a sampled timing run) and for the timed SMs, whose
+  // parallel phases run only where they measure faster (engine/phase_chooser.hpp).
+  const uint32_t threads =
       options.threads != kAutoThreads ? options.threads : std::min(host_cores(), kMaxAutoThreads);
-  const uint32_t threads = timing && options.threads == kAutoThreads ? 1 : functional_threads;
   // (Not while some memory has two addresses: blocks touching it through both would not be
   // seen to meet.)
-  const bool blocks_parallel = functional_threads > 1 && !options.cooperative && options.trace_warps.empty() &&
+  const bool blocks_parallel = threads > 1 && !options.cooperative && options.trace_warps.empty() &&
                                blocks_may_run_in_parallel(*exec_kernel) && !impl_->gmem.has_aliased_mappings();
   const bool parallel_blocks = !timing && blocks_parallel;
   if (model_caches && threads > 1 && !parallel_blocks) counter.replay_caches_on_thread();
@@ -466,7 +469,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       impl_->memory->set_l2_access_policy(l2_policy);
       try {
         run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, threads,
-                   options.threads_adaptive, impl_->memory.get());
+                   options.threads_adaptive, impl_->memory.get(), &impl_->timing_threads);
       } catch (...) {
         impl_->memory.reset();  // stopped mid-launch: requests in flight, misses outstanding
         throw;
@@ -474,7 +477,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       if (timed < grid.count()) {
         const TimedWork at_end = timed_work(stats);
         if (blocks_parallel)
-          run_functional_parallel(executor, limits, counter, spec, stats, functional_threads, timed,
+          run_functional_parallel(executor, limits, counter, spec, stats, threads, timed,
                                   stats.exec.inst_executed, options.parallel_report, !options.threads_adaptive);
         else run_functional(executor, limits, &counter, timed, stats.exec.inst_executed);
         extrapolate_timing(stats, spec, at_end, grid.count());

@@ -66,8 +66,10 @@ struct TraceRequest {
 };
 
 // LaunchOptions::threads for "as many as pay": every core this process may run on (at most
-// kMaxAutoThreads) for a functional launch, whose blocks gain from them; one for a timed
-// launch, whose per-cycle exchange between threads costs more than it saves (docs/performance.md).
+// kMaxAutoThreads). A functional launch runs its blocks on them; a timed launch ticks its SMs
+// on them in the cycles where that measures faster than one thread (engine/phase_chooser.hpp:
+// a cycle of many SMs, as on the H100 config, gains; one of few, as on the C2070's, would
+// lose to the exchange between threads, and stays serial; docs/performance.md).
 inline constexpr uint32_t kAutoThreads = 0;
 inline constexpr uint32_t kMaxAutoThreads = 8;
 // The cores this process may run on (its CPU affinity: taskset, cgroups, Slurm), at least 1.

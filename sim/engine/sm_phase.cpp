@@ -37,11 +37,12 @@ struct SmPhase::Share {
   std::unique_ptr<MemoryCounter> counter;
 };
 
-SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
-    : base_(base),
-      team_(std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(1, base.spec->sm.count))) {
+SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept)
+    : base_(base), nshares_(std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(1, base.spec->sm.count))) {
+  if (kept) pool_ = kept;
+  pool_->chooser.resume();
   const uint32_t n = base_.spec->sm.count;
-  const uint32_t nt = team_.shares();
+  const uint32_t nt = nshares_;
   const sm::LaunchContext& ctx = *base_.ctx;
   wiring_.assign(nt, base_);
   if (nt > 1) {
@@ -76,12 +77,22 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads)
   total_insts_ = base_.stats->exec.inst_executed;
 }
 
-SmPhase::~SmPhase() = default;
+SmPhase::~SmPhase() { pool_->chooser.pause(); }
 
 void SmPhase::build(size_t i) {
   uint32_t t = 0;
   while (i >= first_sm_[t + 1]) ++t;
   sms_[i] = std::make_unique<sm::SmCore>(static_cast<uint32_t>(i), wiring_[t]);
+  if (nshares_ > 1) sms_[i]->set_parallel_ready(parallel_ready_);
+}
+
+void SmPhase::set_parallel_ready(bool on) {
+  parallel_ready_ = on;
+  for (size_t i = 0; i < sms_.size(); ++i)
+    if (sms_[i]) {
+      sms_[i]->set_parallel_ready(on);
+      alone_from_[i] = sms_[i]->alone_from;
+    }
 }
 
 uint64_t SmPhase::tick_serial(uint64_t now, LimitGuard& limits) {
@@ -97,6 +108,7 @@ uint64_t SmPhase::tick_serial(uint64_t now, LimitGuard& limits) {
       }
       if (wakes_[i] <= now) {
         sm::SmCore& s = *sms_[i];
+        ++ticked_;
         if (const uint32_t k = s.tick(now)) limits.on_instructions(total_insts_ += k);
         wakes_[i] = s.wake;
         alone_from_[i] = s.alone_from;
@@ -132,26 +144,42 @@ void SmPhase::run_share(void* self, uint32_t share) {
 
 uint64_t SmPhase::tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& limits) {
   const size_t n = sms_.size();
-  if (team_.shares() == 1) return tick_serial(now, limits);
+  if (nshares_ == 1) return tick_serial(now, limits);
+  PhaseChooser& chooser = pool_->chooser;
+  const bool worth_it = !adaptive_ || chooser.allow();
+  // The SMs keep what parallel phases need only while those are wanted (between phases:
+  // nothing is held now).
+  if (worth_it != parallel_ready_) set_parallel_ready(worth_it);
+  if (!worth_it) {  // as a serial run: nothing is held
+    ticked_ = 0;
+    const uint64_t next = tick_serial(now, limits);
+    chooser.count(ticked_);
+    return next;
+  }
   // Parallel only if SMs of at least two shares are due (else the barrier buys nothing).
   uint32_t busy_shares = 0;
+  uint64_t due_sms = 0;
   bool alone = false;
-  for (uint32_t t = 0; t < team_.shares() && !alone; ++t) {
+  for (uint32_t t = 0; t < nshares_; ++t) {
     bool due = false;
-    for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1] && !alone; ++i)
+    for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1]; ++i)
       if (wakes_[i] <= now) {
         due = true;
-        alone = alone_from_[i] <= now;
+        ++due_sms;
+        alone |= alone_from_[i] <= now;
       }
     busy_shares += due;
   }
+  if (adaptive_) chooser.count(due_sms);
   uint64_t next = sm::kNever;
   if (alone || busy_shares < 2 || now < serial_until_) {
     next = tick_serial(now, limits);
   } else {
     ++parallel_cycles_;
     now_ = now;
-    const bool prompt = team_.run(&SmPhase::run_share, this);
+    std::unique_ptr<WorkerTeam>& team = pool_->team;
+    if (!team || team->shares() != nshares_) team = std::make_unique<WorkerTeam>(nshares_);
+    const bool prompt = team->run(&SmPhase::run_share, this);
     if (adaptive_) pace(prompt, now);
     for (size_t i = 0; i < n; ++i) {
       if (faults_[i]) std::rethrow_exception(faults_[i]);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sim/engine/limit_guard.hpp"
+#include "sim/engine/phase_chooser.hpp"
 #include "sim/engine/worker_team.hpp"
 #include "sim/memory/memory_counter.hpp"
 #include "sim/memory/memory_system.hpp"
@@ -27,11 +28,20 @@
 
 namespace warpsim {
 
+// What a device's timed launches keep from one to the next (Device owns it): the worker
+// threads, started at the first parallel phase, and the chooser's measurements, so that a
+// program of many short launches neither starts threads nor measures anew for each.
+struct TimingThreads {
+  std::unique_ptr<WorkerTeam> team;  // remade when a launch asks for another count
+  PhaseChooser chooser;
+};
+
 class SmPhase {
  public:
   // `base` is wired to the launch's executor, memory counter, stats and counters (share 0).
-  // threads >= 1 (more threads than SMs are not used).
-  SmPhase(const sm::SmShared& base, uint32_t threads);
+  // threads >= 1 (more threads than SMs are not used). `kept`: the device's threads and
+  // chooser (null: the launch's own).
+  SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept = nullptr);
   ~SmPhase();
 
   size_t size() const { return sms_.size(); }
@@ -54,7 +64,7 @@ class SmPhase {
     note_finite(i);
     return wakes_[i];
   }
-  uint32_t threads() const { return team_.shares(); }
+  uint32_t threads() const { return nshares_; }
 
   // Ticks every SM due at `now`, applies held submissions to `memory` and reports issued
   // instructions to `limits` (running total), all in SM order; returns the earliest wake.
@@ -69,11 +79,14 @@ class SmPhase {
 
   // Parallel SM phases run so far (for tests and measurements).
   uint64_t parallel_cycles() const { return parallel_cycles_; }
-  // Whether cycles tick in parallel only while the workers keep up (the default): when
-  // many phases in a row found a worker asleep (the host has fewer free cores than
+  // Whether cycles tick in parallel only where that pays (the default): only while parallel
+  // phases measure cheaper than serial ones (PhaseChooser), and while the workers keep up:
+  // when many phases in a row found a worker asleep (the host has fewer free cores than
   // threads), SM phases run serially for a while, twice as long each time. Speed only:
-  // statistics do not depend on which cycles ran in parallel.
+  // statistics do not depend on which cycles ran in parallel. Off: every cycle that may
+  // tick in parallel does (tests).
   void set_adaptive(bool on) { adaptive_ = on; }
+  const PhaseChooser& chooser() const { return pool_->chooser; }
 
  private:
   struct Share;
@@ -82,6 +95,10 @@ class SmPhase {
   void pace(bool prompt, uint64_t now);
 
   void build(size_t i);
+  // SmCore::set_parallel_ready for every SM, now and as they are built.
+  void set_parallel_ready(bool on);
+  bool parallel_ready_ = true;
+  uint64_t ticked_ = 0;  // SMs tick_serial() ticked (what the chooser divides by)
 
   sm::SmShared base_;
   std::vector<sm::SmShared> wiring_;  // per share: what its SMs are wired to
@@ -113,7 +130,9 @@ class SmPhase {
   uint32_t window_ = 0, window_slow_ = 0;  // parallel phases in the current window, slow ones
   uint64_t serial_until_ = 0;              // back-off: serial phases before this cycle
   uint64_t backoff_ = 0;                   // the next back-off's length
-  WorkerTeam team_;
+  uint32_t nshares_ = 1;
+  TimingThreads own_;
+  TimingThreads* pool_ = &own_;  // the team is started at the first parallel phase
 };
 
 }  // namespace warpsim

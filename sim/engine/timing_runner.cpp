@@ -41,7 +41,7 @@ namespace {
 
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
                 LimitGuard& limits, Timeline* timeline, uint64_t timed_blocks, uint32_t threads, bool adaptive,
-                mem::MemorySystem* kept) {
+                mem::MemorySystem* kept, TimingThreads* pool) {
   const sm::LaunchContext& ctx = executor.context();
   const isa::Kernel& kernel = *ctx.kernel;
   sm::KernelDeps deps(ctx.source_kernel ? *ctx.source_kernel : kernel);  // virtual registers
@@ -67,7 +67,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
 
   // Recording a timeline or traces is serial (one recorder, records in issue order).
   if (timeline || !stats.traces.empty()) threads = 1;
-  SmPhase phase(shared, threads);
+  SmPhase phase(shared, threads, pool);
   phase.set_adaptive(adaptive);
   const std::vector<std::unique_ptr<sm::SmCore>>& sms = phase.sms();
 

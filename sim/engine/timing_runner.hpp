@@ -14,6 +14,7 @@ namespace warpsim {
 // `counter` counts transactions and bank conflicts (its caches unused: the memory system
 // models them with timing).
 class Timeline;
+struct TimingThreads;
 
 // `timeline` (optional) receives SM and DRAM events. `timed_blocks` (0: the whole grid)
 // times only the grid's first blocks, for sampling (engine/sampling.hpp); it then records
@@ -22,9 +23,10 @@ class Timeline;
 // timeline or warp traces make it 1; `adaptive`: SmPhase::set_adaptive.
 // `kept` (optional): the memory system of the device's earlier launches, whose L2 and DRAM
 // state this launch starts from (MemorySystem::begin_launch); null: a new, cold one. When
-// the launch throws, `kept` is left mid-launch and must not be used again.
+// the launch throws, `kept` is left mid-launch and must not be used again. `pool`
+// (optional): the device's worker threads and phase chooser, kept across launches.
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
                 LimitGuard& limits, Timeline* timeline = nullptr, uint64_t timed_blocks = 0, uint32_t threads = 1,
-                bool adaptive = true, mem::MemorySystem* kept = nullptr);
+                bool adaptive = true, mem::MemorySystem* kept = nullptr, TimingThreads* pool = nullptr);
 
 }  // namespace warpsim

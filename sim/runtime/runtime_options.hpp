@@ -14,10 +14,10 @@
 //   WARPSIM_JSON=PATH                    every launch's statistics as JSON, written at exit
 //   WARPSIM_SUMMARY=0|1                  the per-kernel summary on stderr at exit (default 1)
 //   WARPSIM_BY_LINE=1                    per-source-line report of each kernel in the summary
-//   WARPSIM_THREADS=auto|N               host threads per launch (default auto: every core for
-//                                        a functional launch, one for a timed one): timing mode
-//                                        ticks the SMs on them, functional mode runs blocks on
-//                                        them; the same statistics and results for any N
+//   WARPSIM_THREADS=auto|N               host threads per launch (default auto: every core, at
+//                                        most 8): timing mode ticks the SMs on them where that
+//                                        measures faster, functional mode runs blocks on them;
+//                                        the same statistics and results for any N
 //   WARPSIM_MAX_INSTRUCTIONS, WARPSIM_MAX_CYCLES, WARPSIM_MAX_SECONDS   per-launch limits
 //   WARPSIM_PROGRAM=NAME                 the program's name in messages (default: argv[0])
 #pragma once

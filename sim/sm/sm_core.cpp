@@ -124,7 +124,8 @@ uint64_t SmCore::eligible(uint32_t s, uint64_t now) const {
   return tr.ready & units;
 }
 
-SmCore::SmCore(uint32_t id, const SmShared& shared) : id_(id), shared_(shared) {
+SmCore::SmCore(uint32_t id, const SmShared& shared)
+    : id_(id), shared_(shared), wired_alone_(shared.issue_alone), wired_defer_(shared.defer_submits) {
   const DeviceSpec& spec = *shared_.spec;
   scheds_.resize(spec.sm.schedulers);
   for (Sched& sc : scheds_) sc.policy = make_scheduler(spec.sm.scheduler_policy, spec.sm.two_level_active_warps);
@@ -481,6 +482,22 @@ uint32_t SmCore::tick(uint64_t now) {
   wake = next_wake(now);
   update_alone_from();
   return issued;
+}
+
+void SmCore::set_parallel_ready(bool on) {
+  shared_.issue_alone = on ? wired_alone_ : nullptr;
+  shared_.defer_submits = on && wired_defer_;
+  if (!shared_.issue_alone) {
+    alone_from = kNever;
+    return;
+  }
+  // What update_ready() would have kept: each resident warp's bit from the pc it last set.
+  for (Sched& sc : scheds_) sc.tr.alone_next = 0;
+  for (size_t slot = 0; slot < warps_.size(); ++slot) {
+    const WarpTiming& wt = warps_[slot];
+    if (wt.used && shared_.issue_alone[wt.pc]) scheds_[wt.sched].tr.alone_next |= slot_bit(slot);
+  }
+  update_alone_from();
 }
 
 void SmCore::update_alone_from() {

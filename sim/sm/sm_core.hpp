@@ -75,6 +75,12 @@ class SmCore {
   uint64_t alone_from = kNever;
   // Submissions held back while SmShared::defer_submits is set.
   SubmitBuffer& held_submits() { return held_; }
+  // Parallel timing: whether this SM keeps what parallel phases need (held submissions and
+  // alone_from, as SmShared::issue_alone and defer_submits were wired) or, off, runs as the
+  // SM of a serial run does, which costs less (the SM phase turns it off while it ticks
+  // serially for long: engine/phase_chooser.hpp). Turning it on rebuilds alone_from.
+  // Call between phases (nothing held).
+  void set_parallel_ready(bool on);
   // Hints the CPU to fetch the state tick() reads first (the runner calls it one SM ahead).
   void prefetch() const {
     __builtin_prefetch(&wake);
@@ -217,6 +223,8 @@ class SmCore {
     if (t < wake) wake = t;
   }
   SubmitBuffer held_;
+  const uint8_t* wired_alone_ = nullptr;  // SmShared::issue_alone as wired (set_parallel_ready)
+  bool wired_defer_ = false;
   uint64_t sfu_free_ = 0, dp_free_ = 0, lsu_free_ = 0;
   uint32_t resident_blocks_ = 0;
   uint32_t resident_warps_ = 0;

@@ -335,7 +335,7 @@ TEST_CASE("runtime: the environment sets the options") {
     env["WARPSIM_THREADS"] = bad;
     CHECK_THROWS_WITH(RuntimeOptions::from_environment(get),
                       "WARPSIM_THREADS=\"" + std::string(bad) +
-                          "\": expected auto (every core for a functional launch, one for a timed one) or 1 to 256 "
+                          "\": expected auto (every core the process may use, at most 8) or 1 to 256 "
                           "host threads");
   }
 }

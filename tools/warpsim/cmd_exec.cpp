@@ -152,10 +152,10 @@ void register_exec_command(CLI::App& app) {
       ->check(CLI::Range(1, 1000000))
       ->excludes("--functional");
   cmd->add_option("--threads", o->threads,
-                  "host threads per launch, or auto (every core in functional mode, one in timing mode): timing "
-                  "mode ticks the SMs on them, functional mode runs blocks on them (or, for kernels with global "
-                  "atomics, %clock or printf, the caches on a second one); the statistics and results are the "
-                  "same for any count")
+                  "host threads per launch, or auto (every core the process may use, at most 8): timing mode "
+                  "ticks the SMs on them where that measures faster than one thread, functional mode runs "
+                  "blocks on them (or, for kernels with global atomics, %clock or printf, the caches on a second "
+                  "one); the statistics and results are the same for any count")
       ->capture_default_str();
   cmd->add_option("--cache-control", o->cache_control,
                   "none: each launch finds the caches and DRAM as the last left them, as on hardware; all: "

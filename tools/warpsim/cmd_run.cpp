@@ -115,10 +115,10 @@ void register_run_command(CLI::App& app) {
                   "(counts stay exact; docs/performance.md gives the error)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--threads", o->threads,
-                  "host threads, or auto (every core in functional mode, one in timing mode): timing mode ticks "
-                  "the SMs on them (a timeline or --trace-warp uses one), functional mode runs blocks on them (or, "
-                  "for kernels with global atomics, %clock or printf, the caches on a second one); the statistics "
-                  "and results are the same for any count")
+                  "host threads, or auto (every core the process may use, at most 8): timing mode ticks the "
+                  "SMs on them where that measures faster than one thread (a timeline or --trace-warp uses one), "
+                  "functional mode runs blocks on them (or, for kernels with global atomics, %clock or printf, the "
+                  "caches on a second one); the statistics and results are the same for any count")
       ->capture_default_str();
   cmd->add_option("--json", o->json_out, "write the statistics as JSON to this file");
   cmd->add_flag("--by-line", o->by_line, "per source line statistics and divergence by branch instance");
