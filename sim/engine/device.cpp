@@ -58,6 +58,9 @@ struct Device::Impl {
   std::map<uint32_t, std::unique_ptr<const DeviceSpec>> splits;
   // The timed launches' worker threads and phase chooser (engine/sm_phase.hpp).
   TimingThreads timing_threads;
+  // host_cores(), asked once: a system call per launch cost a program of thousands of small
+  // launches several percent of its time.
+  uint32_t host_cores = 0;
 
   // `spec` itself where it already has this split (Fixed policy, or the config's own).
   const DeviceSpec& spec_with_capacity(uint32_t shared_bytes) {
@@ -416,8 +419,9 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   // Auto threads: every core (at most kMaxAutoThreads) for functional blocks (a functional
   // launch's, or the untimed ones of a sampled timing run) and for the timed SMs, whose
   // parallel phases run only where they measure faster (engine/phase_chooser.hpp).
+  if (options.threads == kAutoThreads && !impl_->host_cores) impl_->host_cores = host_cores();
   const uint32_t threads =
-      options.threads != kAutoThreads ? options.threads : std::min(host_cores(), kMaxAutoThreads);
+      options.threads != kAutoThreads ? options.threads : std::min(impl_->host_cores, kMaxAutoThreads);
   // (Not while some memory has two addresses: blocks touching it through both would not be
   // seen to meet.)
   const bool blocks_parallel = threads > 1 && !options.cooperative && options.trace_warps.empty() &&

@@ -65,14 +65,18 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   if (timeline) memory.set_dram_command_sink(timeline);
   shared.blocks_per_sm = stats.occupancy.blocks_per_sm;
 
-  // Recording a timeline or traces is serial (one recorder, records in issue order).
+  const uint64_t grid_blocks = ctx.grid.count();
+  const uint64_t nblocks = timed_blocks ? std::min(timed_blocks, grid_blocks) : grid_blocks;
+  // Recording a timeline or traces is serial (one recorder, records in issue order). Blocks
+  // go to the SMs in order, so a grid that fits on the first thread's SMs never keeps two
+  // threads busy: one thread, without the other threads' shares to set up (unless the
+  // caller forces parallel phases: not adaptive).
   if (timeline || !stats.traces.empty()) threads = 1;
+  if (adaptive && threads > 1 && nblocks <= spec.sm.count / threads) threads = 1;
   SmPhase phase(shared, threads, pool);
   phase.set_adaptive(adaptive);
   const std::vector<std::unique_ptr<sm::SmCore>>& sms = phase.sms();
 
-  const uint64_t grid_blocks = ctx.grid.count();
-  const uint64_t nblocks = timed_blocks ? std::min(timed_blocks, grid_blocks) : grid_blocks;
   TimingStats::Sample& sample = stats.timing.sample;
   const bool sampling = nblocks < grid_blocks;
   uint64_t next_block = 0;
