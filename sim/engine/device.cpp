@@ -471,6 +471,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       if (!keep) impl_->memory.reset();  // before a new one is built: one at a time in memory
       if (!impl_->memory) impl_->memory = std::make_unique<mem::MemorySystem>(spec);
       impl_->memory->set_l2_access_policy(l2_policy);
+      if (options.phase_clock) impl_->timing_threads.chooser = PhaseChooser(options.phase_clock);
       try {
         run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, threads,
                    options.threads_adaptive, impl_->memory.get(), &impl_->timing_threads);

@@ -110,6 +110,10 @@ struct LaunchOptions {
   uint32_t threads = 1;
   // Receives what a functional launch with threads did (tests, benchmarks); null: nothing.
   FunctionalParallelReport* parallel_report = nullptr;
+  // Tests: the clock the device's phase chooser measures timed launches with
+  // (engine/phase_chooser.hpp), in place of the host's; set, the chooser starts afresh at
+  // this launch. Lets a test make it switch between serial and parallel phases on cue.
+  uint64_t (*phase_clock)() = nullptr;
   // false: every cycle that may tick in parallel does, even while the host is too busy for
   // it to pay (SmPhase::set_adaptive), and a parallel functional launch deals its chunks of
   // blocks to the threads in turn (tests that must exercise the parallel path).

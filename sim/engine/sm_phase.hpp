@@ -86,7 +86,6 @@ class SmPhase {
   // statistics do not depend on which cycles ran in parallel. Off: every cycle that may
   // tick in parallel does (tests).
   void set_adaptive(bool on) { adaptive_ = on; }
-  const PhaseChooser& chooser() const { return pool_->chooser; }
 
  private:
   struct Share;

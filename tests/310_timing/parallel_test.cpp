@@ -183,6 +183,45 @@ TEST_CASE("310: parallel timing gives bit-identical statistics on the FX5800 and
   compare_specs("h100", 200000, {4}, 20, 100000);
 }
 
+namespace {
+
+// A clock for the phase chooser that makes it switch kinds after every commit window: read
+// r (the r-th window's start; engine/phase_chooser.hpp runs warm-up, probe, warm-up, probe,
+// then commit, warm-up, probe, ...) is followed by a long window when r % 3 == 1 (the first
+// serial probe and every commit window) and a short one otherwise, so the kind just
+// committed always measures dearer than the other kind's probe.
+uint64_t switch_reads = 0, switch_now = 0;
+uint64_t switching_clock() {
+  const uint64_t r = switch_reads++;
+  const uint64_t t = switch_now;
+  switch_now += r % 3 == 1 ? uint64_t(1) << 40 : 1;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("310: switching between serial and parallel phases mid-launch changes nothing", "[timing][parallel]") {
+  // The chooser turns the SMs' parallel bookkeeping off and on at every switch
+  // (SmCore::set_parallel_ready); every statistic must stay the serial run's.
+  const DeviceSpec dev = load_device_spec(test::repo("configs/c2070.json"));
+  for (const char* spec : {"kernels/vecadd/vecadd_1m.json", "kernels/memory/offset_copy.json",
+                           "kernels/reduction/harris_reduce4.json", "kernels/transpose/transpose_coalesced_2048.json"}) {
+    INFO(spec);
+    const std::string path = test::repo(spec);
+    const SpecRun one = run_spec_threads(path, dev, 1);
+    Device d(dev);
+    PreparedLaunch p = prepare(d, load_launch_spec(path));
+    LaunchOptions o = with_threads(2, /*adaptive=*/true);
+    o.phase_clock = &switching_clock;
+    switch_reads = switch_now = 0;
+    const LaunchStats st = launch(d, p, o);
+    // Warm-up and probe windows, then one switch per commit window of 4,096 phases at least.
+    CHECK(switch_reads >= 20);
+    CHECK(test::dump_all(st) == one.dump);
+    CHECK(check_outputs(d, p).message == one.check);
+  }
+}
+
 TEST_CASE("310: parallel timing, every kernel spec on C2070 and FX5800 (slow)", "[.][timing][parallel-all]") {
   compare_specs("c2070", UINT64_MAX, {2, 3}, 70);
   compare_specs("fx5800", UINT64_MAX, {2}, 70);
