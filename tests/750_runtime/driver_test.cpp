@@ -222,12 +222,9 @@ TEST_CASE("driver: a driver-API program prints what an H100 prints") {
   // a 16-byte allocation was CUDA_ERROR_INVALID_ADDRESS_SPACE instead of
   // CUDA_ERROR_ILLEGAL_ADDRESS: the GPU's code for a wild address depends on where it lands.
   const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/driver_api.expected");
-  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
-    auto r = rttest::exec(mode, app, dir + "/driver_kernels.ptx " + dir + "/driver_kernels.fatbin " + dir +
-                                         "/driver_kernels.cubin");
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == want);
+  for (const auto& r : rttest::check_prints(app, {"--functional --no-summary --config h100", "--no-summary --config h100"},
+                                            want, dir + "/driver_kernels.ptx " + dir + "/driver_kernels.fatbin " + dir +
+                                                      "/driver_kernels.cubin")) {
     // warpsim says why, naming the place.
     CHECK_THAT(r.err, Catch::Contains("cuMemAlloc: no current context on this thread"));
     CHECK_THAT(r.err, Catch::Contains("is a cubin (GPU machine code only), which warpsim cannot run"));
@@ -243,12 +240,8 @@ TEST_CASE("driver: per-thread default stream entry points and host callbacks pri
   const std::string app = rttest::build_program("driver_streams", "-cudart shared -lcuda --default-stream per-thread");
   // driver_streams.expected: the program's output on an H100 (tools/runtime/driver_ground_truth.sh).
   const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/driver_streams.expected");
-  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
-    auto r = rttest::exec(mode, app, dir + "/driver_kernels.ptx");
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == want);
-  }
+  rttest::check_prints(app, {"--functional --no-summary --config h100", "--no-summary --config h100"}, want,
+                       dir + "/driver_kernels.ptx");
 }
 
 TEST_CASE("driver: entry points by name and version as an H100's driver gives them") {
@@ -299,12 +292,10 @@ TEST_CASE("driver: virtual memory management answers as an H100 does") {
   const std::string app = rttest::build_program("vmm", "-cudart shared -lcuda");
   // vmm.expected: the program's output on an H100 (tools/runtime/driver_ground_truth.sh).
   const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/vmm.expected");
-  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config c2070",
-                           "--functional --threads 2 --no-summary --config h100"}) {
-    auto r = rttest::exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == want);
+  for (const auto& r : rttest::check_prints(app,
+                                            {"--functional --no-summary --config h100", "--no-summary --config c2070",
+                                             "--functional --threads 2 --no-summary --config h100"},
+                                            want)) {
     // warpsim says why it refused, naming the call.
     CHECK_THAT(r.err, Catch::Contains("cuMemMap: [") && Catch::Contains("overlaps the mapping at"));
     CHECK_THAT(r.err, Catch::Contains("cuMemUnmap: [") && Catch::Contains("does not end where a mapping ends"));
@@ -318,11 +309,8 @@ TEST_CASE("driver: kernels NVRTC compiles to a cubin run as on the GPU") {
   // nvrtc_cubin.expected: the program's output on an H200 (cc 9.0, as the h100 config;
   // tools/runtime/driver_ground_truth.sh, docs/measurements/h200_nvrtc_cubin_2026-11-28.txt).
   const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/nvrtc_cubin.expected");
-  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
-    auto r = rttest::exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == want);
+  for (const auto& r : rttest::check_prints(app, {"--functional --no-summary --config h100", "--no-summary --config h100"},
+                                            want)) {
     CHECK_THAT(r.err, Catch::Contains("NVRTC compiles for compute_90 in place of the sm_90 cubin the program asked "
                                       "for; nvrtcGetCUBIN hands over the PTX"));
   }

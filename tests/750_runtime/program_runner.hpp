@@ -111,22 +111,29 @@ inline Run exec(const std::string& options, const std::string& program, const st
   return shell(warpsim_bin() + " exec " + options + " -- " + program + " " + args);
 }
 
+// Runs `app ARGS` under `warpsim exec` in each of `modes` and checks that it exits with
+// `status` having printed exactly `want`; returns the runs, in the order of `modes` (their
+// stderr, for further checks).
+inline std::vector<Run> check_prints(const std::string& app, const std::vector<std::string>& modes,
+                                     const std::string& want, const std::string& args = "", int status = 0) {
+  std::vector<Run> runs;
+  for (const std::string& mode : modes) {
+    runs.push_back(exec(mode, app, args));
+    INFO(mode << "\n" << runs.back().err);
+    CHECK(runs.back().status == status);
+    CHECK(runs.back().out == want);
+  }
+  return runs;
+}
+
 // Builds programs/NAME.cu with `flags`, runs it under each of `modes` (by default functional
 // and timed on the H100 config) and requires its stdout to equal programs/NAME.expected (what
 // a GPU printed) in each; returns the runs (their stderr, for further checks).
 inline std::vector<Run> check_prints_expected(const std::string& name, const std::string& flags = "-cudart shared",
                                               const std::vector<std::string>& modes = {
                                                   "--functional --no-summary", "--no-summary --config h100"}) {
-  const std::string app = build_program(name, flags);
-  const std::string want = slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/" + name + ".expected");
-  std::vector<Run> runs;
-  for (const std::string& mode : modes) {
-    runs.push_back(exec(mode, app));
-    INFO(mode << "\n" << runs.back().err);
-    CHECK(runs.back().status == 0);
-    CHECK(runs.back().out == want);
-  }
-  return runs;
+  return check_prints(build_program(name, flags), modes,
+                      slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/" + name + ".expected"));
 }
 
 }  // namespace rttest

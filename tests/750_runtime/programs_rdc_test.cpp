@@ -78,12 +78,8 @@ TEST_CASE("programs: dynamic parallelism built with --default-stream per-thread"
       "  parent<<<1, 1>>>(p); printf(\"%s\\n\", cudaGetErrorName(cudaDeviceSynchronize()));\n"
       "  for (int i = 0; i < 16; ++i) printf(\"%d \", p[i]); printf(\"\\n\"); return 0; }\n";
   const std::string app = rttest::build_sources("rdc_ptsz", {{"ptsz.cu", source}}, kRdc + " --default-stream per-thread");
-  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == "cudaSuccess\n1 2 3 4 1 2 3 4 1 2 3 4 -1 -1 -1 0 \n");
-  }
+  rttest::check_prints(app, {"--functional --no-summary", "--no-summary --config h100"},
+                       "cudaSuccess\n1 2 3 4 1 2 3 4 1 2 3 4 -1 -1 -1 0 \n");
 }
 
 TEST_CASE("programs: a copy a kernel asks for outside device memory is a fault naming the thread") {
@@ -132,11 +128,8 @@ TEST_CASE("programs: device code in several translation units (-rdc=true) is lin
         "__device__ int twice(int x) { return 2 * x; }\n"
         "__global__ void in_b(int* p) { p[2] = plus_one(local_fn(2)); printf(\"b: %d\\n\", p[2]); }\n"}},
       kRdc + " -lineinfo");
-  for (const char* mode : {"--functional --no-summary", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 4);
-    CHECK(r.out == "a: 42\nb: 15\n42 16 15\n");
+  for (const auto& r : rttest::check_prints(app, {"--functional --no-summary", "--no-summary --config h100"},
+                                            "a: 42\nb: 15\n42 16 15\n", "", 4)) {
     CHECK_THAT(r.err, Catch::Contains("kernel fault") && Catch::Contains("a.cu:6"));
   }
   // warpsim inspect lists the linked module's kernels (the program's own fatbinary is nvlink's machine code).

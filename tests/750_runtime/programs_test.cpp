@@ -14,11 +14,7 @@ using rttest::exec;
 TEST_CASE("programs: vector add runs to its own PASS, in both modes") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("vector_add");
-  for (std::string mode : {"", "--functional"}) {
-    auto r = exec(mode, app, "1000");
-    INFO(r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == "n=1000 wrong=0 PASS\n");
+  for (const auto& r : rttest::check_prints(app, {"", "--functional"}, "n=1000 wrong=0 PASS\n", "1000")) {
     CHECK_THAT(r.err, Catch::Contains("==warpsim== vector_add on Tesla C2070 (cc 2.0)"));
     CHECK_THAT(r.err, Catch::Contains("vector_add(float const*, float const*, float*, int)"));
   }
@@ -250,21 +246,18 @@ TEST_CASE("programs: __constant__ and __device__ variables through the symbol ca
 TEST_CASE("programs: device functions, printf in order, and assert as cudaErrorAssert") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("device_calls");
-  for (const char* mode : {"--functional --no-summary", "--no-summary"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    // depth_sum(t % 6) + scaled(2, t) = (t%6)(t%6+1)/2 + 2 (t & 3)
-    CHECK(r.out ==
-          "block 0 thread 0: sum 0, 0.00, ok\n"
-          "block 0 thread 3: sum 12, 1.50, ok\n"
-          "block 0 thread 6: sum 4, 3.00, ok\n"
-          "block 1 thread 0: sum 0, 0.00, ok\n"
-          "block 1 thread 3: sum 12, 1.50, ok\n"
-          "block 1 thread 6: sum 4, 3.00, ok\n"
-          "work: cudaSuccess\n"
-          "0 3 7 12 10 17 4 7 \n"
-          "check: cudaErrorAssert\n");
+  // depth_sum(t % 6) + scaled(2, t) = (t%6)(t%6+1)/2 + 2 (t & 3)
+  const std::string want =
+      "block 0 thread 0: sum 0, 0.00, ok\n"
+      "block 0 thread 3: sum 12, 1.50, ok\n"
+      "block 0 thread 6: sum 4, 3.00, ok\n"
+      "block 1 thread 0: sum 0, 0.00, ok\n"
+      "block 1 thread 3: sum 12, 1.50, ok\n"
+      "block 1 thread 6: sum 4, 3.00, ok\n"
+      "work: cudaSuccess\n"
+      "0 3 7 12 10 17 4 7 \n"
+      "check: cudaErrorAssert\n";
+  for (const auto& r : rttest::check_prints(app, {"--functional --no-summary", "--no-summary"}, want)) {
     CHECK_THAT(r.err, Catch::Contains("device assert failed: ") &&
                           Catch::Contains("device_calls.cu:21: void check(const int *, int): Assertion `in[i] >= 0` "
                                           "failed in kernel '_Z5checkPKii', block (0,0,0), thread (5,0,0)"));
@@ -414,12 +407,8 @@ TEST_CASE("programs: programmatic dependent launch (griddepcontrol, sm_90) runs 
   // The later -arch wins (nvcc warns): the PTX is sm_90's, with griddepcontrol.wait and
   // griddepcontrol.launch_dependents.
   const std::string app = rttest::build_program("pdl", "-cudart shared -arch=sm_90");
-  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == "cudaSuccess\ncudaSuccess\nq[10]=21 q[255]=511\n");
-  }
+  rttest::check_prints(app, {"--functional --no-summary --config h100", "--no-summary --config h100"},
+                       "cudaSuccess\ncudaSuccess\nq[10]=21 q[255]=511\n");
 }
 
 TEST_CASE("programs: cooperative launches and grid.sync(), as on an H200") {
@@ -476,14 +465,9 @@ TEST_CASE("programs: tensor cores through wmma as on an H100") {
   // exact ones as checksums and random ones against a host reference.
   for (const char* name : {"wmma_layout", "wmma_gemm"}) {
     const std::string app = rttest::build_program(name, "-cudart shared -arch=sm_90");
-    const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/" + std::string(name) +
-                                           ".expected");
-    for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
-      auto r = exec(mode, app);
-      INFO(name << " " << mode << "\n" << r.err);
-      CHECK(r.status == 0);
-      CHECK(r.out == want);
-    }
+    INFO(name);
+    rttest::check_prints(app, {"--functional --no-summary --config h100", "--no-summary --config h100"},
+                         rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/" + std::string(name) + ".expected"));
   }
   // The C2070 has no tensor cores: each launch fails as CUDA fails a kernel built only for a
   // newer GPU (cudaErrorNoKernelImageForDevice from the launch, not sticky: the program,
@@ -502,14 +486,8 @@ TEST_CASE("programs: asynchronous copies to shared memory as on an H100") {
   // double-buffered reduction through __pipeline_memcpy_async with wait_prior(1), and copies
   // that zero-fill their last bytes (cp.async with a src-size). nvcc compiles the zero-fill
   // switch with a trapping default, which must not move its reconvergence past the barrier.
-  const std::string app = rttest::build_program("async_copy", "-cudart shared -arch=sm_90");
-  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/async_copy.expected");
-  for (const char* mode : {"--functional --no-summary --config h100", "--no-summary --config h100"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out == want);
-  }
+  rttest::check_prints_expected("async_copy", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100"});
 }
 
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
@@ -531,17 +509,12 @@ TEST_CASE("programs: texture faults and refusals name the object and the thread"
 TEST_CASE("programs: bar.red, carry arithmetic, function pointers and virtual calls compiled by nvcc") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("ptx_extras");
-  for (const char* mode : {"--functional --no-summary", "--no-summary"}) {
-    auto r = exec(mode, app);
-    INFO(mode << "\n" << r.err);
-    CHECK(r.status == 0);
-    CHECK(r.out ==
-          "syncthreads_count/and/or: 0 wrong\n"
-          "carry arithmetic: 0 wrong\n"
-          "sin of large arguments: 0 wrong\n"
-          "function pointers and virtual calls: 0 wrong (cudaSuccess)\n"
-          "PASS\n");
-  }
+  rttest::check_prints(app, {"--functional --no-summary", "--no-summary"},
+                       "syncthreads_count/and/or: 0 wrong\n"
+                       "carry arithmetic: 0 wrong\n"
+                       "sin of large arguments: 0 wrong\n"
+                       "function pointers and virtual calls: 0 wrong (cudaSuccess)\n"
+                       "PASS\n");
 }
 
 TEST_CASE("programs: shared-memory limits, the opt-in and the L1/shared preferences, as on an H100") {
