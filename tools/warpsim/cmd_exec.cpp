@@ -1,6 +1,6 @@
 // `warpsim exec [options] -- ./app ARGS`: run an unmodified CUDA program (built with
-// `nvcc -cudart shared`) on the simulated device. warpsim's libcudart.so.13 is put in front
-// of NVIDIA's, the options become WARPSIM_* variables (sim/runtime/runtime_options.hpp),
+// `nvcc -cudart shared`) on the simulated device. warpsim's libcudart.so.13 (or .so.12, for
+// a program built by CUDA 12) is put in front of NVIDIA's, the options become WARPSIM_* variables (sim/runtime/runtime_options.hpp),
 // and the program replaces this process, so its exit status is warpsim's.
 #include <fmt/core.h>
 #include <unistd.h>
@@ -68,22 +68,26 @@ std::string find_program(const std::string& name) {
   throw Error(fmt::format("{}: not found in PATH (give ./{} for a program in this folder)", name, name));
 }
 
-// Refuses programs the runtime cannot stand in for, with the one-line fix.
-void check_program(const std::string& path) {
+// Which of warpsim's runtimes the program needs: libcudart.so.12 for a program built by
+// CUDA 12, else libcudart.so.13 (a script's CUDA children find either on the library
+// path). Refuses programs the runtime cannot stand in for, with the one-line fix.
+std::string check_program(const std::string& path) {
   auto elf = runtime::read_elf(path);
-  if (!elf) return;  // a script (make, an autograder): its CUDA children get the runtime
+  if (!elf) return "libcudart.so.13";  // a script (make, an autograder): its CUDA children get the runtime
   const bool has_device_code = elf->section(".nv_fatbin") != nullptr;
-  if (elf->needs_prefix("libcudart.so.13")) return;
+  if (elf->needs_prefix("libcudart.so.13")) return "libcudart.so.13";
+  if (elf->needs_prefix("libcudart.so.12")) return "libcudart.so.12";
   if (elf->needs_prefix("libcudart.so"))
     for (const auto& n : elf->needed)
       if (n.rfind("libcudart.so", 0) == 0)
-        throw Error(fmt::format("{} is linked against {}; warpsim's runtime stands in for libcudart.so.13: rebuild "
-                                "it with nvcc 13 (nvcc -cudart shared)",
+        throw Error(fmt::format("{} is linked against {}; warpsim's runtimes stand in for libcudart.so.12 and "
+                                "libcudart.so.13: rebuild it with nvcc 12 or 13 (nvcc -cudart shared)",
                                 path, n));
   if (has_device_code)
     throw Error(fmt::format("{} is linked with the static CUDA runtime (nvcc's default), which warpsim cannot "
                             "replace: rebuild it with nvcc -cudart shared",
                             path));
+  return "libcudart.so.13";
 }
 
 void set(const char* name, const std::string& value) { ::setenv(name, value.c_str(), 1); }
@@ -91,13 +95,16 @@ void set(const char* name, const std::string& value) { ::setenv(name, value.c_st
 int exec(const ExecOptions& o) {
   if (o.command.empty()) throw Error("warpsim exec: no program given (warpsim exec [options] -- ./app ARGS)");
   const std::string program = find_program(o.command[0]);
-  check_program(program);
+  const std::string runtime = check_program(program);
   const std::string dir = runtime_dir();
   const char* old = std::getenv("LD_LIBRARY_PATH");
   set("LD_LIBRARY_PATH", old && *old ? dir + ":" + old : dir);
   // Preloading wins even over a DT_RPATH that names NVIDIA's library.
   const char* preload = std::getenv("LD_PRELOAD");
-  const std::string lib = dir + "/libcudart.so.13";
+  const std::string lib = dir + "/" + runtime;
+  if (!fs::exists(lib))
+    throw Error(fmt::format("warpsim's {} is not built: run cmake --build build --target {}", runtime,
+                            runtime == "libcudart.so.12" ? "warpsim_cudart12" : "warpsim_cudart"));
   set("LD_PRELOAD", preload_list(lib, preload ? preload : ""));
   if (kAddressSanitizer) {
     const char* asan = std::getenv("ASAN_OPTIONS");

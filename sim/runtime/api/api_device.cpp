@@ -7,9 +7,19 @@ using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
 namespace cuda = warpsim::cuda;
 
+#ifdef WARPSIM_CUDART_12
+#include "sim/runtime/cuda_abi12.hpp"
+#endif
+
 namespace {
-// The CUDA version this runtime stands in for (cudaRuntimeGetVersion's encoding).
-constexpr int kCudaVersion = warpsim::cuda::kRuntimeVersion;
+// The CUDA version this runtime stands in for (cudaRuntimeGetVersion's encoding); the
+// driver under it is CUDA 13's for either runtime.
+#ifdef WARPSIM_CUDART_12
+constexpr int kRuntimeVersion = warpsim::cuda12::kRuntimeVersion;
+#else
+constexpr int kRuntimeVersion = warpsim::cuda::kRuntimeVersion;
+#endif
+constexpr int kDriverVersion = warpsim::cuda::kRuntimeVersion;
 }  // namespace
 
 WARPSIM_API int cudaGetDeviceCount(int* count) {
@@ -38,6 +48,7 @@ WARPSIM_API int cudaGetDeviceFlags(unsigned* flags) {
   return call("cudaGetDeviceFlags", [&](Runtime&) { *flags = 0; });
 }
 
+#ifndef WARPSIM_CUDART_12  // CUDA 12 lays the properties out differently (api12/)
 WARPSIM_API int cudaGetDeviceProperties(cuda::DeviceProp* prop, int device) {
   return call(
       "cudaGetDeviceProperties",
@@ -47,6 +58,7 @@ WARPSIM_API int cudaGetDeviceProperties(cuda::DeviceProp* prop, int device) {
       },
       api::Sticky::Ignore);
 }
+#endif
 
 WARPSIM_API int cudaDeviceGetAttribute(int* value, int attr, int device) {
   return call(
@@ -59,11 +71,11 @@ WARPSIM_API int cudaDeviceGetAttribute(int* value, int attr, int device) {
 }
 
 WARPSIM_API int cudaDriverGetVersion(int* version) {
-  return call("cudaDriverGetVersion", [&](Runtime&) { *version = kCudaVersion; }, api::Sticky::Ignore);
+  return call("cudaDriverGetVersion", [&](Runtime&) { *version = kDriverVersion; }, api::Sticky::Ignore);
 }
 
 WARPSIM_API int cudaRuntimeGetVersion(int* version) {
-  return call("cudaRuntimeGetVersion", [&](Runtime&) { *version = kCudaVersion; }, api::Sticky::Ignore);
+  return call("cudaRuntimeGetVersion", [&](Runtime&) { *version = kRuntimeVersion; }, api::Sticky::Ignore);
 }
 
 WARPSIM_API int cudaDeviceSynchronize() {

@@ -30,7 +30,7 @@ WARPSIM_API int cudaGraphConditionalHandleCreate(uint64_t* handle, void* graph, 
   });
 }
 
-WARPSIM_API int cudaGraphAddNode(void** node, void* graph, void* const* deps, const cuda::GraphEdgeData* edges,
+WARPSIM_API int WARPSIM_ABI_NAME(cudaGraphAddNode, cudaGraphAddNode_v2)(void** node, void* graph, void* const* deps, const cuda::GraphEdgeData* edges,
                                  size_t ndeps, cuda::GraphNodeParams* params) {
   return call("cudaGraphAddNode", [&](Runtime& rt) {
     if (!node) throw ApiError(cuda::ErrorInvalidValue, "cudaGraphAddNode: pGraphNode is NULL");
@@ -51,7 +51,7 @@ WARPSIM_API int cudaStreamBeginCaptureToGraph_ptsz(void* stream, void* graph, vo
   return cudaStreamBeginCaptureToGraph(stream, graph, deps, edges, ndeps, mode);
 }
 
-WARPSIM_API int cudaStreamGetCaptureInfo(void* stream, int* status, unsigned long long* id, void** graph,
+WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_v3)(void* stream, int* status, unsigned long long* id, void** graph,
                                          const void* const** deps, const cuda::GraphEdgeData** edges, size_t* ndeps) {
   return call("cudaStreamGetCaptureInfo", [&](Runtime& rt) {
     if (!status) throw ApiError(cuda::ErrorInvalidValue, "cudaStreamGetCaptureInfo: captureStatus_out is NULL");
@@ -63,21 +63,25 @@ WARPSIM_API int cudaStreamGetCaptureInfo(void* stream, int* status, unsigned lon
     if (edges) *edges = nullptr;  // CUDA: NULL when every edge is a default one
   });
 }
-WARPSIM_API int cudaStreamGetCaptureInfo_ptsz(void* stream, int* status, unsigned long long* id, void** graph,
+WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo_v3_ptsz)(void* stream, int* status, unsigned long long* id, void** graph,
                                               const void* const** deps, const cuda::GraphEdgeData** edges,
                                               size_t* ndeps) {
-  return cudaStreamGetCaptureInfo(stream, status, id, graph, deps, edges, ndeps);
+  return WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_v3)(stream, status, id, graph, deps, edges,
+                                                                                 ndeps);
 }
 
-WARPSIM_API int cudaStreamUpdateCaptureDependencies(void* stream, void* const* deps, const cuda::GraphEdgeData* edges,
+WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_v2)(
+    void* stream, void* const* deps, const cuda::GraphEdgeData* edges,
                                                     size_t ndeps, unsigned flags) {
   return call("cudaStreamUpdateCaptureDependencies", [&](Runtime& rt) {
     check_edges(edges, ndeps, "cudaStreamUpdateCaptureDependencies");
     rt.update_capture_dependencies(stream, deps, ndeps, flags);
   });
 }
-WARPSIM_API int cudaStreamUpdateCaptureDependencies_ptsz(void* stream, void* const* deps,
+WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamUpdateCaptureDependencies_ptsz,
+                                 cudaStreamUpdateCaptureDependencies_v2_ptsz)(void* stream, void* const* deps,
                                                          const cuda::GraphEdgeData* edges, size_t ndeps,
                                                          unsigned flags) {
-  return cudaStreamUpdateCaptureDependencies(stream, deps, edges, ndeps, flags);
+  return WARPSIM_ABI_NAME(cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_v2)(
+      stream, deps, edges, ndeps, flags);
 }

@@ -202,9 +202,11 @@ WARPSIM_API int cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   });
 }
 
+#ifndef WARPSIM_CUDART_12  // CUDA 12's struct is shorter (api12/)
 WARPSIM_API int cudaPointerGetAttributes(warpsim::cuda::PointerAttributes* attr, const void* ptr) {
   return call("cudaPointerGetAttributes", [&](Runtime& rt) { rt.pointer_attributes(attr, ptr); });
 }
+#endif
 
 // Managed-memory hints: every managed byte is already where the next user needs it.
 WARPSIM_API int cudaMemPrefetchAsync(const void*, size_t, ...) { return call("cudaMemPrefetchAsync", [](Runtime&) {}); }

@@ -178,6 +178,7 @@ WARPSIM_API int cudaMemcpy3DAsync(const cuda::Memcpy3DParms* p, void* stream) {
 
 // --- Texture and surface objects ---
 
+#ifndef WARPSIM_CUDART_12  // CUDA 12's cudaResourceDesc is shorter (api12/)
 WARPSIM_API int cudaCreateTextureObject(unsigned long long* obj, const cuda::ResourceDesc* res,
                                         const cuda::TextureDesc* tex, const void* view) {
   return call("cudaCreateTextureObject", [&](Runtime& rt) {
@@ -185,24 +186,31 @@ WARPSIM_API int cudaCreateTextureObject(unsigned long long* obj, const cuda::Res
     *obj = rt.create_texture(res, tex, view);
   });
 }
+#endif
 WARPSIM_API int cudaDestroyTextureObject(unsigned long long obj) {
   return call("cudaDestroyTextureObject", [&](Runtime& rt) { rt.destroy_texture(obj, false); });
 }
+#ifndef WARPSIM_CUDART_12  // CUDA 12's cudaResourceDesc is shorter (api12/)
 WARPSIM_API int cudaGetTextureObjectResourceDesc(cuda::ResourceDesc* out, unsigned long long obj) {
   return call("cudaGetTextureObjectResourceDesc", [&](Runtime& rt) { rt.texture_resource_desc(out, obj, false); });
 }
+#endif
 WARPSIM_API int cudaGetTextureObjectTextureDesc(cuda::TextureDesc* out, unsigned long long obj) {
   return call("cudaGetTextureObjectTextureDesc", [&](Runtime& rt) { rt.texture_desc(out, obj); });
 }
+#ifndef WARPSIM_CUDART_12  // CUDA 12's cudaResourceDesc is shorter (api12/)
 WARPSIM_API int cudaCreateSurfaceObject(unsigned long long* obj, const cuda::ResourceDesc* res) {
   return call("cudaCreateSurfaceObject", [&](Runtime& rt) {
     if (!obj) throw ApiError(cuda::ErrorInvalidValue, "cudaCreateSurfaceObject: pSurfObject is NULL");
     *obj = rt.create_surface(res);
   });
 }
+#endif
 WARPSIM_API int cudaDestroySurfaceObject(unsigned long long obj) {
   return call("cudaDestroySurfaceObject", [&](Runtime& rt) { rt.destroy_texture(obj, true); });
 }
+#ifndef WARPSIM_CUDART_12  // CUDA 12's cudaResourceDesc is shorter (api12/)
 WARPSIM_API int cudaGetSurfaceObjectResourceDesc(cuda::ResourceDesc* out, unsigned long long obj) {
   return call("cudaGetSurfaceObjectResourceDesc", [&](Runtime& rt) { rt.texture_resource_desc(out, obj, true); });
 }
+#endif

@@ -15,6 +15,16 @@
 
 #define WARPSIM_API extern "C" __attribute__((visibility("default")))
 
+// libcudart.so.12 is built from api/ too, with WARPSIM_CUDART_12 defined (api12/ holds the
+// entry points whose CUDA 12 form differs). An entry point whose CUDA 13 form CUDA 12
+// calls by another name (cudaGraphAddNode is CUDA 12's cudaGraphAddNode_v2) is defined as
+// WARPSIM_ABI_NAME(its 13 name, its 12 name).
+#ifdef WARPSIM_CUDART_12
+#define WARPSIM_ABI_NAME(name13, name12) name12
+#else
+#define WARPSIM_ABI_NAME(name13, name12) name13
+#endif
+
 namespace warpsim::runtime::api {
 
 enum class Sticky { Check, Ignore };  // Ignore: calls that still work after a fault
