@@ -66,6 +66,39 @@ Transaction make_unit_txn(uint64_t unit, uint32_t unit_bytes, UnitSize sizing, u
 
 namespace {
 
+// The commonest access of all, without a loop over lanes: every lane of the range active,
+// lane l at a0 + (l - first) x bytes, with bytes a power of two (at most a unit) and a0
+// aligned to it, so each lane lies in one unit and each unit's lanes and sectors follow from
+// the ends of the range. Appends what emit_units_in_lane_order would; returns false,
+// appending nothing, for any other access.
+bool emit_units_contiguous(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
+                           UnitSize sizing, std::vector<Transaction>& out) {
+  const uint32_t end = std::min<uint32_t>(first + count, 32);
+  if (first >= end) return false;
+  const uint32_t range = lanes_in(0xFFFFFFFFu, first, count);
+  if ((a.mask & range) != range) return false;
+  const uint64_t bytes = a.bytes_per_lane();
+  if (!std::has_single_bit(bytes) || bytes > unit_bytes) return false;
+  const uint64_t lo = a.addr[first], hi = lo + uint64_t(end - first) * bytes;  // bytes [lo, hi)
+  if ((lo & (bytes - 1)) || hi < lo) return false;
+  uint64_t differ = 0;
+  for (uint32_t l = first; l < end; ++l) differ |= a.addr[l] ^ (lo + uint64_t(l - first) * bytes);
+  if (differ) return false;
+  for (uint64_t u = lo & ~uint64_t(unit_bytes - 1); u < hi; u += unit_bytes) {
+    const uint64_t b = std::max(u, lo), e = std::min(u + unit_bytes, hi);
+    const uint32_t l0 = first + uint32_t((b - lo) / bytes), n = uint32_t((e - b) / bytes);  // lanes [l0, l0 + n)
+    const uint32_t lanes = uint32_t(((uint64_t(1) << n) - 1) << l0);
+    if (sizing == UnitSize::UsedSectors) {
+      const uint32_t s0 = uint32_t(b - u) / 32, s1 = uint32_t(e - 1 - u) / 32;
+      const uint8_t used = uint8_t((2u << s1) - (1u << s0));  // sectors s0..s1
+      out.push_back(Transaction{u, 32u * uint32_t(std::popcount(unsigned(used))), lanes, used});
+    } else {
+      out.push_back(Transaction{u, unit_bytes, lanes, sectors_of(u, unit_bytes)});
+    }
+  }
+  return true;
+}
+
 // The usual case in one pass: each active lane's bytes lie in one unit and the units do not
 // decrease from lane to lane, so the lanes of a unit are consecutive and lane order is the
 // order the general path sorts into. Appends what emit_units would and returns true; returns
@@ -109,7 +142,9 @@ bool emit_units_in_lane_order(const WarpMemAccess& a, uint32_t first, uint32_t c
 
 void emit_units(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
                 UnitSize sizing, bool split_overlaps, std::vector<Transaction>& out) {
-  if (!split_overlaps && emit_units_in_lane_order(a, first, count, unit_bytes, sizing, out)) return;
+  if (!split_overlaps && (emit_units_contiguous(a, first, count, unit_bytes, sizing, out) ||
+                          emit_units_in_lane_order(a, first, count, unit_bytes, sizing, out)))
+    return;
   // Called for every global access: pieces live on the stack (a lane of at most 16 bytes
   // touches at most two units of 32 bytes or more), and an insertion sort (stable,
   // near-linear on the usual ascending addresses) orders them.
