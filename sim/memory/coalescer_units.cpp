@@ -113,8 +113,10 @@ bool emit_units_in_lane_order(const WarpMemAccess& a, uint32_t first, uint32_t c
   uint8_t used = 0;
   auto flush = [&] {
     if (!lanes) return;
-    if (sizing == UnitSize::UsedSectors) out.push_back(Transaction{unit, 32u * uint32_t(std::popcount(unsigned(used))), lanes, used});
-    else out.push_back(Transaction{unit, unit_bytes, lanes, sectors_of(unit, unit_bytes)});
+    if (sizing == UnitSize::UsedSectors)
+      out.push_back(Transaction{unit, 32u * uint32_t(std::popcount(unsigned(used))), lanes, used});
+    else
+      out.push_back(Transaction{unit, unit_bytes, lanes, sectors_of(unit, unit_bytes)});
   };
   for (uint32_t m = lanes_in(a.mask, first, count); m; m &= m - 1) {
     const uint32_t lane = uint32_t(std::countr_zero(m));

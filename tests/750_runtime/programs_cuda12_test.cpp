@@ -33,7 +33,8 @@ TEST_CASE("programs: a program linked against a runtime warpsim does not stand i
   const fs::path dir = fs::path(WARPSIM_BINARY_DIR) / "runtime_programs" / "cudart11";
   fs::create_directories(dir);
   std::ofstream(dir / "lib.c") << "int cudaMalloc(void** p, unsigned long n) { (void)p; (void)n; return 0; }\n";
-  std::ofstream(dir / "main.c") << "int cudaMalloc(void**, unsigned long);\nint main(void) { void* p; return cudaMalloc(&p, 4); }\n";
+  std::ofstream(dir / "main.c")
+      << "int cudaMalloc(void**, unsigned long);\nint main(void) { void* p; return cudaMalloc(&p, 4); }\n";
   const std::string d = dir.string();
   auto b = rttest::shell("cc -shared -fPIC -Wl,-soname,libcudart.so.11.0 -o " + d + "/libcudart.so.11.0 " + d +
                          "/lib.c && cc -o " + d + "/app " + d + "/main.c " + d + "/libcudart.so.11.0");

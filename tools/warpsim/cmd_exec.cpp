@@ -1,7 +1,8 @@
 // `warpsim exec [options] -- ./app ARGS`: run an unmodified CUDA program (built with
 // `nvcc -cudart shared`) on the simulated device. warpsim's libcudart.so.13 (or .so.12, for
-// a program built by CUDA 12) is put in front of NVIDIA's, the options become WARPSIM_* variables (sim/runtime/runtime_options.hpp),
-// and the program replaces this process, so its exit status is warpsim's.
+// a program built by CUDA 12) is put in front of NVIDIA's, the options become WARPSIM_*
+// variables (sim/runtime/runtime_options.hpp), and the program replaces this process, so
+// its exit status is warpsim's.
 #include <fmt/core.h>
 #include <unistd.h>
 

@@ -30,8 +30,9 @@ WARPSIM_API int cudaGraphConditionalHandleCreate(uint64_t* handle, void* graph, 
   });
 }
 
-WARPSIM_API int WARPSIM_ABI_NAME(cudaGraphAddNode, cudaGraphAddNode_v2)(void** node, void* graph, void* const* deps, const cuda::GraphEdgeData* edges,
-                                 size_t ndeps, cuda::GraphNodeParams* params) {
+WARPSIM_API int WARPSIM_ABI_NAME(cudaGraphAddNode, cudaGraphAddNode_v2)(void** node, void* graph, void* const* deps,
+                                                                        const cuda::GraphEdgeData* edges, size_t ndeps,
+                                                                        cuda::GraphNodeParams* params) {
   return call("cudaGraphAddNode", [&](Runtime& rt) {
     if (!node) throw ApiError(cuda::ErrorInvalidValue, "cudaGraphAddNode: pGraphNode is NULL");
     check_edges(edges, ndeps, "cudaGraphAddNode");
@@ -51,8 +52,10 @@ WARPSIM_API int cudaStreamBeginCaptureToGraph_ptsz(void* stream, void* graph, vo
   return cudaStreamBeginCaptureToGraph(stream, graph, deps, edges, ndeps, mode);
 }
 
-WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_v3)(void* stream, int* status, unsigned long long* id, void** graph,
-                                         const void* const** deps, const cuda::GraphEdgeData** edges, size_t* ndeps) {
+WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo,
+                                 cudaStreamGetCaptureInfo_v3)(void* stream, int* status, unsigned long long* id,
+                                                              void** graph, const void* const** deps,
+                                                              const cuda::GraphEdgeData** edges, size_t* ndeps) {
   return call("cudaStreamGetCaptureInfo", [&](Runtime& rt) {
     if (!status) throw ApiError(cuda::ErrorInvalidValue, "cudaStreamGetCaptureInfo: captureStatus_out is NULL");
     uint64_t capture_id = 0;
@@ -63,16 +66,18 @@ WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo, cudaStreamGetCaptureI
     if (edges) *edges = nullptr;  // CUDA: NULL when every edge is a default one
   });
 }
-WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo_ptsz, cudaStreamGetCaptureInfo_v3_ptsz)(void* stream, int* status, unsigned long long* id, void** graph,
-                                              const void* const** deps, const cuda::GraphEdgeData** edges,
-                                              size_t* ndeps) {
+WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo_ptsz,
+                                 cudaStreamGetCaptureInfo_v3_ptsz)(void* stream, int* status, unsigned long long* id,
+                                                                   void** graph, const void* const** deps,
+                                                                   const cuda::GraphEdgeData** edges, size_t* ndeps) {
   return WARPSIM_ABI_NAME(cudaStreamGetCaptureInfo, cudaStreamGetCaptureInfo_v3)(stream, status, id, graph, deps, edges,
                                                                                  ndeps);
 }
 
-WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_v2)(
-    void* stream, void* const* deps, const cuda::GraphEdgeData* edges,
-                                                    size_t ndeps, unsigned flags) {
+WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamUpdateCaptureDependencies,
+                                 cudaStreamUpdateCaptureDependencies_v2)(void* stream, void* const* deps,
+                                                                         const cuda::GraphEdgeData* edges, size_t ndeps,
+                                                                         unsigned flags) {
   return call("cudaStreamUpdateCaptureDependencies", [&](Runtime& rt) {
     check_edges(edges, ndeps, "cudaStreamUpdateCaptureDependencies");
     rt.update_capture_dependencies(stream, deps, ndeps, flags);
@@ -80,8 +85,8 @@ WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamUpdateCaptureDependencies, cudaStream
 }
 WARPSIM_API int WARPSIM_ABI_NAME(cudaStreamUpdateCaptureDependencies_ptsz,
                                  cudaStreamUpdateCaptureDependencies_v2_ptsz)(void* stream, void* const* deps,
-                                                         const cuda::GraphEdgeData* edges, size_t ndeps,
-                                                         unsigned flags) {
+                                                                              const cuda::GraphEdgeData* edges,
+                                                                              size_t ndeps, unsigned flags) {
   return WARPSIM_ABI_NAME(cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_v2)(
       stream, deps, edges, ndeps, flags);
 }

@@ -137,10 +137,10 @@ void device_properties_12(Runtime& rt, cuda12::DeviceProp* out, int device, cons
   q.deviceOverlap = attribute_or_zero(rt, cuda::AttrGpuOverlap);
   q.kernelExecTimeoutEnabled = attribute_or_zero(rt, cuda::AttrKernelExecTimeout);
   q.computeMode = attribute_or_zero(rt, cuda::AttrComputeMode);
-  q.maxTexture1DLinear = attribute_or_zero(rt, 69);             // cudaDevAttrMaxTexture1DLinearWidth
+  q.maxTexture1DLinear = attribute_or_zero(rt, 69);  // cudaDevAttrMaxTexture1DLinearWidth
   q.memoryClockRate = attribute_or_zero(rt, cuda::AttrMemoryClockRate);
   q.singleToDoublePrecisionPerfRatio = attribute_or_zero(rt, 87);  // cudaDevAttrSingleToDoublePrecisionPerfRatio
-  q.cooperativeMultiDeviceLaunch = attribute_or_zero(rt, 96);   // cudaDevAttrCooperativeMultiDeviceLaunch
+  q.cooperativeMultiDeviceLaunch = attribute_or_zero(rt, 96);      // cudaDevAttrCooperativeMultiDeviceLaunch
   *out = q;
 }
 
@@ -151,16 +151,14 @@ void device_properties_12(Runtime& rt, cuda12::DeviceProp* out, int device, cons
 WARPSIM_API int cudaGetDeviceProperties_v2(cuda12::DeviceProp* prop, int device) {
   return call(
       "cudaGetDeviceProperties_v2",
-      [&](Runtime& rt) { device_properties_12(rt, prop, device, "cudaGetDeviceProperties_v2"); },
-      api::Sticky::Ignore);
+      [&](Runtime& rt) { device_properties_12(rt, prop, device, "cudaGetDeviceProperties_v2"); }, api::Sticky::Ignore);
 }
 // The unsuffixed name, which CUDA 12's headers never call (they map it to _v2), takes the
 // same layout.
 WARPSIM_API int cudaGetDeviceProperties(cuda12::DeviceProp* prop, int device) {
   return call(
       "cudaGetDeviceProperties",
-      [&](Runtime& rt) { device_properties_12(rt, prop, device, "cudaGetDeviceProperties"); },
-      api::Sticky::Ignore);
+      [&](Runtime& rt) { device_properties_12(rt, prop, device, "cudaGetDeviceProperties"); }, api::Sticky::Ignore);
 }
 
 // --- Pointers and textures: CUDA 12's shorter structs ---
@@ -256,7 +254,9 @@ WARPSIM_API int cudaMemPrefetchAsync_v2(const void*, size_t, ...) {
 WARPSIM_API int cudaMemPrefetchAsync_v2_ptsz(const void*, size_t, ...) {
   return call("cudaMemPrefetchAsync_v2", [](Runtime&) {});
 }
-WARPSIM_API int cudaMemAdvise_v2(const void*, size_t, ...) { return call("cudaMemAdvise_v2", [](Runtime&) {}); }
+WARPSIM_API int cudaMemAdvise_v2(const void*, size_t, ...) {
+  return call("cudaMemAdvise_v2", [](Runtime&) {});
+}
 
 // CUDA 12 names that warpsim does not support, as api_unsupported.cpp does CUDA 13's.
 #define X(name) \

@@ -138,7 +138,8 @@ int main() {
   for (auto& g : attr.guard) g = kGuard;
   // (Each call's result is taken before the printf that shows what it wrote.)
   cudaError_t e = pointer_attributes_12(&attr.a, d);
-  printf("pointer: %s type %d device %d same %d, guard %s\n", cudaGetErrorName(e), int(attr.a.type), attr.a.device, attr.a.devicePointer == d, guards_intact(attr.guard) ? "intact" : "OVERWRITTEN");
+  printf("pointer: %s type %d device %d same %d, guard %s\n", cudaGetErrorName(e), int(attr.a.type), attr.a.device,
+         attr.a.devicePointer == d, guards_intact(attr.guard) ? "intact" : "OVERWRITTEN");
 
   // Events and a launch by nvcc's own code, then the CUDA 12 capture calls.
   cudaEvent_t start, stop;
@@ -162,7 +163,8 @@ int main() {
   const cudaGraphNode_t* deps = nullptr;
   size_t ndeps = 99;
   e = capture_info_12(s, &status, &id, &captured, &deps, &ndeps);
-  printf("capture info: %s active %d graph %d deps %zu\n", cudaGetErrorName(e), status == cudaStreamCaptureStatusActive, captured != nullptr, ndeps);
+  printf("capture info: %s active %d graph %d deps %zu\n", cudaGetErrorName(e), status == cudaStreamCaptureStatusActive,
+         captured != nullptr, ndeps);
   cudaGraph_t g = nullptr;
   cudaStreamEndCapture(s, &g);
   alignas(cudaGraphNodeParams) unsigned char empty_bytes[sizeof(cudaGraphNodeParams)] = {};
@@ -213,8 +215,9 @@ int main() {
   } back;
   for (auto& w : back.guard) w = kGuard;
   e = texture_resource_12(&back.r, t);
-  printf("resource desc: %s linear %d size %zu same %d, guard %s\n", cudaGetErrorName(e), back.r.resType == cudaResourceTypeLinear,
-         back.r.res.linear.sizeInBytes, back.r.res.linear.devPtr == d, guards_intact(back.guard) ? "intact" : "OVERWRITTEN");
+  printf("resource desc: %s linear %d size %zu same %d, guard %s\n", cudaGetErrorName(e),
+         back.r.resType == cudaResourceTypeLinear, back.r.res.linear.sizeInBytes, back.r.res.linear.devPtr == d,
+         guards_intact(back.guard) ? "intact" : "OVERWRITTEN");
   cudaDestroyTextureObject(t);
   cudaFree(out);
   cudaFree(d);
