@@ -404,7 +404,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   sm::WarpExecutor executor(ctx, stats);
   const bool timing = options.mode == SimMode::Timing;
   const bool keep = options.cache_control == CacheControl::Keep;
-  const bool model_caches = !timing && options.functional_caches;
+  const bool model_caches = !timing && options.functional_caches && !options.no_caches;
   if (model_caches && !keep) impl_->functional_l2.clear();
   if (model_caches && impl_->functional_l1_spec != &spec) {
     impl_->functional_l1.clear();
@@ -495,6 +495,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
                                 !options.threads_adaptive);
       else run_functional(executor, limits, &counter);
       counter.finish();
+      if (options.no_caches) stats.mem.has_l1 = stats.mem.has_l2 = stats.mem.l2_partitioned = false;
     }
   } catch (const KernelFault&) {
     flush_printf();

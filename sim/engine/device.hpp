@@ -99,6 +99,10 @@ struct LaunchOptions {
   // Functional mode: simulate the caches for their hit counts. Off for a launch whose
   // cache counters are taken from elsewhere (engine/launch_sampling.hpp).
   bool functional_caches = true;
+  // Functional mode without the L1/L2 model at all (`--no-caches`): every count execution
+  // produces is the same, memory-bound kernels run faster, and the launch has no cache
+  // statistics (LaunchStats::mem.has_l1/has_l2 false: its hit rates are absent, not zero).
+  bool no_caches = false;
   // Per-thread stack for device-function calls (CUDA's cudaLimitStackSize, 1 KiB by default):
   // a call that would go past it stops the launch with a stack-overflow fault.
   uint32_t stack_bytes = 1024;

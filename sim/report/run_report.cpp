@@ -50,6 +50,8 @@ std::string format_run_summary(const LaunchStats& s, const isa::Kernel& kernel, 
     out += fmt::format("  not timed: ran functionally; time and cache/DRAM counters are those of launch {} of the "
                        "same kernel and shape x{:.2f} (the busiest SM's instructions), the other counts exact\n",
                        s.timing.from_launch.launch + 1, s.timing.from_launch.scale);
+  if (!s.timing_mode && (device.has_l1 || device.has_l2) && !s.mem.has_l1 && !s.mem.has_l2)
+    out += "  caches: not modelled (--no-caches), so no hit rates; every other count is exact\n";
   const Roofline roof = analyze_roofline(s, kernel, device);
   if (roof.flop_total > 0 || roof.bytes > 0)
     out += fmt::format("  roofline: {}{}\n", roof.classification(),

@@ -127,6 +127,7 @@ bool Runtime::launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work
   lo.mode = timed ? SimMode::Timing : SimMode::Functional;
   lo.sample_waves = timed ? options_.sample_waves : 0;
   lo.functional_caches = timed || options_.mode == SimMode::Functional;  // else the timed launch's
+  lo.no_caches = !timed && !options_.caches;
   lo.cache_control = options_.cache_control;
   lo.threads = options_.threads;
   lo.limits = options_.limits;

@@ -64,6 +64,13 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
                                     "between launches) or all (flushed before each launch)",
                                     *v));
   }
+  if (auto v = get("WARPSIM_CACHES")) {
+    if (*v != "0" && *v != "1") throw ConfigError(fmt::format("WARPSIM_CACHES=\"{}\": expected 0 or 1", *v));
+    o.caches = *v == "1";
+  }
+  if (!o.caches && o.mode == SimMode::Timing)
+    throw ConfigError("WARPSIM_CACHES=0 leaves the cache model out of functional runs: it needs "
+                      "WARPSIM_MODE=functional (timing mode models the caches)");
   if (auto v = get("WARPSIM_JSON")) o.json_out = *v;
   if (auto v = get("WARPSIM_SUMMARY")) {
     if (*v != "0" && *v != "1") throw ConfigError(fmt::format("WARPSIM_SUMMARY=\"{}\": expected 0 or 1", *v));

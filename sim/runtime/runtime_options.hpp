@@ -11,6 +11,9 @@
 //   WARPSIM_CACHE_CONTROL=none|all      none (default): each launch finds the caches and DRAM
 //                                        as the last one left them, as on hardware; all: each
 //                                        starts cold, as Nsight Compute measures by default
+//   WARPSIM_CACHES=0|1                   0: functional mode without the L1/L2 model (faster
+//                                        for memory-bound programs; no cache hit rates);
+//                                        default 1. Timing mode always models them
 //   WARPSIM_JSON=PATH                    every launch's statistics as JSON, written at exit
 //   WARPSIM_SUMMARY=0|1                  the per-kernel summary on stderr at exit (default 1)
 //   WARPSIM_BY_LINE=1                    per-source-line report of each kernel in the summary
@@ -37,6 +40,7 @@ struct RuntimeOptions {
   uint32_t sample_launches = 0;
   uint32_t threads = kAutoThreads;
   CacheControl cache_control = CacheControl::Keep;
+  bool caches = true;  // WARPSIM_CACHES: false only in functional mode
   std::string json_out;
   bool summary = true;
   bool by_line = false;

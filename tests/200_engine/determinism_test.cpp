@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "ptx_fixture.hpp"
+#include "sim/report/metrics.hpp"
 
 using ptxtest::ptr;
 
@@ -89,7 +90,7 @@ struct Run {
   std::vector<uint32_t> acc;
 };
 
-Run run_mix(ptxtest::Sim& sim) {
+Run run_mix(ptxtest::Sim& sim, bool no_caches = false) {
   const uint32_t blocks = 6, threads = 160, n = blocks * threads;
   std::vector<float> in(n);
   for (uint32_t i = 0; i < n; ++i) in[i] = std::sin(float(i)) * 1000.0f;
@@ -98,7 +99,11 @@ Run run_mix(ptxtest::Sim& sim) {
   auto dout = sim.zeros<float>(n);
   auto dacc = sim.zeros<uint32_t>(2);
   Run r;
-  r.st = sim.run(k, {blocks, 1, 1}, {threads, 1, 1}, {ptr(din), ptr(dout), ptr(dacc)});
+  warpsim::LaunchOptions o;
+  o.mode = warpsim::SimMode::Functional;
+  o.no_caches = no_caches;
+  const std::vector<warpsim::KernelArg> args = {ptr(din), ptr(dout), ptr(dacc)};
+  r.st = sim.dev.launch(k, {blocks, 1, 1}, {threads, 1, 1}, 0, args, o);
   r.out = sim.download<float>(dout, n);
   r.acc = sim.download<uint32_t>(dacc, 2);
   return r;
@@ -264,4 +269,37 @@ TEST_CASE("timing-mode launches repeat exactly too", "[engine][determinism][timi
   CHECK(st[0].timing.stall_memory_dependency == st[1].timing.stall_memory_dependency);
   CHECK(st[0].dram.requests == st[1].dram.requests);
   for (size_t pc = 0; pc < st[0].per_pc.size(); ++pc) CHECK(st[0].per_pc[pc].stall_cycles == st[1].per_pc[pc].stall_cycles);
+}
+
+TEST_CASE("a functional launch without the cache model counts all else the same and has no hit rates",
+          "[engine][determinism]") {
+  ptxtest::Sim with, without;
+  Run a = run_mix(with), b = run_mix(without, /*no_caches=*/true);
+  CHECK(a.st.mem.has_l1);
+  CHECK(a.st.mem.has_l2);
+  CHECK(a.st.mem.l1_hits + a.st.mem.l1_misses > 0);
+  CHECK(a.st.mem.l2_hits + a.st.mem.l2_misses > 0);
+  // No cache statistics at all: absent, not zero.
+  CHECK_FALSE(b.st.mem.has_l1);
+  CHECK_FALSE(b.st.mem.has_l2);
+  CHECK(b.st.mem.l1_hits + b.st.mem.l1_misses + b.st.mem.l2_hits + b.st.mem.l2_misses == 0);
+  for (const auto& g : warpsim::collect_metrics(b.st))
+    for (const auto& m : g.metrics) {
+      INFO(m.name);
+      CHECK(m.name.find("l1_") == std::string::npos);
+      CHECK(m.name.find("l2_") == std::string::npos);
+    }
+  // Everything execution counts, and the results, as with the caches.
+  warpsim::LaunchStats same = b.st;
+  same.mem.l1_hits = a.st.mem.l1_hits;
+  same.mem.l1_misses = a.st.mem.l1_misses;
+  same.mem.l2_hits = a.st.mem.l2_hits;
+  same.mem.l2_misses = a.st.mem.l2_misses;
+  same.mem.l1_sectors = a.st.mem.l1_sectors;
+  same.mem.l1_sector_hits = a.st.mem.l1_sector_hits;
+  same.mem.l2_read_sectors = a.st.mem.l2_read_sectors;
+  same.mem.l2_read_sector_hits = a.st.mem.l2_read_sector_hits;
+  check_same(a.st, same);
+  CHECK(a.out == b.out);
+  CHECK(a.acc == b.acc);
 }

@@ -46,6 +46,38 @@ TEST_CASE("programs: the JSON report holds every launch with run's metrics") {
   CHECK(j["launches"][0]["metrics"].contains("gld_transactions"));
 }
 
+TEST_CASE("programs: --no-caches runs the program with every count but the caches' as with them") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("host_loop");
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/";
+  auto with = exec("--functional --config h100 --json " + dir + "host_loop_caches.json", app);
+  auto without = exec("--functional --no-caches --config h100 --json " + dir + "host_loop_no_caches.json", app);
+  INFO(without.err);
+  REQUIRE(with.status == 0);
+  REQUIRE(without.status == 0);
+  CHECK(without.out == with.out);
+  const auto a = nlohmann::json::parse(rttest::slurp(dir + "host_loop_caches.json"))["launches"];
+  const auto b = nlohmann::json::parse(rttest::slurp(dir + "host_loop_no_caches.json"))["launches"];
+  REQUIRE(a.size() == b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    INFO("launch " << i);
+    auto ma = a[i]["metrics"], mb = b[i]["metrics"];
+    CHECK(ma.contains("l2_hit_rate"));
+    CHECK_FALSE(mb.contains("l1_hit_rate"));
+    CHECK_FALSE(mb.contains("l2_hit_rate"));
+    for (auto it = ma.begin(); it != ma.end(); ++it) {
+      if (it.key().find("l1_") == 0 || it.key().find("l2_") == 0 || it.key().find("host") != std::string::npos)
+        continue;
+      INFO(it.key());
+      CHECK(mb[it.key()] == it.value());
+    }
+  }
+  // Timing mode models the caches: the option is refused there.
+  auto timed = exec("--no-caches", app);
+  CHECK(timed.status != 0);
+  CHECK_THAT(timed.err, Catch::Contains("--no-caches requires --functional"));
+}
+
 TEST_CASE("programs: --threads 2 and auto give the report of one thread, in both modes") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("host_loop");

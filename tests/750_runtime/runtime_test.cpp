@@ -326,6 +326,16 @@ TEST_CASE("runtime: the environment sets the options") {
   env["WARPSIM_CACHE_CONTROL"] = "some";
   CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), Catch::StartsWith("WARPSIM_CACHE_CONTROL=\"some\": expected none"));
   env["WARPSIM_CACHE_CONTROL"] = "none";
+  CHECK(RuntimeOptions::from_environment(get).caches);  // by default
+  env["WARPSIM_CACHES"] = "0";  // only for functional runs
+  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get),
+                    Catch::StartsWith("WARPSIM_CACHES=0 leaves the cache model out of functional runs"));
+  env["WARPSIM_MODE"] = "functional";
+  CHECK_FALSE(RuntimeOptions::from_environment(get).caches);
+  env["WARPSIM_CACHES"] = "no";
+  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), "WARPSIM_CACHES=\"no\": expected 0 or 1");
+  env["WARPSIM_CACHES"] = "1";
+  env["WARPSIM_MODE"] = "timing";
   CHECK(RuntimeOptions::from_environment(get).threads == kAutoThreads);  // by default
   env["WARPSIM_THREADS"] = "2";
   CHECK(RuntimeOptions::from_environment(get).threads == 2);

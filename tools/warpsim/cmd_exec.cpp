@@ -30,6 +30,7 @@ struct ExecOptions {
   std::string config = "c2070";
   std::vector<std::string> sets;
   bool functional = false;
+  bool no_caches = false;
   uint32_t sample_waves = 0;
   uint32_t sample_launches = 0;
   std::string threads = "auto";
@@ -120,6 +121,7 @@ int exec(const ExecOptions& o) {
   for (const auto& s : o.sets) sets += (sets.empty() ? "" : ";") + s;
   set("WARPSIM_SET", sets);
   set("WARPSIM_MODE", o.functional ? "functional" : "timing");
+  set("WARPSIM_CACHES", o.no_caches ? "0" : "1");
   set("WARPSIM_SAMPLE", std::to_string(o.sample_waves));
   set("WARPSIM_SAMPLE_LAUNCHES", std::to_string(o.sample_launches));
   parse_thread_count(o.threads, "--threads");  // checked here, so a mistake is warpsim's
@@ -150,6 +152,10 @@ void register_exec_command(CLI::App& app) {
   cmd->add_option("--set", o->sets, "override a config value, e.g. --set sm.count=4 (repeatable)")
       ->allow_extra_args(false);
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
+  cmd->add_flag("--no-caches", o->no_caches,
+                "with --functional: leave the L1/L2 model out (faster for memory-bound programs; every count "
+                "execution produces is the same, the cache hit rates are absent)")
+      ->needs("--functional");
   cmd->add_option("--sample", o->sample_waves,
                   "time only each launch's first WAVES waves of blocks, the rest functionally (time extrapolated)")
       ->check(CLI::Range(1, 1000))

@@ -1,5 +1,6 @@
 // `warpsim run SPEC.json`: run a launch spec on a device config and report.
-//   warpsim run SPEC [--config C] [--set k=v]... [--var n=v]... [--functional|--sample WAVES] [--json OUT]
+//   warpsim run SPEC [--config C] [--set k=v]... [--var n=v]... [--functional [--no-caches]|--sample WAVES]
+//               [--json OUT]
 #include <fmt/core.h>
 
 #include <fstream>
@@ -27,6 +28,7 @@ struct RunOptions {
   std::vector<std::string> sets;
   std::vector<std::string> vars;
   bool functional = false;
+  bool no_caches = false;
   uint32_t sample_waves = 0;
   std::string threads = "auto";
   std::string json_out;
@@ -51,6 +53,10 @@ int run(const RunOptions& o) {
   lo.mode = o.functional ? SimMode::Functional : SimMode::Timing;
   if (o.sample_waves && o.functional)
     throw ConfigError("--sample times a share of the blocks: it needs timing mode (drop --functional)");
+  if (o.no_caches && !o.functional)
+    throw ConfigError("--no-caches leaves the cache model out of a functional run: it needs --functional (timing "
+                      "mode models the caches)");
+  lo.no_caches = o.no_caches;
   lo.sample_waves = o.sample_waves;
   lo.threads = parse_thread_count(o.threads, "--threads");
   lo.limits.max_warp_instructions = o.max_instructions;
@@ -110,6 +116,9 @@ void register_run_command(CLI::App& app) {
   cmd->add_option("--var", o->vars, "override a spec variable, e.g. --var width=256 (repeatable)")
       ->allow_extra_args(false);
   cmd->add_flag("--functional", o->functional, "functional simulation only (no timing; faster)");
+  cmd->add_flag("--no-caches", o->no_caches,
+                "with --functional: leave the L1/L2 model out (faster for memory-bound kernels; every count "
+                "execution produces is the same, the cache hit rates are absent)");
   cmd->add_option("--sample", o->sample_waves,
                   "time only the first WAVES waves of blocks, run the rest functionally and extrapolate the time "
                   "(counts stay exact; docs/performance.md gives the error)")
