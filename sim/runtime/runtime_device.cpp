@@ -14,7 +14,7 @@ namespace {
 int as_int(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, INT32_MAX)); }
 
 // cudaDeviceAttr values that are yes/no capabilities (driver_types.h): 84-91 (but 87, the
-// single-to-double precision rate, a quantity warpsim does not model), 95, 96,
+// single-to-double precision rate, a quantity: device_attribute), 95, 96,
 // 98-101, 112-121, 125, 126, 130-147 (multi-GPU board, host-native atomics, pageable and
 // managed access, preemption, cooperative and multi-device launch, remote flushes, host
 // registration, sparse arrays, semaphores, memory pools, RDMA, clusters, IPC events, NUMA,
@@ -187,6 +187,11 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrMemoryPoolsSupported: return 1;            // runtime_pools.cpp
     case cuda::AttrVirtualMemoryManagementSupported: return 1;  // driver/drv_vmm.cpp
     case cuda::AttrMemoryPoolSupportedHandleTypes: return 0;  // no IPC handles
+    case 87:  // cudaDevAttrSingleToDoublePrecisionPerfRatio: FP32 lanes per FP64 unit, which
+              // is what an H100 reports (128 / 64 = 2, h100_device_attributes.tsv)
+      if (s.sm.dp_units != 0) return as_int((s.sm.cores + s.sm.dp_units / 2) / s.sm.dp_units);
+      throw ApiError(cuda::ErrorNotSupported,
+                     "cudaDeviceGetAttribute: attribute 87 (FP32 to FP64 rate): the device has no FP64 units");
     default:
       if (attr < 1 || attr > kLastAttribute)  // not a cudaDeviceAttr at all, as the H100 answers
         throw ApiError(cuda::ErrorInvalidValue,

@@ -182,7 +182,7 @@ TEST_CASE("runtime: CUDA's codes for refused calls") {
   CHECK(code_of([&] { rt.memset(host.data(), 0, 8); }) == cuda::ErrorInvalidValue);
   CHECK(code_of([&] { rt.free_host(host.data()); }) == cuda::ErrorInvalidValue);
   CHECK(code_of([&] { rt.device_attribute(9999); }) == cuda::ErrorInvalidValue);  // not a cudaDeviceAttr: as an H100
-  CHECK(code_of([&] { rt.device_attribute(87); }) == cuda::ErrorNotSupported);  // the FP64 rate: not modelled
+  CHECK(code_of([&] { rt.device_attribute(92); }) == cuda::ErrorNotSupported);  // a reserved number: not modelled
   CHECK(rt.sticky_error() == cuda::Success);
 }
 
@@ -281,6 +281,9 @@ TEST_CASE("runtime: device properties come from the config") {
   CHECK(p.totalGlobalMem == uint64_t(6) << 30);
   CHECK(rt.device_attribute(cuda::AttrClockRate) == 1150000);
   CHECK(rt.device_attribute(cuda::AttrMultiProcessorCount) == 14);
+  // cudaDevAttrSingleToDoublePrecisionPerfRatio: FP32 lanes per FP64 unit (PG throughput
+  // table: 32 and 16 per SM on cc 2.0, 8 and 1 on cc 1.3; the H100's 2 is driver_test's).
+  CHECK(rt.device_attribute(87) == 2);
   RuntimeOptions fx = options();
   fx.config = "fx5800";
   Runtime gt(fx);
@@ -288,6 +291,7 @@ TEST_CASE("runtime: device properties come from the config") {
   CHECK(p.major == 1);
   CHECK(p.minor == 3);
   CHECK(p.multiProcessorCount == 30);
+  CHECK(gt.device_attribute(87) == 8);
 }
 
 TEST_CASE("runtime: the environment sets the options") {

@@ -123,6 +123,7 @@ int main() {
   printf("overlap %d, timeout %d, compute mode %d, multi-device %d, cluster %d, reserved[62] %d\n", p.deviceOverlap,
          p.kernelExecTimeoutEnabled, p.computeMode, p.cooperativeMultiDeviceLaunch, p.clusterLaunch,
          p.reserved[62]);
+  printf("FP32 to FP64 rate %d\n", p.singleToDoublePrecisionPerfRatio);
 
   const int n = 1000;
   float host[n];
