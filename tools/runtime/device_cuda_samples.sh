@@ -12,7 +12,8 @@
 #   FILTER is measure_cuda_samples.sh's (e.g. 0_Introduction,1_Utilities); the rows,
 #   summary and the tail of every program's output (logs.tgz) land in $OUT/NAME.
 #   JOBS (default 8), TIME_LIMIT (default 90), CONFIG (default configs/h100.json) and
-#   OUTER (seconds for the whole script, default 570) override.
+#   OUTER (seconds for the whole script, default 570) override; a run OUTER stops keeps the
+#   finished folders' rows as programs_partial.tsv and ptx_partial.tsv.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 meas=$here/.meas
@@ -39,6 +40,12 @@ case "${1:-}" in
     CONFIG=${CONFIG:-$here/configs/h100.json} JOBS=${JOBS:-8} TIME_LIMIT=${TIME_LIMIT:-90} WORK_DIR=/tmp/m/wd \
       WARPSIM=$meas/BIN/bin/warpsim EXEC_ARGS="$exec_args" \
       timeout "${OUTER:-570}" "$here/tools/runtime/measure_cuda_samples.sh" "$meas/cuda-samples" "$out" "$filter"
+    # Stopped by OUTER before its end: keep the rows the finished folders wrote.
+    if [ ! -s "$out/programs.tsv" ] && [ -d "$out/parts" ]; then
+      cat "$out/parts"/*.prog > "$out/programs_partial.tsv" 2>/dev/null
+      cat "$out/parts"/*.ptx > "$out/ptx_partial.tsv" 2>/dev/null
+      rm -rf "$out/parts"
+    fi
     mkdir -p "$out/logs"
     (cd /tmp/m/wd && for f in *.run.out *.run.err; do [ -s "$f" ] && tail -c 1500 "$f" > "$out/logs/$f"; done)
     (cd "$out" && tar czf logs.tgz logs && rm -rf logs)
