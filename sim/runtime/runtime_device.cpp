@@ -14,7 +14,7 @@ namespace {
 int as_int(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, INT32_MAX)); }
 
 // cudaDeviceAttr values that are yes/no capabilities (driver_types.h): 84-91 (but 87, the
-// single-to-double precision rate, a quantity: device_attribute), 95, 96,
+// single-to-double precision rate, a number device_attribute takes from the config), 95, 96,
 // 98-101, 112-121, 125, 126, 130-147 (multi-GPU board, host-native atomics, pageable and
 // managed access, preemption, cooperative and multi-device launch, remote flushes, host
 // registration, sparse arrays, semaphores, memory pools, RDMA, clusters, IPC events, NUMA,
