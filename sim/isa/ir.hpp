@@ -72,6 +72,7 @@ struct Instr {
   bool ftz = false, sat = false, approx = false, is_volatile = false, uni = false;
   bool cc = false;            // .cc: writes the carry flag (AddCarry, SubCarry, MadCarry: d[1])
   bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
+  bool nounroll = false;      // follows `.pragma "nounroll"`: heads a loop ptxas does not unroll
   uint8_t fused = 0;          // add/sub contracted with the mul feeding it (FusedBits, contraction.hpp)
   InstrClass klass = InstrClass::Other;
   MmaInfo mma;                // wmma: shape, fragment, layouts
@@ -188,6 +189,7 @@ struct Kernel {
   std::string name;
   const Module* module = nullptr;
   uint32_t decl_line = 0;
+  bool nounroll = false;  // a module-scope `.pragma "nounroll"` preceded it: no loop of it is unrolled
 
   std::vector<Param> params;
   uint32_t param_bytes = 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <bit>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -97,8 +98,8 @@ bool qualifies(const Kernel& k, const std::vector<bool>& special, const std::vec
   return true;
 }
 
-// Where a branch the pass makes goes, in its loop's new code.
-enum class Target : int8_t { None, Body, Join, Exit };
+// Where a branch the pass makes goes, in its loop's new code (Label: labels[label]).
+enum class Target : int8_t { None, Body, Join, Exit, Label };
 
 struct Emitted {
   Instr in;
@@ -106,6 +107,7 @@ struct Emitted {
   int32_t old = -1;        // the PTX instruction it is (the kept loop), or -1 for new ones
   Target target = Target::None;  // for new branches
   int32_t loop = -1;
+  int32_t label = -1;      // Target::Label: which
 };
 
 uint16_t add_slot(Kernel& k, const std::string& name, DType t) {
@@ -145,7 +147,7 @@ void bind(Instr& in) {
 }  // namespace
 
 uint32_t unroll_loops(Kernel& k, uint32_t factor) {
-  if (factor < 2) return 0;
+  if (factor < 2 || k.nounroll) return 0;
   const std::vector<bool> special = special_slots(k);
   const size_t n = k.code.size();
   std::vector<bool> target(n + 1, false), in_function(n, false);
@@ -157,6 +159,7 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
   for (uint32_t e = 0; e < n; ++e) {
     Loop L;
     if (!qualifies(k, special, target, in_function, e, L)) continue;
+    if (k.code[L.head].nounroll) continue;  // `.pragma "nounroll"`: ptxas keeps it as it is
     // The counter's distance over factor-1 iterations must be a value of its type.
     const int64_t limit = dtype_bytes(k.code[L.test].type) == 4 ? int64_t(INT32_MAX) : int64_t(1) << 62;
     if ((L.step > 0 ? L.step : -L.step) > limit / int64_t(factor - 1)) continue;
@@ -175,6 +178,7 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
     int32_t head = -1, body = -1, join = -1;
   };
   std::vector<Labels> at(loops.size());
+  std::vector<int32_t> labels;  // Target::Label's places in `out`
   for (size_t i = 0; i < n; ++i) {
     const int32_t l = head_of[i];
     if (l < 0) {
@@ -187,29 +191,35 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
     const std::string tag = fmt::format("u{}", l);
     const uint16_t t = add_slot(k, "%" + tag + "_t", test.type);
     const uint16_t q_nowrap = add_pred(k, "%" + tag + "_q0"), q = add_pred(k, "%" + tag + "_q");
-    const uint16_t far = add_const(k, uint64_t(L.step * int64_t(factor - 1)));
     const std::string bound =
         test.b.kind == Operand::Kind::Reg ? k.regs[test.b.reg].name : std::to_string(signed_const(k, test.b, test.type));
-    // The guard: t = x + (U-1)*c; q = t <cmp> b, and t moved from x in the step's
-    // direction (no wraparound). Label 0: jump back to the bodies; 1: on to the join.
-    auto guard = [&](bool to_body) {
+    // The guard that m more iterations run: t = x + (m-1)*c; q = t <cmp> b, and t moved
+    // from x in the step's direction (no wraparound), and (and_p) %p: the lane is not done.
+    // Then a branch: back to the bodies, on to the join, or past a block (a label).
+    auto guard = [&](uint32_t m, Target to, int32_t label, bool and_p) {
       Instr add = k.code[L.update];
       add.d[0].reg = t;
-      add.b.reg = far;
+      add.b.reg = add_const(k, uint64_t(L.step * int64_t(m - 1)));
       bind(add);
       out.push_back({add, fmt::format("add {}, {}, {};  // unrolled x{}: the counter {} iterations on",
-                                      k.regs[t].name, k.regs[test.a.reg].name, L.step * int64_t(factor - 1),
-                                      factor, factor - 1),
+                                      k.regs[t].name, k.regs[test.a.reg].name, L.step * int64_t(m - 1), m, m - 1),
                      -1, Target::None, l});
       Instr nowrap = test;
       nowrap.d[0].reg = q_nowrap;
       nowrap.a = add.d[0];
       nowrap.b = test.a;
       nowrap.cmp = L.step > 0 ? Cmp::Gt : Cmp::Lt;
+      if (and_p) {
+        nowrap.boolop = BoolOp::And;
+        nowrap.c = Operand{};
+        nowrap.c.kind = Operand::Kind::Pred;
+        nowrap.c.reg = br.guard;
+      }
       bind(nowrap);
-      out.push_back({nowrap, fmt::format("setp.{}.{} {}, {}, {};  // no wraparound", L.step > 0 ? "gt" : "lt",
-                                         dtype_name(test.type), k.preds[q_nowrap].name, k.regs[t].name,
-                                         k.regs[test.a.reg].name),
+      out.push_back({nowrap, fmt::format("setp.{}{}.{} {}, {}, {}{};  // no wraparound", L.step > 0 ? "gt" : "lt",
+                                         and_p ? ".and" : "", dtype_name(test.type), k.preds[q_nowrap].name,
+                                         k.regs[t].name, k.regs[test.a.reg].name,
+                                         and_p ? ", " + k.preds[br.guard].name : std::string()),
                      -1, Target::None, l});
       Instr enough = test;
       enough.d[0].reg = q;
@@ -221,14 +231,30 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
       enough.c.reg = q_nowrap;
       bind(enough);
       out.push_back({enough, fmt::format("setp.and {}, {}, {}, {};  // {} more iterations left", k.preds[q].name,
-                                         k.regs[t].name, bound, k.preds[q_nowrap].name, factor),
+                                         k.regs[t].name, bound, k.preds[q_nowrap].name, m),
                      -1, Target::None, l});
       Instr jump = br;
       jump.guard = q;
-      jump.guard_neg = !to_body;
-      out.push_back({jump, to_body ? fmt::format("@{} bra body;  // again", k.preds[q].name)
-                                   : fmt::format("@!{} bra join;  // fewer left", k.preds[q].name),
-                     -1, to_body ? Target::Body : Target::Join, l});
+      jump.guard_neg = to != Target::Body;
+      out.push_back({jump, to == Target::Body   ? fmt::format("@{} bra body;  // again", k.preds[q].name)
+                           : to == Target::Join ? fmt::format("@!{} bra join;  // fewer left", k.preds[q].name)
+                                                : fmt::format("@!{} bra past{};  // fewer left", k.preds[q].name, m),
+                     -1, to, l, label});
+    };
+    // m copies of the body without their test, the registers an iteration makes for itself
+    // renamed in all but the last (which keeps the PTX's names: values read after the loop).
+    auto bodies = [&](uint32_t m, const std::string& suffix) {
+      for (uint32_t copy = 1; copy <= m; ++copy) {
+        std::map<uint16_t, uint16_t> to;
+        if (copy < m)
+          for (uint16_t r : L.renamed)
+            to[r] = add_slot(k, fmt::format("{}_{}{}{}", k.regs[r].name, tag, suffix, copy), k.regs[r].type);
+        for (uint32_t pc = L.head; pc < L.test; ++pc) {
+          Instr c = k.code[pc];
+          rename(c, to);
+          out.push_back({c, text_of(pc) + fmt::format("  // unrolled copy {} of {}", copy, m), -1, Target::None, l});
+        }
+      }
     };
     // head': %p = true (a lane that skips the bodies runs the loop at least once), guard.
     at[size_t(l)].head = int32_t(out.size());
@@ -239,24 +265,25 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
     out.push_back({always, fmt::format("setp.eq {}, {}, {};  // true: the loop runs at least once",
                                        k.preds[br.guard].name, k.regs[test.a.reg].name, k.regs[test.a.reg].name),
                    -1, Target::None, l});
-    guard(false);
-    // The bodies, the registers an iteration makes for itself renamed in all but the last,
-    // none with its test; the guard again at the bottom, then the loop's own test.
+    guard(factor, Target::Join, -1, false);
+    // The bodies, none with its test; the guard again at the bottom, then the loop's own test.
     at[size_t(l)].body = int32_t(out.size());
-    for (uint32_t copy = 1; copy <= factor; ++copy) {
-      std::map<uint16_t, uint16_t> to;
-      if (copy < factor)
-        for (uint16_t r : L.renamed) to[r] = add_slot(k, fmt::format("{}_{}{}", k.regs[r].name, tag, copy), k.regs[r].type);
-      for (uint32_t pc = L.head; pc < L.test; ++pc) {
-        Instr c = k.code[pc];
-        rename(c, to);
-        out.push_back({c, text_of(pc) + fmt::format("  // unrolled copy {} of {}", copy, factor), -1, Target::None, l});
-      }
-    }
-    guard(true);
+    bodies(factor, "");
+    guard(factor, Target::Body, -1, false);
     out.push_back({test, text_of(L.test) + "  // after the unrolled bodies", -1, Target::None, l});
-    // join: lanes left with nothing to do leave; the others run the loop as it was.
+    // join: fewer than U iterations are left (or none: %p false). As ptxas writes the
+    // remainder, blocks of m = U/2, U/4 .. 2 iterations, each for the lanes with m more
+    // left, each followed by the loop's test (%p) and a join; then the one-iteration block
+    // is the loop as it was, for the lanes with %p (one more, or the loop's first).
     at[size_t(l)].join = int32_t(out.size());
+    for (uint32_t m = std::bit_floor(factor - 1); m >= 2; m /= 2) {
+      const int32_t past = int32_t(labels.size());
+      labels.push_back(-1);
+      guard(m, Target::Label, past, true);
+      bodies(m, fmt::format("r{}_", m));
+      out.push_back({test, text_of(L.test) + fmt::format("  // after {} more", m), -1, Target::None, l});
+      labels[size_t(past)] = int32_t(out.size());
+    }
     Instr done = br;
     done.guard_neg = true;
     out.push_back({done, fmt::format("@!{} bra exit;  // join: done", k.preds[br.guard].name), -1, Target::Exit, l});
@@ -273,9 +300,10 @@ uint32_t unroll_loops(Kernel& k, uint32_t factor) {
     const int32_t l = out[j].loop;
     if (out[j].target != Target::None) {
       const Loop& L = loops[size_t(l)];
-      in.a.target = out[j].target == Target::Body   ? at[size_t(l)].body
-                    : out[j].target == Target::Join ? at[size_t(l)].join
-                                                    : new_index[L.branch + 1];
+      in.a.target = out[j].target == Target::Body    ? at[size_t(l)].body
+                    : out[j].target == Target::Join  ? at[size_t(l)].join
+                    : out[j].target == Target::Label ? labels[size_t(out[j].label)]
+                                                     : new_index[L.branch + 1];
       continue;
     }
     const int32_t old_target = in.a.target;

@@ -10,16 +10,23 @@
 // functions, ending in `setp.<cmp> %p, %x, %b; @%p bra head`, where %x's only definition in
 // the body is `add %x, %x, c` (c a constant), %b is not written in the body, %p is read by
 // the branch only, and the body has no barrier, call, fence, warp-collective instruction
-// (vote, shfl, match, activemask), clock read or exit. It becomes
+// (vote, shfl, match, activemask), clock read or exit, and its head is not marked
+// `.pragma "nounroll"` (nor the module: PTX ISA, "Descriptions of .pragma Strings"; nvcc
+// marks the remainder loops of the loops it unrolled, and `#pragma unroll N` loops). It becomes
 //   head': %p = true; t = x + (U-1)*c; q = t <cmp> b, and t moved from x without
 //          wrapping; @!q bra join
 //   body:  body 1 .. body U, without their test (all pass); the guard again; @q bra body;
 //          setp (the loop's own test of x)
-//   join:  @!%p bra exit      (lanes that skipped the bodies have %p true: the loop is a
+//   join:  for m = U/2, U/4 .. 2 (the largest power of two below U, halved): the guard
+//          for m (t = x + (m-1)*c, and %p); @!q bra past; body 1 .. body m; setp; past:
+//          @!%p bra exit      (lanes that skipped the bodies have %p true: the loop is a
 //   rest:  the loop as it was  do-while and runs at least once)
 // with cmp lt/le (c > 0), gt/ge (c < 0) or ne (either sign: t stays on x's side of b). As in
-// ptxas's code, lanes that leave the unrolled bodies wait for each other, and all run the
-// rest together. Registers written in the body, unguarded, and not read before they are
+// ptxas's code, lanes that leave the unrolled bodies wait for each other, and the rest runs
+// in blocks of m iterations for the lanes with at least m left, each block joined before
+// the next, then one iteration (ptxas's remainder after a 4x unrolled loop is a 2- and a
+// 1-iteration block: docs/calibration.md, "Counts"). Registers written in the body,
+// unguarded, and not read before they are
 // written are given new names in bodies 1 .. U-1, so that the load scheduler can move later
 // bodies' loads ahead; body U keeps the PTX's names, so values read after the loop are the
 // same. Branches that entered the loop at its head enter head'.

@@ -185,7 +185,7 @@ void ModuleParser::body_directive() {
     return;
   }
   if (d.text == ".pragma") {
-    expect(Tok::String, "a pragma string");
+    if (expect(Tok::String, "a pragma string").text == "\"nounroll\"") nounroll_next_ = true;
     expect(Tok::Semi, "';'");
     return;
   }

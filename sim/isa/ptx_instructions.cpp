@@ -193,6 +193,8 @@ void ModuleParser::parse_instruction() {
     flat.push_back(c);
   }
   text = std::move(flat);
+  in.nounroll = nounroll_next_;
+  nounroll_next_ = false;
   k_->code.push_back(in);
   k_->text.push_back(std::move(text));
 }

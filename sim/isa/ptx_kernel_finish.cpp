@@ -16,6 +16,8 @@ void ModuleParser::parse_entry() {
   name_tok_ = name;
   k_->name = std::string(name.text);
   k_->decl_line = name.line;
+  k_->nounroll = module_nounroll_;
+  nounroll_next_ = false;
   for (auto& other : mod_->kernels)
     if (other->name == k_->name) fail_at(name, fmt::format("parse error: duplicate kernel '{}'", k_->name));
   scopes_.clear();

@@ -329,6 +329,9 @@ class ModuleParser final : public DecodeContext {
   std::unordered_map<std::string, FuncDecl> prototypes_;          // .callprototype labels of the body being parsed
   uint16_t loc_file_ = 0, loc_col_ = 0;
   uint32_t loc_line_ = 0;
+  // `.pragma "nounroll"` (PTX ISA, "Descriptions of .pragma Strings"): in a body it marks
+  // the next instruction, the head of the loop it names; at module scope, every kernel after it.
+  bool nounroll_next_ = false, module_nounroll_ = false;
 };
 
 }  // namespace warpsim::isa::detail

@@ -78,7 +78,7 @@ void ModuleParser::module_statement() {
   }
   if (t.text == ".pragma") {
     next();
-    expect(Tok::String, "a pragma string");
+    if (expect(Tok::String, "a pragma string").text == "\"nounroll\"") module_nounroll_ = true;
     expect(Tok::Semi, "';'");
     return;
   }

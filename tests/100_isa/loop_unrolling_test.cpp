@@ -74,22 +74,32 @@ DONE:
 
 }  // namespace
 
-TEST_CASE("loop unrolling: both counted loops get a guarded 4x body, the loops stay for the rest",
+TEST_CASE("loop unrolling: both counted loops get a guarded 4x body, a 2x block, the loops stay for the rest",
           "[isa][unroll]") {
   auto m = parse(kSums);
   Kernel& k = *m->kernels[0];
   const size_t before = k.code.size();
   CHECK(warpsim::isa::unroll_loops(k, 4) == 2);
   // Per loop: head' (%p = true and the guard: 5), 4 bodies without their test (4 x 5), the
-  // guard again (4), the loop's test and the join's branch; then the loop as it was.
-  CHECK(k.code.size() == before + 2 * (5 + 4 * 5 + 4 + 2));
+  // guard again (4), the loop's test; at the join a block of 2 (its guard, 2 bodies, the
+  // loop's test: 4 + 2 x 5 + 1) and the join's branch; then the loop as it was.
+  CHECK(k.code.size() == before + 2 * (5 + 4 * 5 + 4 + 1 + 15 + 1));
   CHECK(k.text.size() == k.code.size());
   const int head = isatest::pc_of(k, "setp.eq %p2, %r4, %r4");
-  const int body = head + 5, join = head + 30, rest = head + 31;
+  const int body = head + 5, join = head + 30, past = join + 15, rest = past + 1;
   CHECK(k.code[size_t(head + 4)].a.target == join);                          // too few: to the join
   CHECK(k.code[size_t(body + 20 + 3)].a.target == body);                      // enough: the bodies again
   CHECK(k.text[size_t(join - 1)].rfind("setp.lt.s32 %p2, %r4, %r3", 0) == 0);  // the loop's own test
-  CHECK(k.code[size_t(join)].a.target == isatest::pc_of(k, "sub.s32 %r5"));   // done: past the loop
+  // The block of 2: t = x + 1, for the lanes not done (%p), past it with fewer than 2 left.
+  CHECK(k.text[size_t(join)].rfind("add %u0_t, %r4, 1;", 0) == 0);
+  CHECK(k.text[size_t(join + 1)].find(", %p2;") != std::string::npos);
+  CHECK(k.code[size_t(join + 3)].a.target == past);
+  CHECK(k.text[size_t(join + 4)] == "mul.wide.s32 %rd6, %r4, 4  // unrolled copy 1 of 2");
+  CHECK(k.text[size_t(join + 9)] == "mul.wide.s32 %rd6, %r4, 4  // unrolled copy 2 of 2");
+  CHECK(k.code[size_t(join + 4)].d[0].reg != k.code[size_t(join + 9)].d[0].reg);  // renamed in body 1
+  CHECK(k.code[size_t(join + 9)].d[0].reg == k.code[size_t(rest)].d[0].reg);      // body 2 keeps the names
+  CHECK(k.text[size_t(past - 1)].rfind("setp.lt.s32 %p2, %r4, %r3", 0) == 0);
+  CHECK(k.code[size_t(past)].a.target == isatest::pc_of(k, "sub.s32 %r5"));   // done: past the loop
   CHECK(k.text[size_t(rest)] == "mul.wide.s32 %rd6, %r4, 4");
   CHECK(k.code[size_t(rest + 6)].a.target == rest);                           // the kept loop
   // The branch that skips both loops still skips them.
@@ -131,6 +141,20 @@ L:
   std::string long_body;
   for (int i = 0; i < 64; ++i) long_body += "add.f32 %f2, %f2, %f1;\n";
   CHECK(unrolled(load + long_body + "add.s32 %r4, %r4, 1;") == 0);                  // more than 64
+  // `.pragma "nounroll"` at the loop's head (nvcc's remainder loops, `#pragma unroll N`
+  // loops): ptxas keeps the loop, and so does warpsim; elsewhere it names no loop.
+  CHECK(unrolled(".pragma \"nounroll\";\n" + load + "add.s32 %r4, %r4, 1;") == 0);
+  CHECK(unrolled(".pragma \"other\";\n" + load + "add.s32 %r4, %r4, 1;") == 1);
+  CHECK(unrolled(load + ".pragma \"nounroll\";\nadd.s32 %r4, %r4, 1;") == 1);
+}
+
+TEST_CASE("loop unrolling: a module-scope nounroll pragma keeps every loop", "[isa][unroll]") {
+  auto count = [](const std::string& pragma) {
+    auto m = warpsim::isa::parse_ptx(ptxtest::module(pragma + kSums), "t.ptx");
+    return warpsim::isa::unroll_loops(*m->kernels[0], 4);
+  };
+  CHECK(count("") == 2);
+  CHECK(count(".pragma \"nounroll\";\n") == 0);
 }
 
 TEST_CASE("loop unrolling: kernels compute the same for every trip count", "[isa][unroll]") {

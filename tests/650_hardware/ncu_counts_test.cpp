@@ -129,3 +129,66 @@ TEST_CASE("650: textbook kernels' memory counts equal Nsight Compute's on an H10
 TEST_CASE("650: the H100 config's counts equal Nsight Compute's on the H100", "[hardware][ncu][h100]") {
   compare_with_ncu(load_device_spec(repo("configs/h100.json")));
 }
+
+// Every launch of the H100 validation table (docs/measurements/h100_kernel_times.csv: ncu on
+// an H100, each launch spec at its full size, run_h100.sh): the global load and store
+// requests and sectors the H100 config counts (functional mode: counts do not depend on
+// timing) equal ncu's, per_thread_sum's included since its loop's remainder is unrolled as
+// ptxas unrolls it (sim/isa/loop_unrolling.hpp).
+TEST_CASE("650: the H100 config's global requests and sectors equal ncu's on every validation launch",
+          "[hardware][ncu][h100]") {
+  std::ifstream in(repo("docs/measurements/h100_kernel_times.csv"));
+  REQUIRE(in);
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header;
+  for (std::stringstream hs(line); std::getline(hs, line, ',');) header.push_back(line);
+  auto column = [&](const std::string& name) {
+    for (size_t i = 0; i < header.size(); ++i)
+      if (header[i] == name) return i;
+    FAIL("h100_kernel_times.csv has no column " << name);
+    return size_t(0);
+  };
+  const std::pair<const char*, size_t> pairs[] = {{"gld_requests", column("gld_requests")},
+                                                  {"gst_requests", column("gst_requests")},
+                                                  {"gld_transactions", column("gld_sectors")},
+                                                  {"gst_transactions", column("gst_sectors")}};
+  const DeviceSpec spec = load_device_spec(repo("configs/h100.json"));
+  size_t launches = 0;
+  while (std::getline(in, line)) {
+    // The spec, quoted where its variables hold commas ("path:n=2048,steps=2048").
+    std::string spec_field, rest;
+    if (line[0] == '"') {
+      const size_t q = line.find('"', 1);
+      spec_field = line.substr(1, q - 1);
+      rest = line.substr(q + 1);
+    } else {
+      spec_field = line.substr(0, line.find(','));
+      rest = line.substr(spec_field.size());
+    }
+    std::vector<std::string> cols{spec_field};
+    for (std::stringstream rs(rest.substr(1)); std::getline(rs, line, ',');) cols.push_back(line);
+    const size_t colon = spec_field.find(':');
+    std::map<std::string, int64_t> vars;
+    if (colon != std::string::npos)
+      for (std::stringstream vs(spec_field.substr(colon + 1)); std::getline(vs, line, ',');)
+        vars[line.substr(0, line.find('='))] = std::stoll(line.substr(line.find('=') + 1));
+    INFO(spec_field);
+    Device dev(spec);
+    PreparedLaunch p = prepare(dev, load_launch_spec(repo(spec_field.substr(0, colon)), vars));
+    LaunchOptions o;
+    o.mode = SimMode::Functional;
+    const LaunchStats stats = launch(dev, p, o);
+    REQUIRE(check_outputs(dev, p).passed);
+    std::map<std::string, double> ours;
+    for (const auto& g : collect_metrics(stats))
+      for (const auto& m : g.metrics) ours[m.name] = m.value;
+    for (const auto& [metric, col] : pairs) {
+      INFO(metric);
+      REQUIRE(col < cols.size());
+      CHECK(ours[metric] == std::stod(cols[col]));
+    }
+    ++launches;
+  }
+  CHECK(launches == 72);
+}
