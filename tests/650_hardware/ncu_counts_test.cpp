@@ -85,6 +85,22 @@ std::vector<std::pair<std::string, std::vector<std::string>>> read_metric_pairs(
   return out;
 }
 
+// Runs a launch spec (a path in the repository) on `dev_spec` in functional mode, checks its
+// result and returns every metric `warpsim run` reports, by name.
+std::map<std::string, double> functional_metrics(const DeviceSpec& dev_spec, const std::string& spec,
+                                                 const std::map<std::string, int64_t>& vars) {
+  Device dev(dev_spec);
+  PreparedLaunch p = prepare(dev, load_launch_spec(repo(spec), vars));
+  LaunchOptions o;
+  o.mode = SimMode::Functional;
+  const LaunchStats stats = launch(dev, p, o);
+  REQUIRE(check_outputs(dev, p).passed);
+  std::map<std::string, double> out;
+  for (const auto& g : collect_metrics(stats))
+    for (const auto& m : g.metrics) out[m.name] = m.value;
+  return out;
+}
+
 // Runs every case on `dev_spec` in functional mode and compares each metric pair.
 void compare_with_ncu(const DeviceSpec& dev_spec) {
   const auto hw = read_measurements();
@@ -94,15 +110,7 @@ void compare_with_ncu(const DeviceSpec& dev_spec) {
   REQUIRE(cases.size() >= 20);
   size_t compared = 0;
   for (const Case& c : cases) {
-    Device dev(dev_spec);
-    PreparedLaunch p = prepare(dev, load_launch_spec(repo(c.spec), c.vars));
-    LaunchOptions o;
-    o.mode = SimMode::Functional;
-    const LaunchStats stats = launch(dev, p, o);
-    REQUIRE(check_outputs(dev, p).passed);
-    std::map<std::string, double> ours;
-    for (const auto& g : collect_metrics(stats))
-      for (const auto& m : g.metrics) ours[m.name] = m.value;
+    std::map<std::string, double> ours = functional_metrics(dev_spec, c.spec, c.vars);
     for (const auto& [metric, theirs] : pairs) {
       double measured = 0;
       for (const auto& t : theirs) {
@@ -174,15 +182,7 @@ TEST_CASE("650: the H100 config's global requests and sectors equal ncu's on eve
       for (std::stringstream vs(spec_field.substr(colon + 1)); std::getline(vs, line, ',');)
         vars[line.substr(0, line.find('='))] = std::stoll(line.substr(line.find('=') + 1));
     INFO(spec_field);
-    Device dev(spec);
-    PreparedLaunch p = prepare(dev, load_launch_spec(repo(spec_field.substr(0, colon)), vars));
-    LaunchOptions o;
-    o.mode = SimMode::Functional;
-    const LaunchStats stats = launch(dev, p, o);
-    REQUIRE(check_outputs(dev, p).passed);
-    std::map<std::string, double> ours;
-    for (const auto& g : collect_metrics(stats))
-      for (const auto& m : g.metrics) ours[m.name] = m.value;
+    std::map<std::string, double> ours = functional_metrics(spec, spec_field.substr(0, colon), vars);
     for (const auto& [metric, col] : pairs) {
       INFO(metric);
       REQUIRE(col < cols.size());
