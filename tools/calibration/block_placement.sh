@@ -5,12 +5,13 @@
 #   Here:                tools/calibration/block_placement.sh sim OUTDIR [WARPSIM]
 #     writes OUTDIR/block_placement_sim_B_T_S.csv (no spin: warpsim's placement does not
 #     depend on how long blocks run while the first wave is placed)
-# Grids: the tiled matmul 512's (1,024 blocks of 256 threads, 2 KB of shared memory: one
-# wave), one of 2,640 such blocks (several waves) and 264 blocks of 1,024 threads.
+# Grids: 16, 49, 64 and 132 blocks of 256 threads (fewer blocks than SMs, and one each),
+# the tiled matmul 512's (1,024 blocks of 256 threads, 2 KB of shared memory: one wave), one
+# of 2,640 such blocks (several waves) and 264 blocks of 1,024 threads.
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/common.sh" "block_placement.sh device|sim OUTDIR [WARPSIM]" "$@"
 build block_placement
-grids="1024:256:2048 2640:256:2048 264:1024:4096"
+grids="16:256:2048 49:256:2048 64:256:2048 132:256:2048 1024:256:2048 2640:256:2048 264:1024:4096"
 case $mode in
   device)
     for g in $grids; do

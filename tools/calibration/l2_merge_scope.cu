@@ -1,0 +1,126 @@
+// Which SMs' requests for the same sectors reach the L2 as one (l2_merge_scope.sh).
+// One block per SM (the dynamic shared memory allows no second); the blocks on SM_A and SM_B
+// meet at a barrier in global memory and then read the same data, the others end at once.
+//   ./l2_merge_scope MODE SM_A DELAY_NS SM_B...|all
+// MODE stream: each of the two blocks reads the same 8 MiB once, in the same order, with
+//   ordinary (L1-caching) loads, as a tiled matmul's neighbouring blocks read a shared tile.
+// The block on SM_B starts reading DELAY_NS after the barrier (0: at once), which tells a
+// merge of requests in flight from a cache that keeps what it returned.
+// MODE hot: each warp reads the same 4 KiB, 256 times, with ld.global.cg (L2 only).
+// One launch per SM_B given, or per SM of the device for "all" (SM_B == SM_A: SM_A alone, the control); ncu counts each launch's
+// L1 misses and the L2's SM reads (l2_merge_scope.sh). Prints "launch,mode,sm_a,sm_b,status"
+// per launch (status "ok", or "timeout" where a block waited 50 ms for its partner).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+__device__ unsigned smid() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+__device__ unsigned long long now_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+__device__ float4 load_cg(const float4* p) {
+  float4 v;
+  asm volatile("ld.global.cg.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));
+  return v;
+}
+
+__global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int hot, unsigned sm_a, unsigned sm_b,
+                          unsigned long long delay_ns, unsigned* arrive, unsigned* timed_out, float* sink) {
+  extern __shared__ float pad[];
+  const unsigned id = smid();
+  if (id != sm_a && id != sm_b) return;
+  const unsigned parties = sm_a == sm_b ? 1u : 2u;
+  if (threadIdx.x == 0) {
+    atomicAdd(arrive, 1u);
+    const unsigned long long t0 = now_ns();
+    while (atomicAdd(arrive, 0u) < parties) {
+      if (now_ns() - t0 > 50000000ull) {
+        atomicExch(timed_out, 1u);
+        break;
+      }
+    }
+  }
+  __syncthreads();
+  if (id == sm_b && id != sm_a && delay_ns) {
+    const unsigned long long t0 = now_ns();
+    while (now_ns() - t0 < delay_ns) {
+    }
+  }
+  float acc = 0.f;
+  if (hot) {
+    const unsigned lane = threadIdx.x & 31u;
+    const unsigned warp = threadIdx.x >> 5;
+    for (int r = 0; r < 256; ++r) {
+      // 4 KiB = 8 warps' 512 bytes; each warp takes one of the 8 slices, rotating.
+      const unsigned slice = (warp + unsigned(r)) & 7u;
+      float4 v = load_cg(buf + slice * 32u + lane);
+      acc += v.x + v.y + v.z + v.w;
+    }
+  } else {
+    for (unsigned i = threadIdx.x; i < n_vec; i += blockDim.x) {
+      float4 v = buf[i];
+      acc += v.x + v.y + v.z + v.w;
+    }
+  }
+  pad[threadIdx.x] = acc;
+  if (acc == 1234.5f) sink[blockIdx.x * blockDim.x + threadIdx.x] = pad[threadIdx.x ^ 1u];
+}
+
+int main(int argc, char** argv) {
+  if (argc < 5 || (strcmp(argv[1], "stream") && strcmp(argv[1], "hot"))) {
+    fprintf(stderr, "usage: %s stream|hot SM_A DELAY_NS SM_B...|all\n", argv[0]);
+    return 2;
+  }
+  const int hot = strcmp(argv[1], "hot") == 0;
+  const unsigned sm_a = unsigned(atoi(argv[2]));
+  const unsigned long long delay_ns = strtoull(argv[3], nullptr, 10);
+  int sms = 0, smem_max = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  cudaDeviceGetAttribute(&smem_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0);
+  const unsigned threads = 1024, n_vec = (8u << 20) / 16u;
+  // More than half an SM's shared memory: one block per SM, so all SMs hold one each.
+  const int smem = smem_max;
+  if (cudaFuncSetAttribute(pair_read, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess) {
+    fprintf(stderr, "cudaFuncSetAttribute failed\n");
+    return 1;
+  }
+  float4* buf;
+  unsigned *arrive, *timed_out;
+  float* sink;
+  if (cudaMalloc(&buf, size_t(n_vec) * 16) != cudaSuccess || cudaMalloc(&arrive, 4) != cudaSuccess ||
+      cudaMalloc(&timed_out, 4) != cudaSuccess || cudaMalloc(&sink, size_t(sms) * threads * 4) != cudaSuccess) {
+    fprintf(stderr, "cudaMalloc failed\n");
+    return 1;
+  }
+  std::vector<float> init(size_t(n_vec) * 4);
+  for (size_t i = 0; i < init.size(); ++i) init[i] = float(i % 7);
+  cudaMemcpy(buf, init.data(), init.size() * 4, cudaMemcpyHostToDevice);
+  std::vector<unsigned> partners;
+  if (strcmp(argv[4], "all") == 0)
+    for (int s = 0; s < sms; ++s) partners.push_back(unsigned(s));
+  else
+    for (int i = 4; i < argc; ++i) partners.push_back(unsigned(atoi(argv[i])));
+  printf("launch,mode,sm_a,sm_b,delay_ns,status\n");
+  for (size_t i = 0; i < partners.size(); ++i) {
+    const unsigned sm_b = partners[i];
+    cudaMemset(arrive, 0, 4);
+    cudaMemset(timed_out, 0, 4);
+    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, sm_a, sm_b, delay_ns, arrive, timed_out, sink);
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) {
+      fprintf(stderr, "launch: %s\n", cudaGetErrorString(e));
+      return 1;
+    }
+    unsigned t = 0;
+    cudaMemcpy(&t, timed_out, 4, cudaMemcpyDeviceToHost);
+    printf("%zu,%s,%u,%u,%llu,%s\n", i, argv[1], sm_a, sm_b, delay_ns, t ? "timeout" : "ok");
+  }
+  return 0;
+}

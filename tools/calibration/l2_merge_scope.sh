@@ -1,0 +1,35 @@
+#!/bin/bash
+# Which SMs' reads of the same sectors the L2 counts once (l2_merge_scope.cu): SM 0 and each
+# other SM in turn read the same data at once; ncu (kernel replay, caches flushed) counts the
+# L1 misses and the L2's SM reads of every launch. Then SM 0 with SMs 1 and 16 (which merge
+# with it) and 8 (which does not), the second starting DELAY_NS after the first. SMs 2, 4,
+# .., 14 with every SM give the other SMs' groups.
+#   On the GPU machine:  tools/calibration/l2_merge_scope.sh device OUTDIR
+#     writes OUTDIR/gpu_l2_merge_scope_{stream,hot,delay_NS}.csv (ncu --csv rows), the
+#     launches' order and status (..._launches.csv) and the GPU's name
+#   Then here:  tools/calibration/l2_merge_scope_summary.py OUTDIR docs/measurements/h200_l2_merge_scope.csv
+#     (one row per launch, and the groups of SMs that merge: the GPCs of configs/h100.json)
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/common.sh" "l2_merge_scope.sh device OUTDIR" "$@"
+[ "$mode" = device ] || { echo "l2_merge_scope.sh: only the device mode exists" >&2; exit 2; }
+build l2_merge_scope
+m=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
+m=$m,l1tex__m_xbar2l1tex_read_sectors.sum,lts__t_sectors_srcunit_tex_op_read.sum
+m=$m,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_requests_srcunit_tex_op_read.sum
+m=$m,gpu__time_duration.sum
+measure() {  # NAME ARGS...: the launches' status, then ncu's counts
+  local name=$1
+  shift
+  "$work/l2_merge_scope" "$@" > "$out/gpu_l2_merge_scope_${name}_launches.csv"
+  ncu --clock-control none --cache-control all --csv --print-units base --metrics "$m" \
+    "$work/l2_merge_scope" "$@" 2>&1 | grep '^"' > "$out/gpu_l2_merge_scope_${name}.csv" || true
+}
+measure stream stream 0 0 all
+measure hot hot 0 0 all
+for a in 2 4 6 8 10 12 14; do  # the other SMs' groups (SMs 2k and 2k+1 share a TPC)
+  measure "map_$a" stream "$a" 0 all
+done
+for d in 500 1000 2000 5000 10000 20000 50000; do
+  measure "delay_$d" stream 0 "$d" 1 16 8
+done
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/gpu_l2_merge_scope_gpu.txt"
