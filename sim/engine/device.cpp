@@ -11,6 +11,7 @@
 #include <sched.h>
 
 #include "sim/foundation/error.hpp"
+#include "sim/engine/block_placement.hpp"
 #include "sim/engine/functional_parallel.hpp"
 #include "sim/engine/functional_runner.hpp"
 #include "sim/engine/kernel_params.hpp"
@@ -351,6 +352,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   ctx.threads_per_block = static_cast<uint32_t>(block.count());
   ctx.warps_per_block = (ctx.threads_per_block + ctx.warp_size - 1) / ctx.warp_size;
   ctx.num_sms = spec.sm.count;
+  const std::vector<uint32_t> fill_order = first_pass_order(spec, grid.count());
+  ctx.sm_fill_order = &fill_order;
   ctx.params = build_param_buffer(kernel, args);
   ctx.gmem = &impl_->gmem;
   ctx.heap = &impl_->heap;
@@ -413,6 +416,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   MemoryCounter counter(spec, stats, ctx.threads_per_block, stats.exec.threads, model_caches,
                         model_caches ? &impl_->functional_l2 : nullptr,
                         model_caches ? &impl_->functional_l1 : nullptr);
+  counter.place_blocks(ctx.sm_fill_order);
   // With threads, a functional launch runs its blocks on them where the kernel allows
   // (engine/functional_parallel.hpp; the caches then take turns with the blocks), else its
   // caches on a thread of their own.

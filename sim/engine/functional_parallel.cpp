@@ -159,6 +159,7 @@ void run_functional_parallel(sm::WarpExecutor& executor, LimitGuard& limits, Mem
     s->executor = std::make_unique<sm::WarpExecutor>(ctx, s->stats);
     s->counter = std::make_unique<MemoryCounter>(spec, s->stats, ctx.threads_per_block,
                                                  nblocks * ctx.threads_per_block, /*model_caches=*/false);
+    s->counter->place_blocks(ctx.sm_fill_order);
     s->guard = std::make_unique<mem::WriteGuard>(snapshot);
     s->executor->set_write_guard(s->guard.get());
     shares.push_back(std::move(s));

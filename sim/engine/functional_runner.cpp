@@ -38,7 +38,7 @@ void run_functional_cooperative(sm::WarpExecutor& ex, LimitGuard& limits, Memory
   const uint64_t nblocks = ctx.grid.count();
   std::vector<sm::BlockState> blocks(nblocks);  // sized first: init_block points into each
   for (uint64_t linear = 0; linear < nblocks; ++linear)
-    ex.init_block(blocks[linear], static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % ctx.num_sms));
+    ex.init_block(blocks[linear], static_cast<uint32_t>(linear), ctx.sm_of_block(linear));
   uint64_t total = 0;
   for (bool left = true; left;) {
     left = false;

@@ -24,7 +24,7 @@ void run_functional_blocks(sm::WarpExecutor& executor, LimitGuard& limits, Memor
 template <class Step>
 void run_block(sm::WarpExecutor& executor, sm::BlockState& b, uint64_t linear, Step&& step) {
   const sm::LaunchContext& ctx = executor.context();
-  executor.init_block(b, static_cast<uint32_t>(linear), static_cast<uint32_t>(linear % ctx.num_sms));
+  executor.init_block(b, static_cast<uint32_t>(linear), ctx.sm_of_block(linear));
   while (!b.finished()) {
     bool progress = false;
     for (sm::Warp& w : b.warps) {

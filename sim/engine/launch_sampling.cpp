@@ -80,17 +80,12 @@ void LaunchSampler::estimate(const LaunchShape& shape, LaunchStats& s, const Dev
   t.duration_ns = double(t.elapsed_cycles_sm) * 1000.0 / spec.clock_mhz;
   // What only the timing model counts comes from the timed launch; what execution counts
   // (instructions, requests, transactions, bank conflicts) stays this launch's own.
-  for (auto [mine, theirs] : {std::pair{&s.mem.l1_hits, &ref.mem.l1_hits}, {&s.mem.l1_misses, &ref.mem.l1_misses},
-                              {&s.mem.l2_hits, &ref.mem.l2_hits}, {&s.mem.l2_misses, &ref.mem.l2_misses},
-                              {&s.mem.l1_sectors, &ref.mem.l1_sectors},
-                              {&s.mem.l1_sector_hits, &ref.mem.l1_sector_hits},
-                              {&s.mem.l2_read_sectors, &ref.mem.l2_read_sectors},
-                              {&s.mem.l2_read_sector_hits, &ref.mem.l2_read_sector_hits},
-                              {&s.mem.l2_read_transactions, &ref.mem.l2_read_transactions},
-                              {&s.mem.l2_write_transactions, &ref.mem.l2_write_transactions},
-                              {&s.mem.l2_fabric_sectors, &ref.mem.l2_fabric_sectors},
-                              {&s.mem.l2_fabric_hits, &ref.mem.l2_fabric_hits}})
-    *mine = *theirs;
+  {
+    const auto mine = s.mem.cache_counters();
+    const auto theirs = ref.mem.cache_counters();
+    for (size_t i = 0; i < mine.size(); ++i) *mine[i] = *theirs[i];
+    s.mem.gpc_merging = ref.mem.gpc_merging;
+  }
   s.dram = ref.dram;
   for (size_t pc = 0; pc < s.per_pc.size() && pc < ref.per_pc.size(); ++pc)
     s.per_pc[pc].stall_cycles = ref.per_pc[pc].stall_cycles;

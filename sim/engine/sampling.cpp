@@ -66,10 +66,7 @@ void scale_timing_counters(LaunchStats& stats, const DeviceSpec& spec, double ti
 
   // Caches and DRAM follow the memory transactions.
   MemStats& m = stats.mem;
-  for (uint64_t* c : {&m.l1_hits, &m.l1_misses, &m.l2_hits, &m.l2_misses, &m.l1_sectors, &m.l1_sector_hits,
-                      &m.l2_read_sectors, &m.l2_read_sector_hits, &m.l2_read_transactions,
-                      &m.l2_write_transactions, &m.l2_fabric_sectors, &m.l2_fabric_hits})
-    *c = scaled(*c, mem_scale);
+  for (uint64_t* c : m.cache_counters()) *c = scaled(*c, mem_scale);
   DramStats& d = stats.dram;
   if (d.valid) {
     const double bandwidth_scale = mem_scale / time_scale;

@@ -57,6 +57,7 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept
       s->counter = std::make_unique<MemoryCounter>(*base_.spec, s->stats, ctx.threads_per_block,
                                                    ctx.grid.count() * ctx.threads_per_block,
                                                    /*model_caches=*/false);
+      s->counter->place_blocks(ctx.sm_fill_order);
       wiring_[t].executor = s->executor.get();
       wiring_[t].counter = s->counter.get();
       wiring_[t].stats = &s->stats;

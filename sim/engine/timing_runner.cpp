@@ -92,9 +92,10 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   auto allowed_by = [&](uint64_t t) {
     return rate > 0 ? uint64_t(double(t) / rate) + 1 : std::numeric_limits<uint64_t>::max();
   };
-  // Distribution: one block per SM per pass, in SM order, until every SM is full. With a
-  // dispatch rate, blocks trickle out a few at a time, so the passes go on from the SM after
-  // the last one served (round robin) instead of from SM 0.
+  // Distribution: one block per SM per pass, in the launch's first-pass order
+  // (block_placement.hpp; SM order without GPCs), until every SM is full. With a dispatch rate, blocks trickle out a few at a time,
+  // so the passes go on from the SM after the last one served (round robin) instead of from
+  // the first.
   size_t cursor = 0;
   auto dispatch = [&](uint64_t t) {
     dispatch_wake = sm::kNever;
@@ -104,12 +105,13 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       placed = false;
       for (size_t k = 0; k < sms.size(); ++k) {
         if (next_block >= nblocks) break;
-        const size_t i = (cursor + k) % sms.size();  // cursor stays 0 without a rate
+        const size_t slot = (cursor + k) % sms.size();  // cursor stays 0 without a rate
+        const size_t i = ctx.sm_fill_order && !ctx.sm_fill_order->empty() ? (*ctx.sm_fill_order)[slot] : slot;
         sm::SmCore& s = phase.sm(i);
         if (!s.has_free_block_slot()) continue;
         if (next_block >= allowed) {  // a slot is free, the dispatcher is not
           dispatch_wake = uint64_t(std::ceil(double(next_block) * rate));
-          cursor = i;
+          cursor = slot;
           return;
         }
         s.assign_block(static_cast<uint32_t>(next_block++), t);

@@ -54,8 +54,26 @@ struct MemStats {
   // A partitioned L2: sectors a copy's miss looked up in the home partition, and of those
   // the ones found there (not in l2_hits/l2_misses, which count the SMs' own lookups).
   uint64_t l2_fabric_sectors = 0, l2_fabric_hits = 0;
+  // GPC read merging (DeviceSpec::gpc_merge_reads, timed runs): L1 miss sectors that waited
+  // for another SM's request of their GPC instead of going to the L2.
+  uint64_t gpc_merged_sectors = 0;
   bool has_l1 = false, has_l2 = false;
   bool l2_partitioned = false;
+  bool gpc_merging = false;
+  // The counters the cache models produce (not execution): what sampling scales, launch
+  // sampling copies from a timed launch and a merge of parts adds.
+  std::array<uint64_t*, 13> cache_counters() {
+    return {&l1_hits,         &l1_misses,         &l2_hits,           &l2_misses,
+            &l1_sectors,      &l1_sector_hits,    &l2_read_sectors,   &l2_read_sector_hits,
+            &l2_read_transactions, &l2_write_transactions, &l2_fabric_sectors, &l2_fabric_hits,
+            &gpc_merged_sectors};
+  }
+  std::array<const uint64_t*, 13> cache_counters() const {
+    auto p = const_cast<MemStats*>(this)->cache_counters();
+    std::array<const uint64_t*, 13> c{};
+    for (size_t i = 0; i < p.size(); ++i) c[i] = p[i];
+    return c;
+  }
 };
 
 struct OccupancyStats {

@@ -52,18 +52,11 @@ void add_counts(LaunchStats& into, const LaunchStats& part) {
   m.shared_store_transactions += pm.shared_store_transactions;
   m.shared_load_bank_conflicts += pm.shared_load_bank_conflicts;
   m.shared_store_bank_conflicts += pm.shared_store_bank_conflicts;
-  m.l1_hits += pm.l1_hits;
-  m.l1_misses += pm.l1_misses;
-  m.l2_hits += pm.l2_hits;
-  m.l2_misses += pm.l2_misses;
-  m.l1_sectors += pm.l1_sectors;
-  m.l1_sector_hits += pm.l1_sector_hits;
-  m.l2_read_sectors += pm.l2_read_sectors;
-  m.l2_read_sector_hits += pm.l2_read_sector_hits;
-  m.l2_read_transactions += pm.l2_read_transactions;
-  m.l2_write_transactions += pm.l2_write_transactions;
-  m.l2_fabric_sectors += pm.l2_fabric_sectors;
-  m.l2_fabric_hits += pm.l2_fabric_hits;
+  {
+    const auto mine = m.cache_counters();
+    const auto theirs = pm.cache_counters();
+    for (size_t i = 0; i < mine.size(); ++i) *mine[i] += *theirs[i];
+  }
 
   if (into.per_pc.size() < part.per_pc.size()) into.per_pc.resize(part.per_pc.size());
   for (size_t i = 0; i < part.per_pc.size(); ++i) {

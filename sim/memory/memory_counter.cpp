@@ -218,6 +218,7 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
   if ((!model_caches_ && !cache_log_) || (!spec_.has_l1 && !spec_.has_l2)) return;
   mem::CacheAccess ca;
   ca.sm = block % spec_.sm.count;
+  if (block_order_ && !block_order_->empty()) ca.sm = (*block_order_)[ca.sm];
   ca.transactions = uint32_t(txns_.size());
   ca.kind = a->kind;
   ca.use_l1 = spec_.has_l1 && (a->kind == AccessKind::Store || mem::l1_caches_load(spec_, *a));

@@ -1,8 +1,9 @@
 // The memory pipeline of a functional run: counts global/local transactions (coalescer),
 // shared-memory passes and bank conflicts (bank model) and cache hits (L1 per SM, L2
 // slices, without timing), for the whole launch and per instruction. In functional mode
-// blocks run one after another, block b on SM b mod SMs, so cache hit rates reflect that
-// order rather than the interleaving of a timed run.
+// blocks run one after another, block b on SM b mod SMs (or on entry b mod SMs of the
+// launch's first-pass order, place_blocks), so cache hit rates reflect that order rather
+// than the interleaving of a timed run.
 #pragma once
 #include <memory>
 #include <vector>
@@ -67,6 +68,10 @@ class MemoryCounter final : public MemoryObserver {
     return last_trace_ != UINT32_MAX;
   }
 
+  // Block b's accesses use the L1 of SM (*order)[b mod SMs] (engine/block_placement.hpp;
+  // null or empty, the default: SM b mod SMs). `order` must outlive the counter's use.
+  void place_blocks(const std::vector<uint32_t>* order) { block_order_ = order; }
+
   // The transactions of the last global/local access (valid until the next call).
   const std::vector<mem::Transaction>& last_transactions() const { return txns_; }
   // The wavefronts of the last shared-memory access.
@@ -105,6 +110,7 @@ class MemoryCounter final : public MemoryObserver {
   std::vector<SharedMemo> shared_memo_;
 
   const DeviceSpec& spec_;
+  const std::vector<uint32_t>* block_order_ = nullptr;
   LaunchStats& stats_;
   uint32_t threads_per_block_;
   uint64_t grid_threads_;

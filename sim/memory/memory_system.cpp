@@ -68,12 +68,16 @@ uint32_t MemorySystem::Impl::lsu_hand_on(uint32_t sm_id, uint64_t now, uint32_t 
         case AccessStatus::ReservationFail: return 0;
         case AccessStatus::Hit: schedule(r.ready_cycle, EventKind::TxnDone, id, 0); break;
         case AccessStatus::HitOnPendingMiss: break;
-        case AccessStatus::Miss:
-          push_out(sm, make_request(sm_id, r.line_addr, spec.l1.line_bytes,
-                                        l1_sectored() ? l2_sectors_of_l1(spec, r.line_addr, r.fetch_mask)
-                                        : spec.has_l2 ? spec.l2.slice.full_line_mask() : 0,
-                                        PacketType::ReadRequest, r.line_addr, kUserL1Fill));
+        case AccessStatus::Miss: {
+          uint32_t sectors = l1_sectored() ? l2_sectors_of_l1(spec, r.line_addr, r.fetch_mask)
+                             : spec.has_l2 ? spec.l2.slice.full_line_mask()
+                                           : 0;
+          if (!gpc_lines.empty()) sectors = gpc_merge_miss(sm_id, r.line_addr, sectors, now);
+          if (sectors || gpc_lines.empty())
+            push_out(sm, make_request(sm_id, r.line_addr, spec.l1.line_bytes, sectors, PacketType::ReadRequest,
+                                      r.line_addr, kUserL1Fill));
           break;
+        }
       }
       if (r.writeback)
         push_out(sm, make_request(sm_id, r.writeback->line_addr, spec.l1.line_bytes,
@@ -126,8 +130,63 @@ void MemorySystem::Impl::reply_arrived(const Packet& p, uint64_t now) {
     ready.clear();
     sms[sm_id].l1->fill(p.addr, l1_sectored() ? l1_mask_of_l2(p) : spec.l1.full_line_mask(), now, ready);
     for (uint64_t id : ready) complete_txn(uint32_t(id), now);
+    if (!gpc_lines.empty()) gpc_reply(sm_id, p, now);
   } else {
     complete_txn(uint32_t(p.id), now);  // and the rest of its line request
+  }
+}
+
+uint32_t MemorySystem::Impl::gpc_merge_miss(uint32_t sm, uint64_t line, uint32_t sectors, uint64_t now) {
+  auto& lines = gpc_lines[spec.gpc_of_sm[sm]];
+  auto it = lines.find(line);
+  if (it == lines.end()) {
+    if (spec.gpc_merge_lines && lines.size() >= spec.gpc_merge_lines) return sectors;  // untracked
+    it = lines.emplace(line, GpcLine{}).first;
+  }
+  GpcLine& gl = it->second;
+  // Past the window the line's requests no longer take others: this one goes to the L2
+  // (its sectors then come back twice; the first reply serves the waiters).
+  const bool open = !spec.gpc_merge_window || now - gl.asked_at <= spec.gpc_merge_window;
+  const uint32_t waits = open ? sectors & gl.asked : 0;
+  if (waits) {
+    gl.waiters.push_back({sm, waits});
+    gpc_merged_sectors += uint32_t(std::popcount(waits));
+  }
+  const uint32_t ask = sectors & ~waits;
+  if (ask) {
+    gl.asked |= ask;
+    gl.asked_at = now;
+  }
+  return ask;
+}
+
+void MemorySystem::Impl::gpc_reply(uint32_t sm, const Packet& p, uint64_t now) {
+  auto& lines = gpc_lines[spec.gpc_of_sm[sm]];
+  const auto it = lines.find(p.addr);
+  // No entry: the request went out untracked (the table was full), or its sectors were
+  // asked for again past the window and an earlier reply already served the line.
+  if (it == lines.end()) return;
+  GpcLine& gl = it->second;
+  // In the order the waiters came: each gets the sectors of this reply it waits for.
+  size_t kept = 0;
+  for (size_t i = 0; i < gl.waiters.size(); ++i) {
+    GpcWaiter w = gl.waiters[i];
+    if (const uint32_t got = w.sectors & p.sector_mask) {
+      Packet part = p;
+      part.sector_mask = got;
+      fill_ready.clear();
+      sms[w.sm].l1->fill(p.addr, l1_sectored() ? l1_mask_of_l2(part) : spec.l1.full_line_mask(), now, fill_ready);
+      for (uint64_t id : fill_ready) complete_txn(uint32_t(id), now);
+      w.sectors &= ~got;
+    }
+    if (w.sectors) gl.waiters[kept++] = w;
+  }
+  gl.waiters.resize(kept);
+  gl.asked &= ~p.sector_mask;
+  if (!gl.asked) {
+    if (!gl.waiters.empty())
+      throw Error(fmt::format("internal: GPC read merging: SMs wait for line {:#x} with nothing asked", p.addr));
+    lines.erase(it);
   }
 }
 
@@ -389,6 +448,7 @@ void MemorySystem::begin_launch(const CacheSpec* l1) {
   for (auto& p : m.parts)
     if (p.l2) p.l2->reset_stats();
   m.latency_sum = m.latency_count = 0;
+  m.gpc_merged_sectors = 0;
   if (m.dram) {
     // Refreshes due in the gap happen in it, not in the launch's counts.
     const uint64_t dnow = m.dram_cycle_at(base_);
@@ -423,6 +483,8 @@ void MemorySystem::fill_stats(LaunchStats& stats, uint64_t elapsed) const {
   s.l2_write_transactions = l2.sector_writes;
   s.l2_fabric_sectors = l2.fabric_sectors;
   s.l2_fabric_hits = l2.fabric_sector_hits;
+  s.gpc_merging = !m.gpc_lines.empty();
+  s.gpc_merged_sectors = m.gpc_merged_sectors;
   if (m.dram) {
     m.dram->fill_stats(stats.dram, m.dram_cycle_at(base_ + elapsed));
     stats.dram.average_memory_latency_cycles = m.latency_count ? double(m.latency_sum) / double(m.latency_count) : 0;

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <queue>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -91,6 +92,26 @@ struct MemorySystem::Impl {
   // ways): a program whose kernels take different carveouts swaps them in and out at each
   // launch instead of building 132 caches every time (begin_launch).
   std::map<std::pair<uint64_t, uint32_t>, std::vector<std::unique_ptr<Cache>>> parked_l1;
+  // GPC read merging (DeviceSpec::gpc_merge_reads): per GPC, the lines its SMs' L1s have
+  // asked the L2 for and not yet had back. `asked`: the L2 sectors requested; `waiters`: the
+  // SMs whose misses of some of those sectors wait for that reply (sectors as L2 masks).
+  struct GpcWaiter {
+    uint32_t sm = 0;
+    uint32_t sectors = 0;
+  };
+  struct GpcLine {
+    uint32_t asked = 0;
+    uint64_t asked_at = 0;  // when sectors were last asked for
+    std::vector<GpcWaiter> waiters;
+  };
+  std::vector<std::unordered_map<uint64_t, GpcLine>> gpc_lines;
+  uint64_t gpc_merged_sectors = 0;
+  // An L1 miss of SM `sm` for `sectors` (L2 mask) of `line`: the sectors another SM of its
+  // GPC has already asked for wait for that reply; returns the rest, to be requested.
+  uint32_t gpc_merge_miss(uint32_t sm, uint64_t line, uint32_t sectors, uint64_t now);
+  // The reply to an L1 fill request of SM `sm` arrived: the SMs of its GPC waiting for its
+  // sectors get them too (their L1s are filled, their transactions completed).
+  void gpc_reply(uint32_t sm, const Packet& p, uint64_t now);
   uint64_t lsu_pending = 0;  // transactions in all SMs' load/store queues
   uint64_t out_pending = 0;  // packets in all SMs' network queues
   IndexSet lsu_busy, out_busy;  // SMs with a non-empty load/store / network queue
@@ -142,6 +163,7 @@ struct MemorySystem::Impl {
     out_busy = IndexSet(spec.sm.count);
     if (spec.has_l1)
       for (auto& sm : sms) sm.l1 = std::make_unique<Cache>(spec.l1);
+    if (spec.gpc_merge_reads) gpc_lines.resize(spec.gpcs);
     core_khz = uint64_t(spec.clock_mhz * 1000.0 + 0.5);
     if (spec.has_dram) {
       dram = std::make_unique<DramSystem>(spec.dram);

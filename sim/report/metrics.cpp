@@ -89,6 +89,9 @@ std::vector<MetricGroup> collect_metrics(const LaunchStats& s) {
         add("l2_fabric_hit_rate", pct(m.l2_fabric_hits, m.l2_fabric_sectors), U::Percent,
             "of those, found in the home partition");
       }
+      if (m.gpc_merging)
+        add("gpc_merged_sectors", m.gpc_merged_sectors, U::Count,
+            "L1 read-miss sectors that waited for another SM's request of their GPC (not sent to the L2)");
     }
     out.push_back(std::move(g));
   }

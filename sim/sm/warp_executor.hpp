@@ -39,6 +39,13 @@ struct LaunchContext {
   uint32_t warps_per_block = 0;
   uint32_t threads_per_block = 0;
   uint32_t num_sms = 1;
+  // The launch's first-pass order (engine/block_placement.hpp; null or empty: SM 0, 1, 2,
+  // ...): the timed dispatcher walks it, a functional run places block b on entry b mod SMs.
+  const std::vector<uint32_t>* sm_fill_order = nullptr;
+  uint32_t sm_of_block(uint64_t linear) const {
+    const uint64_t k = linear % num_sms;
+    return sm_fill_order && !sm_fill_order->empty() ? (*sm_fill_order)[k] : uint32_t(k);
+  }
   std::vector<uint8_t> params;      // the .param buffer
   // Per-thread local memory: the kernel's .local variables, then (with calls) the
   // call-parameter area at call_param_base and the device-function stack at stack_base.

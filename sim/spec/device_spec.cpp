@@ -148,6 +148,49 @@ IssueSpec parse_issue(ConfigReader r) {
 
 }  // namespace
 
+namespace {
+
+// "gpcs": {"sms": [[SM, ...], ...], "merge_reads": BOOL}: each GPC's SMs in the order the
+// dispatcher fills them; every SM in exactly one GPC.
+void parse_gpcs(ConfigReader& r, DeviceSpec& d) {
+  const Json& list = r.raw("sms");
+  const uint32_t n = d.sm.count;
+  if (!list.is_array() || list.empty() || list.size() > n)
+    r.fail("sms", fmt::format("expected an array of GPCs (1 to {}), each an array of SM numbers", n));
+  d.gpc_of_sm.assign(n, UINT32_MAX);
+  d.sm_fill_order.clear();
+  for (size_t g = 0; g < list.size(); ++g) {
+    const Json& sms = list[g];
+    if (!sms.is_array() || sms.empty()) r.fail("sms", fmt::format("GPC {}: expected a non-empty array of SM numbers", g));
+    for (const Json& s : sms) {
+      if (!s.is_number_unsigned() || s.get<uint64_t>() >= n)
+        r.fail("sms", fmt::format("GPC {}: {} is not an SM number below sm.count {} (--set gpcs=null models no GPCs)",
+                                  g, s.dump(), n));
+      const uint32_t sm = uint32_t(s.get<uint64_t>());
+      if (d.gpc_of_sm[sm] != UINT32_MAX)
+        r.fail("sms", fmt::format("SM {} is in GPC {} and again in GPC {}", sm, d.gpc_of_sm[sm], g));
+      d.gpc_of_sm[sm] = uint32_t(g);
+      d.sm_fill_order.push_back(sm);
+    }
+  }
+  if (d.sm_fill_order.size() != n) {
+    uint32_t missing = 0;
+    while (d.gpc_of_sm[missing] != UINT32_MAX) ++missing;
+    r.fail("sms", fmt::format("SM {} is in no GPC ({} of {} SMs listed; --set gpcs=null models no GPCs)", missing,
+                              d.sm_fill_order.size(), n));
+  }
+  d.gpcs = uint32_t(list.size());
+  d.gpc_merge_reads = r.get_bool_or("merge_reads", false);
+  d.gpc_merge_window = uint32_t(r.get_uint_or("merge_window_cycles", 0));
+  if (d.gpc_merge_window > 1000000) r.fail("merge_window_cycles", "at most 1000000 cycles");
+  d.gpc_merge_lines = uint32_t(r.get_uint_or("merge_lines", 0));
+  if (d.gpc_merge_lines > 1000000) r.fail("merge_lines", "at most 1000000 lines per GPC");
+  if (d.gpc_merge_reads && !(d.has_l1 && d.has_l2))
+    r.fail("merge_reads", "merging the L1s' read misses needs an \"l1\" and an \"l2\" section");
+}
+
+}  // namespace
+
 int DeviceSpec::cc_major() const { return compute_capability.empty() ? 0 : compute_capability[0] - '0'; }
 int DeviceSpec::cc_minor() const {
   auto dot = compute_capability.find('.');
@@ -226,6 +269,12 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
   {
     ConfigReader c = r.child("interconnect");
     d.interconnect = mem::parse_interconnect_spec(c);
+    c.finish();
+  }
+  // "gpcs": null (--set gpcs=null) models no GPCs, e.g. for a what-if sweep of sm.count.
+  if (const Json* g = r.raw_opt("gpcs"); g && !g->is_null()) {
+    ConfigReader c = r.child("gpcs");
+    parse_gpcs(c, d);
     c.finish();
   }
   if (d.shared.partition > d.sm.warp_size)

@@ -134,6 +134,22 @@ struct DeviceSpec {
   // cycles (fractions allowed), counted from the launch. 0 (the default): a free SM slot
   // takes the next block at once.
   double block_dispatch_cycles = 0;
+  // The GPCs (the config's "gpcs" section; docs/memory-hierarchy.md, "GPCs"). Without it
+  // these are empty and false: no GPCs, and the dispatcher fills SM 0, 1, 2, ...
+  //   gpc_of_sm[s]: SM s's GPC.
+  //   sm_fill_order: every SM once, in the order the dispatcher gives them a block each in
+  //     a pass (GPC by GPC, as the GPU does).
+  //   gpc_merge_reads: an L1 read miss for sectors another SM of its GPC has already asked
+  //     the L2 for waits for that request's reply instead of going to the L2 itself, if
+  //     the line was asked for at most gpc_merge_window cycles before (0: any time before
+  //     its reply), and while its GPC tracks fewer than gpc_merge_lines lines (0: no limit;
+  //     a miss that finds the table full goes to the L2 and takes no others).
+  std::vector<uint32_t> gpc_of_sm;
+  std::vector<uint32_t> sm_fill_order;
+  uint32_t gpcs = 0;
+  bool gpc_merge_reads = false;
+  uint32_t gpc_merge_window = 0;
+  uint32_t gpc_merge_lines = 0;
   SmSpec sm;
   IssueSpec issue;
   mem::CoalescerSpec coalescer;

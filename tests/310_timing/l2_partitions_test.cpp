@@ -212,8 +212,10 @@ TEST_CASE("310: l2.partitions errors name the key", "[timing][l2partitions][conf
   CHECK_THAT(error_of(bad, {}), Catch::Contains("l2.partitions.sm_partition") && Catch::Contains("SM 7") &&
                                     Catch::Contains("below 2"));
   std::filesystem::remove(bad);
-  // One partition turns the model off; its SM list is then not needed.
-  const DeviceSpec one = load_device_spec(h100_json, {"l2.partitions.count=1", "sm.count=100"});
+  // One partition turns the model off; its SM list is then not needed (and without GPCs,
+  // configs/h100.json's list of 132 SMs in GPCs neither).
+  const DeviceSpec one = load_device_spec(h100_json, {"l2.partitions.count=1", "sm.count=100", "gpcs=null"});
+  CHECK(one.gpcs == 0);
   CHECK(one.l2.partitions == 1);
   CHECK(one.l2.near_slice(85, 7) == 85);
 }

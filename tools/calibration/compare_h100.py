@@ -4,7 +4,8 @@ for every row of docs/measurements/h100_kernel_times.csv (measured by run_h100.s
 summarize_h100.py), with the registers per thread the measured sm_90 binary used and prints per kernel the measured ncu duration, the simulated one, the
 error, then MAPE, the worst error and Spearman's rank correlation; and whether the global
 load/store requests and sectors warpsim counts equal ncu's for the same launch, and how far its L1
-global-load and L2 read hit rates are from ncu's (h100_hit_rates.csv, h100_hit_rates.sh), and
+global-load and L2 read hit rates are from ncu's (h100_hit_rates.csv, h100_hit_rates.sh),
+whether the read sectors its L2 counts are within 10 % of ncu's (after the GPCs' merging), and
 whether its DRAM read bytes are within 10 % of ncu's.
   tools/calibration/compare_h100.py [--warpsim build/tools/warpsim] [--csv OUT] [--markdown OUT] [--min-us X] [-j N]
 --min-us drops kernels whose measured time is under X us from the summary (all are listed).
@@ -102,6 +103,16 @@ def main():
                       lambda ours, theirs: f"{ours:.1f} vs ncu {theirs:.1f}")
     print(f"\nhit rates: {near} of {near + len(far)} within 5 points of ncu's")
     for d in far:
+        print('  differs:', d)
+    # The SMs' read sectors the L2 counted (h100_hit_rates.csv's l2_read_sectors, ncu
+    # lts__t_sectors_srcunit_tex_op_read): what reaches the L2 after the GPCs merge requests
+    # in flight (configs/h100.json gpcs), so timing-dependent: within 10 %.
+    l2_pairs = [('l2_read_transactions', 'l2_read_sectors')]
+    l2_close, l2_off = tally(rows, sims, rates, l2_pairs,
+                             lambda ours, theirs: abs(ours - theirs) <= 0.10 * theirs,
+                             lambda ours, theirs: f"{int(ours)} vs ncu {int(theirs)} ({100 * (ours - theirs) / max(theirs, 1):+.1f} %)")
+    print(f"\nL2 read sectors: {l2_close} of {l2_close + len(l2_off)} within 10 % of ncu's")
+    for d in l2_off:
         print('  differs:', d)
     # DRAM read bytes (ncu dram__bytes_read, caches flushed before the launch as warpsim's are
     # cold): within 10 %, or 4 KB for launches that read almost nothing.

@@ -1,0 +1,242 @@
+// The GPCs of configs/h100.json (docs/memory-hierarchy.md, "GPCs"): the dispatcher fills the
+// SMs GPC by GPC (engine/block_placement.hpp), and an L1 read miss for sectors another SM of its GPC has already asked
+// the L2 for waits for that reply instead of reaching the L2 (measured on the GPU with
+// tools/calibration/l2_merge_scope.sh). The blocks on two chosen SMs read the same array
+// with ordinary (L1-caching) loads; the others return at once.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "200_engine/ptx_fixture.hpp"
+#include "sim/foundation/error.hpp"
+#include "sim/spec/device_spec.hpp"
+#include "timing_fixture.hpp"
+
+using namespace warpsim;
+
+namespace {
+
+// Every thread of a block on SM a or SM b sums words tid, tid + ntid, .. of `data`.
+const char* kPairRead = R"(
+.visible .entry pair_read(.param .u64 data, .param .u32 words, .param .u32 sm_a, .param .u32 sm_b,
+                          .param .u64 out)
+{
+  .reg .pred %p<4>;
+  .reg .b32 %r<12>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  mov.u32 %r1, %smid;
+  ld.param.u32 %r2, [sm_a];
+  ld.param.u32 %r3, [sm_b];
+  setp.eq.u32 %p1, %r1, %r2;
+  setp.eq.u32 %p2, %r1, %r3;
+  or.pred %p3, %p1, %p2;
+  @!%p3 bra DONE;
+  ld.param.u64 %rd1, [data];
+  ld.param.u32 %r4, [words];
+  mov.u32 %r5, %tid.x;
+  mov.u32 %r6, %ntid.x;
+  mov.f32 %f1, 0f00000000;
+LOOP:
+  setp.ge.u32 %p1, %r5, %r4;
+  @%p1 bra END;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f2, [%rd3];
+  add.f32 %f1, %f1, %f2;
+  add.u32 %r5, %r5, %r6;
+  bra LOOP;
+END:
+  ld.param.u64 %rd4, [out];
+  mov.u32 %r7, %ctaid.x;
+  mov.u32 %r9, %tid.x;
+  mad.lo.u32 %r8, %r7, %r6, %r9;
+  mul.wide.u32 %rd5, %r8, 4;
+  add.u64 %rd6, %rd4, %rd5;
+  st.global.f32 [%rd6], %f1;
+DONE:
+  ret;
+}
+)";
+
+// Thread 0 of every block writes its %smid.
+const char* kWhere = R"(
+.visible .entry where(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+  mov.u32 %r2, %smid;
+  mov.u32 %r3, %ctaid.x;
+  ld.param.u64 %rd1, [out];
+  mul.wide.u32 %rd2, %r3, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+DONE:
+  ret;
+}
+)";
+
+DeviceSpec h100(const std::vector<std::string>& sets = {}) {
+  return load_device_spec(test::repo("configs/h100.json"), sets);
+}
+
+// The pair's launch on a fresh device: 132 blocks of 256 threads, 64 KiB read by each of
+// the two SMs' blocks.
+LaunchStats pair_launch(const DeviceSpec& spec, uint32_t sm_a, uint32_t sm_b) {
+  Device dev(spec);
+  const auto& m = dev.load_ptx(ptxtest::module(kPairRead), "pair_read.ptx");
+  const uint32_t words = 16384, blocks = spec.sm.count, threads = 256;
+  std::vector<float> h(words, 1.0f);
+  const DevPtr data = dev.malloc(words * 4), out = dev.malloc(size_t(blocks) * threads * 4);
+  dev.copy_to_device(data, h.data(), words * 4);
+  LaunchOptions o;
+  o.mode = SimMode::Timing;
+  const std::vector<KernelArg> args{ptxtest::ptr(data), KernelArg::integer(words), KernelArg::integer(sm_a),
+                                    KernelArg::integer(sm_b), ptxtest::ptr(out)};
+  return dev.launch(*m.kernels.at(0), Dim3{blocks, 1, 1}, Dim3{threads, 1, 1}, 0, args, o);
+}
+
+constexpr uint64_t kSectors = 16384 * 4 / 32;  // each SM's L1 misses: the array once
+
+}  // namespace
+
+TEST_CASE("310: the H100 config has 8 GPCs that hold every SM once", "[timing][gpc]") {
+  const DeviceSpec spec = h100();
+  REQUIRE(spec.gpcs == 8);
+  REQUIRE(spec.gpc_of_sm.size() == 132);
+  REQUIRE(spec.sm_fill_order.size() == 132);
+  std::vector<uint32_t> sizes(8, 0);
+  for (uint32_t g : spec.gpc_of_sm) ++sizes.at(g);
+  CHECK(sizes == std::vector<uint32_t>{16, 16, 16, 16, 16, 16, 18, 18});
+  std::vector<uint32_t> order = spec.sm_fill_order;
+  std::sort(order.begin(), order.end());
+  for (uint32_t i = 0; i < 132; ++i) CHECK(order[i] == i);
+  // Measured: SMs 0, 1, 16, 17 share a GPC; 2 is in another (h200_l2_merge_scope.csv).
+  CHECK(spec.gpc_of_sm[1] == spec.gpc_of_sm[0]);
+  CHECK(spec.gpc_of_sm[16] == spec.gpc_of_sm[0]);
+  CHECK(spec.gpc_of_sm[2] != spec.gpc_of_sm[0]);
+  // Each GPC lies on one side of the L2's two partitions (sm_partition, measured apart).
+  for (uint32_t s = 0; s < 132; ++s)
+    for (uint32_t t = 0; t < 132; ++t)
+      if (spec.gpc_of_sm[s] == spec.gpc_of_sm[t]) CHECK(spec.l2.partition_of_sm[s] == spec.l2.partition_of_sm[t]);
+}
+
+// The SM each block of a `blocks`-block launch ran on (%smid).
+static std::vector<uint32_t> block_sms(const DeviceSpec& spec, uint32_t blocks, SimMode mode) {
+  Device dev(spec);
+  const auto& m = dev.load_ptx(ptxtest::module(kWhere), "where.ptx");
+  const DevPtr out = dev.malloc(blocks * 4);
+  LaunchOptions o;
+  o.mode = mode;
+  const std::vector<KernelArg> args{ptxtest::ptr(out)};
+  dev.launch(*m.kernels.at(0), Dim3{blocks, 1, 1}, Dim3{32, 1, 1}, 0, args, o);
+  std::vector<uint32_t> sm(blocks);
+  dev.copy_from_device(sm.data(), out, blocks * 4);
+  return sm;
+}
+
+TEST_CASE("310: a grid of a block per SM or more fills GPC by GPC in both modes", "[timing][gpc]") {
+  const DeviceSpec spec = h100();
+  for (SimMode mode : {SimMode::Timing, SimMode::Functional}) {
+    INFO((mode == SimMode::Timing ? "timing" : "functional"));
+    const std::vector<uint32_t> sm = block_sms(spec, 264, mode);
+    for (uint32_t b = 0; b < 264; ++b) {
+      INFO("block " << b);
+      CHECK(sm[b] == spec.sm_fill_order[b % 132]);
+    }
+    // As on the GPU (h200_block_placement_1024_256_2048.csv): 0 -> SM 124, 8 -> 0, 16 -> 2.
+    CHECK(sm[0] == 124);
+    CHECK(sm[8] == 0);
+    CHECK(sm[9] == 1);
+    CHECK(sm[16] == 2);
+  }
+}
+
+TEST_CASE("310: a grid of fewer blocks than SMs is spread over the GPCs by their sizes", "[timing][gpc]") {
+  const DeviceSpec spec = h100();
+  // 40 blocks: 40 x 16 / 132 = 4.85 for each 16-SM GPC, 5.45 for the two of 18; the
+  // largest remainders round the six 16-SM GPCs up: 5 blocks on every GPC, on its first
+  // SMs in fill order (the GPU put 5 or 6 on each of its GPCs for 49 blocks,
+  // h200_block_placement_49_256_2048.csv).
+  for (SimMode mode : {SimMode::Timing, SimMode::Functional}) {
+    INFO((mode == SimMode::Timing ? "timing" : "functional"));
+    const std::vector<uint32_t> sm = block_sms(spec, 40, mode);
+    std::vector<uint32_t> per_gpc(spec.gpcs, 0);
+    for (uint32_t s : sm) ++per_gpc.at(spec.gpc_of_sm.at(s));
+    CHECK(per_gpc == std::vector<uint32_t>(8, 5));
+    CHECK(std::vector<uint32_t>(sm.begin(), sm.begin() + 7) ==
+          std::vector<uint32_t>{124, 125, 126, 127, 128, 2, 3});
+  }
+  // Without GPCs, SM order.
+  const DeviceSpec c2070 = load_device_spec(test::repo("configs/c2070.json"));
+  const std::vector<uint32_t> plain = block_sms(c2070, 10, SimMode::Timing);
+  for (uint32_t b = 0; b < 10; ++b) CHECK(plain[b] == b);
+}
+
+TEST_CASE("310: two SMs of one GPC reading the same lines send the L2 one read per sector", "[timing][gpc]") {
+  const DeviceSpec spec = h100();
+  REQUIRE(spec.gpc_merge_reads);
+  const LaunchStats alone = pair_launch(spec, 0, 0);
+  CHECK(alone.mem.gpc_merging);
+  CHECK(alone.mem.gpc_merged_sectors == 0);
+  CHECK(alone.mem.l2_read_sectors == kSectors);
+
+  // SM 0 and SM 1 (one TPC), SM 0 and SM 16 (another TPC of the GPC): every sector one asks
+  // for while the other's request is out waits for it. Each miss sector either reaches the
+  // L2 or waits; the two run nearly in step, so nearly all of the second's wait.
+  for (uint32_t partner : {1u, 16u}) {
+    INFO("SM 0 and SM " << partner);
+    const LaunchStats pair = pair_launch(spec, 0, partner);
+    CHECK(pair.mem.l2_read_sectors + pair.mem.gpc_merged_sectors == 2 * kSectors);
+    CHECK(pair.mem.gpc_merged_sectors >= kSectors * 9 / 10);
+    CHECK(pair.mem.gpc_merged_sectors <= kSectors);
+  }
+  // SM 0 and SM 2 (another GPC): both read at the L2.
+  const LaunchStats apart = pair_launch(spec, 0, 2);
+  CHECK(apart.mem.gpc_merged_sectors == 0);
+  CHECK(apart.mem.l2_read_sectors == 2 * kSectors);
+
+  // Without merging, the same GPC reads twice too.
+  const LaunchStats off = pair_launch(h100({"gpcs.merge_reads=false"}), 0, 1);
+  CHECK_FALSE(off.mem.gpc_merging);
+  CHECK(off.mem.gpc_merged_sectors == 0);
+  CHECK(off.mem.l2_read_sectors == 2 * kSectors);
+}
+
+TEST_CASE("310: a gpcs section that misses, repeats or invents an SM names the key", "[timing][gpc]") {
+  auto fails_with = [](const std::vector<std::string>& sets, const std::string& words) {
+    INFO(words);
+    try {
+      h100(sets);
+      FAIL("accepted");
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      INFO(what);
+      CHECK(what.find("gpcs.") != std::string::npos);
+      CHECK(what.find(words) != std::string::npos);
+    }
+  };
+  fails_with({"gpcs.sms=[[0,1],[2,3]]"}, "SM 4 is in no GPC");
+  std::string all = "[[0";
+  for (int s = 1; s < 132; ++s) all += "," + std::to_string(s);
+  fails_with({"gpcs.sms=" + all + ",1]]"}, "SM 1 is in GPC 0 and again in GPC 0");
+  fails_with({"gpcs.sms=" + all + "],[132]]"}, "132 is not an SM number below sm.count 132");
+  fails_with({"gpcs.sms=[]"}, "expected an array of GPCs");
+  fails_with({"sm.count=100", "l2.partitions.count=1"}, "--set gpcs=null models no GPCs");
+  fails_with({"gpcs.merge_lines=2000000"}, "at most 1000000 lines");
+  // gpcs=null: no GPCs, blocks in SM order, no merging.
+  const DeviceSpec none = h100({"gpcs=null"});
+  CHECK(none.gpcs == 0);
+  CHECK(none.sm_fill_order.empty());
+  CHECK_FALSE(none.gpc_merge_reads);
+  // One GPC of every SM is a valid layout (one merge domain, blocks in SM order).
+  const DeviceSpec one = h100({"gpcs.sms=" + all + "]]"});
+  CHECK(one.gpcs == 1);
+  CHECK(one.sm_fill_order[5] == 5);
+}
