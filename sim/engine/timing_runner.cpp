@@ -93,9 +93,9 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     return rate > 0 ? uint64_t(double(t) / rate) + 1 : std::numeric_limits<uint64_t>::max();
   };
   // Distribution: one block per SM per pass, in the launch's first-pass order
-  // (block_placement.hpp; SM order without GPCs), until every SM is full. With a dispatch rate, blocks trickle out a few at a time,
-  // so the passes go on from the SM after the last one served (round robin) instead of from
-  // the first.
+  // (block_placement.hpp; SM order without GPCs), until every SM is full. With a dispatch
+  // rate, blocks trickle out a few at a time, so the passes go on from the SM after the last
+  // one served (round robin) instead of from the first.
   size_t cursor = 0;
   auto dispatch = [&](uint64_t t) {
     dispatch_wake = sm::kNever;

@@ -181,10 +181,12 @@ void parse_gpcs(ConfigReader& r, DeviceSpec& d) {
   }
   d.gpcs = uint32_t(list.size());
   d.gpc_merge_reads = r.get_bool_or("merge_reads", false);
-  d.gpc_merge_window = uint32_t(r.get_uint_or("merge_window_cycles", 0));
-  if (d.gpc_merge_window > 1000000) r.fail("merge_window_cycles", "at most 1000000 cycles");
-  d.gpc_merge_lines = uint32_t(r.get_uint_or("merge_lines", 0));
-  if (d.gpc_merge_lines > 1000000) r.fail("merge_lines", "at most 1000000 lines per GPC");
+  const uint64_t window = r.get_uint_or("merge_window_cycles", 0);
+  if (window > 1000000) r.fail("merge_window_cycles", "at most 1000000 cycles");
+  d.gpc_merge_window = uint32_t(window);
+  const uint64_t lines = r.get_uint_or("merge_lines", 0);
+  if (lines > 1000000) r.fail("merge_lines", "at most 1000000 lines per GPC");
+  d.gpc_merge_lines = uint32_t(lines);
   if (d.gpc_merge_reads && !(d.has_l1 && d.has_l2))
     r.fail("merge_reads", "merging the L1s' read misses needs an \"l1\" and an \"l2\" section");
 }

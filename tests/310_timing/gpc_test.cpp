@@ -230,6 +230,7 @@ TEST_CASE("310: a gpcs section that misses, repeats or invents an SM names the k
   fails_with({"gpcs.sms=[]"}, "expected an array of GPCs");
   fails_with({"sm.count=100", "l2.partitions.count=1"}, "--set gpcs=null models no GPCs");
   fails_with({"gpcs.merge_lines=2000000"}, "at most 1000000 lines");
+  fails_with({"gpcs.merge_lines=4294967297"}, "at most 1000000 lines");  // not taken modulo 2^32
   // gpcs=null: no GPCs, blocks in SM order, no merging.
   const DeviceSpec none = h100({"gpcs=null"});
   CHECK(none.gpcs == 0);
