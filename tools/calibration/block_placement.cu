@@ -7,16 +7,8 @@
 #include <cstdlib>
 #include <vector>
 
-__device__ unsigned smid() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-__device__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+#include "sm_clock.cuh"
+
 
 __global__ void place(unsigned* sm, unsigned long long* start, unsigned long long spin_ns) {
   extern __shared__ float scratch[];

@@ -7,24 +7,16 @@
 // The block on SM_B starts reading DELAY_NS after the barrier (0: at once), which tells a
 // merge of requests in flight from a cache that keeps what it returned.
 // MODE hot: each warp reads the same 4 KiB, 256 times, with ld.global.cg (L2 only).
-// One launch per SM_B given, or per SM of the device for "all" (SM_B == SM_A: SM_A alone, the control); ncu counts each launch's
-// L1 misses and the L2's SM reads (l2_merge_scope.sh). Prints "launch,mode,sm_a,sm_b,status"
-// per launch (status "ok", or "timeout" where a block waited 50 ms for its partner).
+// One launch per SM_B given, or per SM of the device for "all" (SM_B == SM_A: SM_A alone,
+// the control); ncu counts each launch's L1 misses and the L2's SM reads (l2_merge_scope.sh).
+// Prints "launch,mode,sm_a,sm_b,delay_ns,status" per launch (status "ok", or "timeout" where a block waited 50 ms for its partner).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 
-__device__ unsigned smid() {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
-__device__ unsigned long long now_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+#include "sm_clock.cuh"
+
 __device__ float4 load_cg(const float4* p) {
   float4 v;
   asm volatile("ld.global.cg.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "l"(p));

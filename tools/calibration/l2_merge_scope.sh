@@ -9,10 +9,30 @@
 #     launches' order and status (..._launches.csv) and the GPU's name
 #   Then here:  tools/calibration/l2_merge_scope_summary.py OUTDIR docs/measurements/h200_l2_merge_scope.csv
 #     (one row per launch, and the groups of SMs that merge: the GPCs of configs/h100.json)
+#   Here:  tools/calibration/l2_merge_scope.sh sim OUTDIR [WARPSIM]
+#     the same program under `warpsim exec --config h100 --cache-control all` (caches flushed
+#     before each launch, as ncu's) for SM 0 alone and with SMs 1, 16 (its GPC), 2 (another
+#     GPC across the L2 partitions) and 8 (another GPC on its side): OUTDIR/l2_merge_scope_sim.csv
 here=$(cd "$(dirname "$0")" && pwd)
-source "$here/common.sh" "l2_merge_scope.sh device OUTDIR" "$@"
-[ "$mode" = device ] || { echo "l2_merge_scope.sh: only the device mode exists" >&2; exit 2; }
+source "$here/common.sh" "l2_merge_scope.sh device|sim OUTDIR [WARPSIM]" "$@"
 build l2_merge_scope
+if [ "$mode" = sim ]; then
+  warpsim=${3:-$default_warpsim}
+  "$warpsim" exec --config h100 --no-summary --cache-control all --json "$work/sim.json" -- \
+    "$work/l2_merge_scope" stream 0 0 0 1 16 2 8 > "$work/launches.csv"
+  python3 - "$work/sim.json" "$work/launches.csv" > "$out/l2_merge_scope_sim.csv" <<'EOF'
+import csv, json, sys
+runs = [l for l in json.load(open(sys.argv[1]))['launches'] if 'pair_read' in l.get('kernel', '')]
+rows = list(csv.DictReader(open(sys.argv[2])))
+print('sm_a,sm_b,l2_read_transactions,gpc_merged_sectors,l2_read_hit_rate,duration_ns')
+for r, l in zip(rows, runs):
+    m = l['metrics']
+    print(f"{r['sm_a']},{r['sm_b']},{m['l2_read_transactions']},{m.get('gpc_merged_sectors', 0)},"
+          f"{m['l2_read_hit_rate']:.1f},{m['duration_ns']:.0f}")
+EOF
+  exit 0
+fi
+[ "$mode" = device ] || { echo "l2_merge_scope.sh: mode is device or sim" >&2; exit 2; }
 m=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum
 m=$m,l1tex__m_xbar2l1tex_read_sectors.sum,lts__t_sectors_srcunit_tex_op_read.sum
 m=$m,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_requests_srcunit_tex_op_read.sum
