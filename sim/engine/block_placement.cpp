@@ -2,18 +2,12 @@
 #include "sim/engine/block_placement.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace warpsim {
 
 std::vector<uint32_t> first_pass_order(const DeviceSpec& spec, uint64_t grid_blocks) {
   const uint32_t n = spec.sm.count;
-  if (spec.sm_fill_order.empty()) {
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
-    return order;
-  }
-  if (grid_blocks >= n || spec.gpcs <= 1) return spec.sm_fill_order;
+  if (spec.sm_fill_order.empty() || grid_blocks >= n || spec.gpcs <= 1) return spec.sm_fill_order;
   // Each GPC's SMs in fill order, and the GPCs in the order their first SM comes.
   std::vector<std::vector<uint32_t>> lists(spec.gpcs);
   std::vector<uint32_t> gpc_order;

@@ -104,6 +104,20 @@ LaunchStats pair_launch(const DeviceSpec& spec, uint32_t sm_a, uint32_t sm_b) {
 
 constexpr uint64_t kSectors = 16384 * 4 / 32;  // each SM's L1 misses: the array once
 
+// The SM each block of a `blocks`-block launch ran on (%smid).
+std::vector<uint32_t> block_sms(const DeviceSpec& spec, uint32_t blocks, SimMode mode) {
+  Device dev(spec);
+  const auto& m = dev.load_ptx(ptxtest::module(kWhere), "where.ptx");
+  const DevPtr out = dev.malloc(blocks * 4);
+  LaunchOptions o;
+  o.mode = mode;
+  const std::vector<KernelArg> args{ptxtest::ptr(out)};
+  dev.launch(*m.kernels.at(0), Dim3{blocks, 1, 1}, Dim3{32, 1, 1}, 0, args, o);
+  std::vector<uint32_t> sm(blocks);
+  dev.copy_from_device(sm.data(), out, blocks * 4);
+  return sm;
+}
+
 }  // namespace
 
 TEST_CASE("310: the H100 config has 8 GPCs that hold every SM once", "[timing][gpc]") {
@@ -125,20 +139,6 @@ TEST_CASE("310: the H100 config has 8 GPCs that hold every SM once", "[timing][g
   for (uint32_t s = 0; s < 132; ++s)
     for (uint32_t t = 0; t < 132; ++t)
       if (spec.gpc_of_sm[s] == spec.gpc_of_sm[t]) CHECK(spec.l2.partition_of_sm[s] == spec.l2.partition_of_sm[t]);
-}
-
-// The SM each block of a `blocks`-block launch ran on (%smid).
-static std::vector<uint32_t> block_sms(const DeviceSpec& spec, uint32_t blocks, SimMode mode) {
-  Device dev(spec);
-  const auto& m = dev.load_ptx(ptxtest::module(kWhere), "where.ptx");
-  const DevPtr out = dev.malloc(blocks * 4);
-  LaunchOptions o;
-  o.mode = mode;
-  const std::vector<KernelArg> args{ptxtest::ptr(out)};
-  dev.launch(*m.kernels.at(0), Dim3{blocks, 1, 1}, Dim3{32, 1, 1}, 0, args, o);
-  std::vector<uint32_t> sm(blocks);
-  dev.copy_from_device(sm.data(), out, blocks * 4);
-  return sm;
 }
 
 TEST_CASE("310: a grid of a block per SM or more fills GPC by GPC in both modes", "[timing][gpc]") {
