@@ -150,8 +150,8 @@ IssueSpec parse_issue(ConfigReader r) {
 
 namespace {
 
-// "gpcs": {"sms": [[SM, ...], ...], "merge_reads": BOOL}: each GPC's SMs in the order the
-// dispatcher fills them; every SM in exactly one GPC.
+// "gpcs": {"sms": [[SM, ...], ...], "tpc_sms": N, "small_grid_lead_sms": N, "merge_reads":
+// BOOL, ...}: each GPC's SMs in the order the dispatcher fills them; every SM in exactly one GPC.
 void parse_gpcs(ConfigReader& r, DeviceSpec& d) {
   const Json& list = r.raw("sms");
   const uint32_t n = d.sm.count;
@@ -180,6 +180,12 @@ void parse_gpcs(ConfigReader& r, DeviceSpec& d) {
                               d.sm_fill_order.size(), n));
   }
   d.gpcs = uint32_t(list.size());
+  const uint64_t tpc = r.get_uint_or("tpc_sms", 1);
+  if (tpc < 1 || tpc > 8) r.fail("tpc_sms", "expected 1 to 8 SMs per TPC");
+  d.gpc_tpc_sms = uint32_t(tpc);
+  const uint64_t lead = r.get_uint_or("small_grid_lead_sms", 0);
+  if (lead > n) r.fail("small_grid_lead_sms", fmt::format("at most sm.count ({}) SMs", n));
+  d.gpc_small_grid_lead_sms = uint32_t(lead);
   d.gpc_merge_reads = r.get_bool_or("merge_reads", false);
   const uint64_t window = r.get_uint_or("merge_window_cycles", 0);
   if (window > 1000000) r.fail("merge_window_cycles", "at most 1000000 cycles");

@@ -139,6 +139,8 @@ struct DeviceSpec {
   //   gpc_of_sm[s]: SM s's GPC.
   //   sm_fill_order: every SM once, in the order the dispatcher gives them a block each in
   //     a pass (GPC by GPC, as the GPU does).
+  //   gpc_tpc_sms: SMs per TPC (consecutive SMs of a GPC's list); gpc_small_grid_lead_sms:
+  //     the SMs a grid smaller than the SMs fills first (engine/block_placement.hpp).
   //   gpc_merge_reads: an L1 read miss for sectors another SM of its GPC has already asked
   //     the L2 for waits for that request's reply instead of going to the L2 itself, if
   //     the line was asked for at most gpc_merge_window cycles before (0: any time before
@@ -147,6 +149,8 @@ struct DeviceSpec {
   std::vector<uint32_t> gpc_of_sm;
   std::vector<uint32_t> sm_fill_order;
   uint32_t gpcs = 0;
+  uint32_t gpc_tpc_sms = 1;
+  uint32_t gpc_small_grid_lead_sms = 0;
   bool gpc_merge_reads = false;
   uint32_t gpc_merge_window = 0;
   uint32_t gpc_merge_lines = 0;

@@ -158,21 +158,52 @@ TEST_CASE("310: a grid of a block per SM or more fills GPC by GPC in both modes"
   }
 }
 
-TEST_CASE("310: a grid of fewer blocks than SMs is spread over the GPCs by their sizes", "[timing][gpc]") {
+TEST_CASE("310: a grid of fewer blocks than SMs is placed as on the GPU: SMs 124-131, then a TPC at a time",
+          "[timing][gpc]") {
   const DeviceSpec spec = h100();
-  // 40 blocks: 40 x 16 / 132 = 4.85 for each 16-SM GPC, 5.45 for the two of 18; the
-  // largest remainders round the six 16-SM GPCs up: 5 blocks on every GPC, on its first
-  // SMs in fill order (the GPU put 5 or 6 on each of its GPCs for 49 blocks,
-  // h200_block_placement_49_256_2048.csv).
+  REQUIRE(spec.gpc_tpc_sms == 2);
+  REQUIRE(spec.gpc_small_grid_lead_sms == 8);
+  // The H200's placements (h200_block_placement_{16,49}_256_2048.csv): the first 8 blocks on
+  // SMs 124-131, then one block per TPC (SMs 2k, 2k+1), dealt over the GPCs a round at a
+  // time and numbered GPC by GPC; GPC 0 has 4 TPCs left after the first 8.
+  const std::vector<uint32_t> gpu16{124, 125, 126, 127, 128, 129, 130, 131, 0, 2, 4, 6, 8, 10, 12, 14};
+  const std::vector<uint32_t> gpu49{124, 125, 126, 127, 128, 129, 130, 131, 0,  16, 32, 48, 2,  18, 34, 50, 64,
+                                    78,  4,   20,  36,  52,  66,  80,  6,   22, 38, 54, 68, 8,  24, 40, 56, 70,
+                                    10,  26,  42,  58,  72,  12,  28,  44,  60, 74, 14, 30, 46, 62, 76};
   for (SimMode mode : {SimMode::Timing, SimMode::Functional}) {
     INFO((mode == SimMode::Timing ? "timing" : "functional"));
-    const std::vector<uint32_t> sm = block_sms(spec, 40, mode);
+    CHECK(block_sms(spec, 16, mode) == gpu16);
+    const std::vector<uint32_t> sm = block_sms(spec, 49, mode);
+    CHECK(sm == gpu49);
     std::vector<uint32_t> per_gpc(spec.gpcs, 0);
     for (uint32_t s : sm) ++per_gpc.at(spec.gpc_of_sm.at(s));
-    CHECK(per_gpc == std::vector<uint32_t>(8, 5));
-    CHECK(std::vector<uint32_t>(sm.begin(), sm.begin() + 7) ==
-          std::vector<uint32_t>{124, 125, 126, 127, 128, 2, 3});
+    CHECK(per_gpc == std::vector<uint32_t>{12, 6, 6, 5, 5, 5, 5, 5});
+    // 64 blocks (h200_block_placement_64_256_2048.csv): GPC 0 still 8 + 4, the first three
+    // others 8, the rest 7.
+    per_gpc.assign(spec.gpcs, 0);
+    for (uint32_t s : block_sms(spec, 64, mode)) ++per_gpc.at(spec.gpc_of_sm.at(s));
+    CHECK(per_gpc == std::vector<uint32_t>{12, 8, 8, 8, 7, 7, 7, 7});
   }
+  // Past one block per TPC (not measured between 64 and 132 blocks) the second SMs take
+  // blocks the same way: 120 blocks = 8 + the 62 TPCs' first SMs + 50 second SMs, dealt a
+  // round at a time: 4 on GPC 0 (all it has left), then 7 rounds over GPCs 1-7 less 3.
+  {
+    const std::vector<uint32_t> sm = block_sms(spec, 120, SimMode::Timing);
+    std::vector<uint32_t> sorted = sm;
+    std::sort(sorted.begin(), sorted.end());
+    CHECK(std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end());  // one block per SM
+    std::vector<uint32_t> per_gpc(spec.gpcs, 0);
+    for (uint32_t s : sm) ++per_gpc.at(spec.gpc_of_sm.at(s));
+    CHECK(per_gpc == std::vector<uint32_t>{16, 15, 15, 15, 15, 14, 15, 15});
+  }
+  // With one SM per TPC and no lead, equal shares in GPC order: 40 blocks, 5 per GPC, each
+  // on its GPC's first SMs in fill order.
+  const DeviceSpec plain_tpcs = h100({"gpcs.tpc_sms=1", "gpcs.small_grid_lead_sms=0"});
+  const std::vector<uint32_t> sm40 = block_sms(plain_tpcs, 40, SimMode::Timing);
+  std::vector<uint32_t> per_gpc(spec.gpcs, 0);
+  for (uint32_t s : sm40) ++per_gpc.at(spec.gpc_of_sm.at(s));
+  CHECK(per_gpc == std::vector<uint32_t>(8, 5));
+  CHECK(std::vector<uint32_t>(sm40.begin(), sm40.begin() + 7) == std::vector<uint32_t>{124, 125, 126, 127, 128, 2, 3});
   // Without GPCs, SM order.
   const DeviceSpec c2070 = load_device_spec(test::repo("configs/c2070.json"));
   const std::vector<uint32_t> plain = block_sms(c2070, 10, SimMode::Timing);
@@ -231,6 +262,8 @@ TEST_CASE("310: a gpcs section that misses, repeats or invents an SM names the k
   fails_with({"sm.count=100", "l2.partitions.count=1"}, "--set gpcs=null models no GPCs");
   fails_with({"gpcs.merge_lines=2000000"}, "at most 1000000 lines");
   fails_with({"gpcs.merge_lines=4294967297"}, "at most 1000000 lines");  // not taken modulo 2^32
+  fails_with({"gpcs.tpc_sms=0"}, "expected 1 to 8 SMs per TPC");
+  fails_with({"gpcs.small_grid_lead_sms=133"}, "at most sm.count (132) SMs");
   // gpcs=null: no GPCs, blocks in SM order, no merging.
   const DeviceSpec none = h100({"gpcs=null"});
   CHECK(none.gpcs == 0);
