@@ -93,9 +93,16 @@ bool MemorySystem::Impl::home_request(uint32_t p, const Packet& pk, uint64_t now
   req.fabric = true;
   const AccessResult r = l2.access(req, now);
   if (r.status == AccessStatus::ReservationFail) {
-    // No room at home (every way of the set waits for a fill, perhaps for one from the
-    // asking partition): the copy reads DRAM itself, the write goes to DRAM. Retrying could
-    // wait in a circle.
+    // The line's read from DRAM is in flight at home with its merge limit reached: wait for
+    // it (a line's home slice holds no copies, so that fill comes from DRAM and the retry
+    // cannot wait in a circle; reading DRAM again would fetch the sectors twice).
+    if (!write && l2.last_fail_reason() == FailReason::MergeLimit) {
+      free_preq.push_back(slot);
+      return false;
+    }
+    // No room at home (every way of the set or every MSHR waits for a fill, perhaps for one
+    // from the asking partition): the copy reads DRAM itself, the write goes to DRAM.
+    // Retrying could wait in a circle.
     const uint64_t line = ls.line_addr(pk.addr);
     if (write) {
       dram_access(p, line, pk.sector_mask, ls.line_bytes, true, false, nullptr, now);

@@ -228,3 +228,69 @@ TEST_CASE("310: with one partition the H100 L2 counts no fabric traffic", "[timi
   CHECK(other.mem.l2_hits == 1024 + other.mem.atomic_transactions);
   CHECK(other.mem.l2_fabric_sectors == 0);
 }
+
+namespace {
+
+// Every block's threads sum words tid, tid + ntid, .. of `data` with ordinary loads; block
+// b writes its threads' sums at out[b * ntid + tid].
+const char* kAllRead = R"(
+.visible .entry all_read(.param .u64 data, .param .u32 words, .param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .b32 %r<10>;
+  .reg .f32 %f<4>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [data];
+  ld.param.u32 %r4, [words];
+  mov.u32 %r5, %tid.x;
+  mov.u32 %r6, %ntid.x;
+  mov.f32 %f1, 0f00000000;
+LOOP:
+  setp.ge.u32 %p1, %r5, %r4;
+  @%p1 bra END;
+  mul.wide.u32 %rd2, %r5, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  ld.global.f32 %f2, [%rd3];
+  add.f32 %f1, %f1, %f2;
+  add.u32 %r5, %r5, %r6;
+  bra LOOP;
+END:
+  ld.param.u64 %rd4, [out];
+  mov.u32 %r7, %ctaid.x;
+  mov.u32 %r9, %tid.x;
+  mad.lo.u32 %r8, %r7, %r6, %r9;
+  mul.wide.u32 %rd5, %r8, 4;
+  add.u64 %rd6, %rd4, %rd5;
+  st.global.f32 [%rd6], %f1;
+  ret;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("310: SMs of both partitions reading the same lines at once read each sector from DRAM once",
+          "[timing][l2partitions]") {
+  // A block on every SM reads the same 64 KiB at once: the home slices' MSHRs reach their
+  // merge limit (4) while their DRAM reads are in flight, and the other partition's copies
+  // ask for the same lines. Those wait for the fill in flight; they once read DRAM again
+  // (matmul_simple_100 read 3,254 sectors for 2,500). Without GPCs, so that no merging
+  // before the L2 hides it.
+  const DeviceSpec spec = load_device_spec(test::repo("configs/h100.json"), {"gpcs=null"});
+  REQUIRE(spec.l2.slice.mshr_max_merge == 4);
+  Device dev(spec);
+  const auto& m = dev.load_ptx(ptxtest::module(kAllRead), "all_read.ptx");
+  const uint32_t words = 16384, blocks = spec.sm.count, threads = 256;
+  std::vector<float> h(words, 1.0f);
+  const DevPtr data = dev.malloc(words * 4), out = dev.malloc(size_t(blocks) * threads * 4);
+  dev.copy_to_device(data, h.data(), words * 4);
+  LaunchOptions o;
+  o.mode = SimMode::Timing;
+  const std::vector<KernelArg> args{ptxtest::ptr(data), KernelArg::integer(words), ptxtest::ptr(out)};
+  const LaunchStats s = dev.launch(*m.kernels.at(0), Dim3{blocks, 1, 1}, Dim3{threads, 1, 1}, 0, args, o);
+  CHECK(s.mem.l2_fabric_sectors > 0);
+  CHECK(s.dram.read_bytes == uint64_t(words) * 4);
+  std::vector<float> got(size_t(blocks) * threads);
+  dev.copy_from_device(got.data(), out, got.size() * 4);
+  CHECK(got[0] == 64.0f);
+  CHECK(got.back() == 64.0f);
+}
