@@ -3,6 +3,9 @@
 // shared state in memory_system_impl.hpp.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "sim/foundation/error.hpp"
 #include "sim/memory/memory_system_impl.hpp"
 
@@ -147,7 +150,10 @@ uint32_t MemorySystem::Impl::gpc_merge_miss(uint32_t sm, uint64_t line, uint32_t
   // Past the window the line's requests no longer take others: this one goes to the L2
   // (its sectors then come back twice; the first reply serves the waiters).
   const bool open = !spec.gpc_merge_window || now - gl.asked_at <= spec.gpc_merge_window;
-  const uint32_t waits = open ? sectors & gl.asked : 0;
+  uint32_t waits = open ? sectors & gl.asked : 0;
+  if (spec.gpc_merge_whole_requests && waits &&
+      (waits != sectors || std::find(gl.requests.begin(), gl.requests.end(), sectors) == gl.requests.end()))
+    waits = 0;
   if (waits) {
     gl.waiters.push_back({sm, waits});
     gpc_merged_sectors += uint32_t(std::popcount(waits));
@@ -156,6 +162,7 @@ uint32_t MemorySystem::Impl::gpc_merge_miss(uint32_t sm, uint64_t line, uint32_t
   if (ask) {
     gl.asked |= ask;
     gl.asked_at = now;
+    if (spec.gpc_merge_whole_requests) gl.requests.push_back(ask);
   }
   return ask;
 }
@@ -183,6 +190,8 @@ void MemorySystem::Impl::gpc_reply(uint32_t sm, const Packet& p, uint64_t now) {
   }
   gl.waiters.resize(kept);
   gl.asked &= ~p.sector_mask;
+  // A request some of whose sectors came back no longer takes others.
+  std::erase_if(gl.requests, [&](uint32_t r) { return (r & gl.asked) != r; });
   if (!gl.asked) {
     if (!gl.waiters.empty())
       throw Error(fmt::format("internal: GPC read merging: SMs wait for line {:#x} with nothing asked", p.addr));

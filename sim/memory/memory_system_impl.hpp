@@ -94,7 +94,8 @@ struct MemorySystem::Impl {
   std::map<std::pair<uint64_t, uint32_t>, std::vector<std::unique_ptr<Cache>>> parked_l1;
   // GPC read merging (DeviceSpec::gpc_merge_reads): per GPC, the lines its SMs' L1s have
   // asked the L2 for and not yet had back. `asked`: the L2 sectors requested; `waiters`: the
-  // SMs whose misses of some of those sectors wait for that reply (sectors as L2 masks).
+  // SMs whose misses of some of those sectors wait for that reply (sectors as L2 masks);
+  // `requests`: with gpc_merge_whole_requests, the sector masks of the requests in flight.
   struct GpcWaiter {
     uint32_t sm = 0;
     uint32_t sectors = 0;
@@ -103,11 +104,14 @@ struct MemorySystem::Impl {
     uint32_t asked = 0;
     uint64_t asked_at = 0;  // when sectors were last asked for
     std::vector<GpcWaiter> waiters;
+    std::vector<uint32_t> requests;
   };
   std::vector<std::unordered_map<uint64_t, GpcLine>> gpc_lines;
   uint64_t gpc_merged_sectors = 0;
   // An L1 miss of SM `sm` for `sectors` (L2 mask) of `line`: the sectors another SM of its
-  // GPC has already asked for wait for that reply; returns the rest, to be requested.
+  // GPC has already asked for wait for that reply (with gpc_merge_whole_requests, only all
+  // of them, and only when one request in flight asked for exactly these sectors); returns
+  // the rest, to be requested.
   uint32_t gpc_merge_miss(uint32_t sm, uint64_t line, uint32_t sectors, uint64_t now);
   // The reply to an L1 fill request of SM `sm` arrived: the SMs of its GPC waiting for its
   // sectors get them too (their L1s are filled, their transactions completed).

@@ -193,6 +193,10 @@ void parse_gpcs(ConfigReader& r, DeviceSpec& d) {
   const uint64_t lines = r.get_uint_or("merge_lines", 0);
   if (lines > 1000000) r.fail("merge_lines", "at most 1000000 lines per GPC");
   d.gpc_merge_lines = uint32_t(lines);
+  const std::string match = r.get_string_or("merge_match", "sectors");
+  if (match != "sectors" && match != "request")
+    r.fail("merge_match", fmt::format("\"{}\" is not a merge rule (\"sectors\" or \"request\")", match));
+  d.gpc_merge_whole_requests = match == "request";
   if (d.gpc_merge_reads && !(d.has_l1 && d.has_l2))
     r.fail("merge_reads", "merging the L1s' read misses needs an \"l1\" and an \"l2\" section");
 }

@@ -146,6 +146,9 @@ struct DeviceSpec {
   //     the line was asked for at most gpc_merge_window cycles before (0: any time before
   //     its reply), and while its GPC tracks fewer than gpc_merge_lines lines (0: no limit;
   //     a miss that finds the table full goes to the L2 and takes no others).
+  //   gpc_merge_whole_requests: a miss waits only for a request in flight that asked for
+  //     exactly its sectors (the config's merge_match "request"); otherwise ("sectors") for
+  //     whichever of its sectors were asked.
   std::vector<uint32_t> gpc_of_sm;
   std::vector<uint32_t> sm_fill_order;
   uint32_t gpcs = 0;
@@ -154,6 +157,7 @@ struct DeviceSpec {
   bool gpc_merge_reads = false;
   uint32_t gpc_merge_window = 0;
   uint32_t gpc_merge_lines = 0;
+  bool gpc_merge_whole_requests = false;
   SmSpec sm;
   IssueSpec issue;
   mem::CoalescerSpec coalescer;
