@@ -7,6 +7,10 @@
 // The block on SM_B starts reading DELAY_NS after the barrier (0: at once), which tells a
 // merge of requests in flight from a cache that keeps what it returned.
 // MODE hot: each warp reads the same 4 KiB, 256 times, with ld.global.cg (L2 only).
+// MODE skewN: as stream, but one float per thread (a warp asks for one whole 128-byte line)
+//   and SM_B's reads start N bytes further on (N a multiple of 4 below 4096): with N 32 its
+//   warps ask for sectors 1-3 of a line and 0 of the next, sharing sectors with SM_A's
+//   requests but never asking for the same ones; with N 128 they ask for the same lines.
 // One launch per SM_B given, or per SM of the device for "all" (SM_B == SM_A: SM_A alone,
 // the control); ncu counts each launch's L1 misses and the L2's SM reads (l2_merge_scope.sh).
 // Prints "launch,mode,sm_a,sm_b,delay_ns,status" per launch (status "ok", or "timeout" where a block waited 50 ms for its partner).
@@ -23,8 +27,9 @@ __device__ float4 load_cg(const float4* p) {
   return v;
 }
 
-__global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int hot, unsigned sm_a, unsigned sm_b,
-                          unsigned long long delay_ns, unsigned* arrive, unsigned* timed_out, float* sink) {
+__global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int hot, int skew_words, unsigned sm_a,
+                          unsigned sm_b, unsigned long long delay_ns, unsigned* arrive, unsigned* timed_out,
+                          float* sink) {
   extern __shared__ float pad[];
   const unsigned id = smid();
   if (id != sm_a && id != sm_b) return;
@@ -55,6 +60,9 @@ __global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int ho
       float4 v = load_cg(buf + slice * 32u + lane);
       acc += v.x + v.y + v.z + v.w;
     }
+  } else if (skew_words >= 0) {
+    const float* words = reinterpret_cast<const float*>(buf) + (id == sm_b && id != sm_a ? skew_words : 0);
+    for (unsigned i = threadIdx.x; i < n_vec * 4u; i += blockDim.x) acc += words[i];
   } else {
     for (unsigned i = threadIdx.x; i < n_vec; i += blockDim.x) {
       float4 v = buf[i];
@@ -66,8 +74,12 @@ __global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int ho
 }
 
 int main(int argc, char** argv) {
-  if (argc < 5 || (strcmp(argv[1], "stream") && strcmp(argv[1], "hot"))) {
-    fprintf(stderr, "usage: %s stream|hot SM_A DELAY_NS SM_B...|all\n", argv[0]);
+  const bool skewed = strncmp(argv[argc > 1 ? 1 : 0], "skew", 4) == 0;
+  const int skew_bytes = skewed ? atoi(argv[1] + 4) : -1;
+  if (argc < 5 || (strcmp(argv[1], "stream") && strcmp(argv[1], "hot") && !skewed) ||
+      (skewed && (skew_bytes < 0 || skew_bytes >= 4096 || skew_bytes % 4))) {
+    fprintf(stderr, "usage: %s stream|hot|skewN SM_A DELAY_NS SM_B...|all  (N: bytes, a multiple of 4 below 4096)\n",
+            argv[0]);
     return 2;
   }
   const int hot = strcmp(argv[1], "hot") == 0;
@@ -86,12 +98,12 @@ int main(int argc, char** argv) {
   float4* buf;
   unsigned *arrive, *timed_out;
   float* sink;
-  if (cudaMalloc(&buf, size_t(n_vec) * 16) != cudaSuccess || cudaMalloc(&arrive, 4) != cudaSuccess ||
+  if (cudaMalloc(&buf, size_t(n_vec) * 16 + 4096) != cudaSuccess || cudaMalloc(&arrive, 4) != cudaSuccess ||
       cudaMalloc(&timed_out, 4) != cudaSuccess || cudaMalloc(&sink, size_t(sms) * threads * 4) != cudaSuccess) {
     fprintf(stderr, "cudaMalloc failed\n");
     return 1;
   }
-  std::vector<float> init(size_t(n_vec) * 4);
+  std::vector<float> init(size_t(n_vec) * 4 + 1024);
   for (size_t i = 0; i < init.size(); ++i) init[i] = float(i % 7);
   cudaMemcpy(buf, init.data(), init.size() * 4, cudaMemcpyHostToDevice);
   std::vector<unsigned> partners;
@@ -104,7 +116,8 @@ int main(int argc, char** argv) {
     const unsigned sm_b = partners[i];
     cudaMemset(arrive, 0, 4);
     cudaMemset(timed_out, 0, 4);
-    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, sm_a, sm_b, delay_ns, arrive, timed_out, sink);
+    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, skewed ? skew_bytes / 4 : -1, sm_a, sm_b, delay_ns, arrive,
+                                      timed_out, sink);
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
       fprintf(stderr, "launch: %s\n", cudaGetErrorString(e));
