@@ -69,6 +69,10 @@ skew_runs() {  # SM 0 with SM 1 (its TPC), 16 (its GPC) and 2 (another GPC), SM 
   for s in 0 32 64 128; do
     measure "skew_$s" "skew$s" 0 0 1 16 2
   done
+  for d in 100 300 1000 3000; do  # SM 1 (or 16) starting D ns later
+    measure "skew_0_delay_$d" skew0 0 "$d" 1 16
+    measure "skew_32_delay_$d" skew32 0 "$d" 1 16
+  done
 }
 if [ "${3:-}" = skew ]; then  # only these (l2_merge_scope.sh device OUTDIR skew)
   skew_runs
