@@ -4,8 +4,9 @@
 # L1 misses and the L2's SM reads of every launch. Then SM 0 with SMs 1 and 16 (which merge
 # with it) and 8 (which does not), the second starting DELAY_NS after the first. SMs 2, 4,
 # .., 14 with every SM give the other SMs' groups.
-# Then SM 0 with SMs 1, 16 and 2 where SM 1 reads 0, 32, 64 or 128 bytes further on (skewN):
-# whether requests that share sectors but ask for different ones merge.
+# Then SM 0 with SMs 1, 16 and 2 where SM 1 reads 0, 32, 64 or 128 bytes further on (skewN),
+# and with SM 1 or 16 reading 0 or 32 bytes on and starting 100-3,000 ns late: whether
+# requests that share sectors but ask for different ones merge, and whether timing matters.
 #   On the GPU machine:  tools/calibration/l2_merge_scope.sh device OUTDIR [skew]
 #     writes OUTDIR/gpu_l2_merge_scope_{skew_N,stream,hot,map_A,delay_NS}.csv (ncu --csv
 #     rows; with "skew" only the skew_N runs), the launches' order and status
