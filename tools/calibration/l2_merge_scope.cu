@@ -74,10 +74,11 @@ __global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int ho
 }
 
 int main(int argc, char** argv) {
-  const bool skewed = strncmp(argv[argc > 1 ? 1 : 0], "skew", 4) == 0;
-  const int skew_bytes = skewed ? atoi(argv[1] + 4) : -1;
+  const bool skewed = argc > 1 && strncmp(argv[1], "skew", 4) == 0;
+  char* end = nullptr;
+  const long skew_bytes = skewed ? strtol(argv[1] + 4, &end, 10) : -1;
   if (argc < 5 || (strcmp(argv[1], "stream") && strcmp(argv[1], "hot") && !skewed) ||
-      (skewed && (skew_bytes < 0 || skew_bytes >= 4096 || skew_bytes % 4))) {
+      (skewed && (end == argv[1] + 4 || *end || skew_bytes < 0 || skew_bytes >= 4096 || skew_bytes % 4))) {
     fprintf(stderr, "usage: %s stream|hot|skewN SM_A DELAY_NS SM_B...|all  (N: bytes, a multiple of 4 below 4096)\n",
             argv[0]);
     return 2;
@@ -116,7 +117,7 @@ int main(int argc, char** argv) {
     const unsigned sm_b = partners[i];
     cudaMemset(arrive, 0, 4);
     cudaMemset(timed_out, 0, 4);
-    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, skewed ? skew_bytes / 4 : -1, sm_a, sm_b, delay_ns, arrive,
+    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, skewed ? int(skew_bytes / 4) : -1, sm_a, sm_b, delay_ns, arrive,
                                       timed_out, sink);
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {
