@@ -11,6 +11,8 @@
 //   and SM_B's reads start N bytes further on (N a multiple of 4 below 4096): with N 32 its
 //   warps ask for sectors 1-3 of a line and 0 of the next, sharing sectors with SM_A's
 //   requests but never asking for the same ones; with N 128 they ask for the same lines.
+// MODE bytesN: as skewN with one byte per thread (a warp asks for one 32-byte sector; with
+//   N not a multiple of 32, for parts of two), as the greyscale kernels' byte loads.
 // One launch per SM_B given, or per SM of the device for "all" (SM_B == SM_A: SM_A alone,
 // the control); ncu counts each launch's L1 misses and the L2's SM reads (l2_merge_scope.sh).
 // Prints "launch,mode,sm_a,sm_b,delay_ns,status" per launch (status "ok", or "timeout" where a block waited 50 ms for its partner).
@@ -27,7 +29,8 @@ __device__ float4 load_cg(const float4* p) {
   return v;
 }
 
-__global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int hot, int skew_words, unsigned sm_a,
+__global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int hot, int skew_words, int skew_bytes,
+                          unsigned sm_a,
                           unsigned sm_b, unsigned long long delay_ns, unsigned* arrive, unsigned* timed_out,
                           float* sink) {
   extern __shared__ float pad[];
@@ -60,6 +63,10 @@ __global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int ho
       float4 v = load_cg(buf + slice * 32u + lane);
       acc += v.x + v.y + v.z + v.w;
     }
+  } else if (skew_bytes >= 0) {
+    const unsigned char* bytes =
+        reinterpret_cast<const unsigned char*>(buf) + (id == sm_b && id != sm_a ? skew_bytes : 0);
+    for (unsigned i = threadIdx.x; i < n_vec * 16u; i += blockDim.x) acc += float(bytes[i]);
   } else if (skew_words >= 0) {
     const float* words = reinterpret_cast<const float*>(buf) + (id == sm_b && id != sm_a ? skew_words : 0);
     for (unsigned i = threadIdx.x; i < n_vec * 4u; i += blockDim.x) acc += words[i];
@@ -74,12 +81,16 @@ __global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int ho
 }
 
 int main(int argc, char** argv) {
-  const bool skewed = argc > 1 && strncmp(argv[1], "skew", 4) == 0;
+  const bool bytes = argc > 1 && strncmp(argv[1], "bytes", 5) == 0;
+  const bool skewed = argc > 1 && (strncmp(argv[1], "skew", 4) == 0 || bytes);
+  const char* number = argc > 1 ? argv[1] + (bytes ? 5 : 4) : "";
   char* end = nullptr;
-  const long skew_bytes = skewed ? strtol(argv[1] + 4, &end, 10) : -1;
+  const long skew_bytes = skewed ? strtol(number, &end, 10) : -1;
   if (argc < 5 || (strcmp(argv[1], "stream") && strcmp(argv[1], "hot") && !skewed) ||
-      (skewed && (end == argv[1] + 4 || *end || skew_bytes < 0 || skew_bytes >= 4096 || skew_bytes % 4))) {
-    fprintf(stderr, "usage: %s stream|hot|skewN SM_A DELAY_NS SM_B...|all  (N: bytes, a multiple of 4 below 4096)\n",
+      (skewed && (end == number || *end || skew_bytes < 0 || skew_bytes >= 4096 || (!bytes && skew_bytes % 4)))) {
+    fprintf(stderr,
+            "usage: %s stream|hot|skewN|bytesN SM_A DELAY_NS SM_B...|all  (N: bytes below 4096, for skewN a multiple "
+            "of 4)\n",
             argv[0]);
     return 2;
   }
@@ -117,7 +128,8 @@ int main(int argc, char** argv) {
     const unsigned sm_b = partners[i];
     cudaMemset(arrive, 0, 4);
     cudaMemset(timed_out, 0, 4);
-    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, skewed ? int(skew_bytes / 4) : -1, sm_a, sm_b, delay_ns, arrive,
+    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, skewed && !bytes ? int(skew_bytes / 4) : -1,
+                                      bytes ? int(skew_bytes) : -1, sm_a, sm_b, delay_ns, arrive,
                                       timed_out, sink);
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {

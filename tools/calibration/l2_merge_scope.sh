@@ -5,8 +5,9 @@
 # with it) and 8 (which does not), the second starting DELAY_NS after the first. SMs 2, 4,
 # .., 14 with every SM give the other SMs' groups.
 # Then SM 0 with SMs 1, 16 and 2 where SM 1 reads 0, 32, 64 or 128 bytes further on (skewN),
-# and with SM 1 or 16 reading 0 or 32 bytes on and starting 100-3,000 ns late: whether
-# requests that share sectors but ask for different ones merge, and whether timing matters.
+# the same with byte loads (bytesN: a warp asks for one sector, or parts of two), and SM 1 or
+# 16 reading 0 or 32 bytes on and starting 100-3,000 ns late: whether requests that share
+# sectors but ask for different ones merge, and whether timing matters.
 #   On the GPU machine:  tools/calibration/l2_merge_scope.sh device OUTDIR [skew]
 #     writes OUTDIR/gpu_l2_merge_scope_{skew_N,stream,hot,map_A,delay_NS}.csv (ncu --csv
 #     rows; with "skew" only the skew_N runs), the launches' order and status
@@ -45,9 +46,9 @@ EOF
   sim_rows "$out/l2_merge_scope_sim.csv" -- "$work/l2_merge_scope" stream 0 0 0 1 16 2 8
   # The skewed pairs with the config's merge rule and with merging by sectors.
   : > "$work/skew.csv"
-  for s in 0 32 128; do
+  for s in skew0 skew32 skew128 bytes0 bytes16; do
     for rule in request sectors; do
-      sim_rows "$work/one.csv" --set "gpcs.merge_match=$rule" -- "$work/l2_merge_scope" "skew$s" 0 0 1 2
+      sim_rows "$work/one.csv" --set "gpcs.merge_match=$rule" -- "$work/l2_merge_scope" "$s" 0 0 1 2
       if [ -s "$work/skew.csv" ]; then tail -n +2 "$work/one.csv" >> "$work/skew.csv"; else cp "$work/one.csv" "$work/skew.csv"; fi
     done
   done
@@ -69,6 +70,9 @@ measure() {  # NAME ARGS...: the launches' status, then ncu's counts
 skew_runs() {  # SM 0 with SM 1 (its TPC), 16 (its GPC) and 2 (another GPC), SM 1's reads shifted
   for s in 0 32 64 128; do
     measure "skew_$s" "skew$s" 0 0 1 16 2
+  done
+  for s in 0 16 32; do  # one byte per thread: a warp asks for one sector (or parts of two)
+    measure "bytes_$s" "bytes$s" 0 0 1 16 2
   done
   for d in 100 300 1000 3000; do  # SM 1 (or 16) starting D ns later
     measure "skew_0_delay_$d" skew0 0 "$d" 1 16
