@@ -13,6 +13,10 @@
 //   requests but never asking for the same ones; with N 128 they ask for the same lines.
 // MODE bytesN: as skewN with one byte per thread (a warp asks for one 32-byte sector; with
 //   N not a multiple of 32, for parts of two), as the greyscale kernels' byte loads.
+// MODE rgbN: the greyscale kernel's reads (kernels/greyscale): 3-byte pixels in rows of 200
+//   (600 bytes); a block reads a 16-pixel-wide column strip, 64 rows at a time, each
+//   thread its pixel's 3 bytes with 3 byte loads; SM_A's strip is columns 0-15, SM_B's N
+//   pixels further right (16: the next block's, sharing one sector per row; 0: the same).
 // One launch per SM_B given, or per SM of the device for "all" (SM_B == SM_A: SM_A alone,
 // the control); ncu counts each launch's L1 misses and the L2's SM reads (l2_merge_scope.sh).
 // Prints "launch,mode,sm_a,sm_b,delay_ns,status" per launch (status "ok", or "timeout" where a block waited 50 ms for its partner).
@@ -30,7 +34,7 @@ __device__ float4 load_cg(const float4* p) {
 }
 
 __global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int hot, int skew_words, int skew_bytes,
-                          unsigned sm_a,
+                          int rgb_shift, unsigned sm_a,
                           unsigned sm_b, unsigned long long delay_ns, unsigned* arrive, unsigned* timed_out,
                           float* sink) {
   extern __shared__ float pad[];
@@ -63,6 +67,14 @@ __global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int ho
       float4 v = load_cg(buf + slice * 32u + lane);
       acc += v.x + v.y + v.z + v.w;
     }
+  } else if (rgb_shift >= 0) {
+    const unsigned char* px = reinterpret_cast<const unsigned char*>(buf);
+    const unsigned col = (threadIdx.x & 15u) + (id == sm_b && id != sm_a ? unsigned(rgb_shift) : 0u);
+    const unsigned rows = n_vec * 16u / 600u;
+    for (unsigned row = threadIdx.x >> 4; row < rows; row += blockDim.x >> 4) {
+      const unsigned char* p = px + row * 600u + col * 3u;
+      acc += float(p[0]) * 0.21f + float(p[1]) * 0.71f + float(p[2]) * 0.07f;
+    }
   } else if (skew_bytes >= 0) {
     const unsigned char* bytes =
         reinterpret_cast<const unsigned char*>(buf) + (id == sm_b && id != sm_a ? skew_bytes : 0);
@@ -82,15 +94,17 @@ __global__ void pair_read(const float4* __restrict__ buf, unsigned n_vec, int ho
 
 int main(int argc, char** argv) {
   const bool bytes = argc > 1 && strncmp(argv[1], "bytes", 5) == 0;
-  const bool skewed = argc > 1 && (strncmp(argv[1], "skew", 4) == 0 || bytes);
-  const char* number = argc > 1 ? argv[1] + (bytes ? 5 : 4) : "";
+  const bool rgb = argc > 1 && strncmp(argv[1], "rgb", 3) == 0;
+  const bool skewed = argc > 1 && (strncmp(argv[1], "skew", 4) == 0 || bytes || rgb);
+  const char* number = argc > 1 ? argv[1] + (bytes ? 5 : rgb ? 3 : 4) : "";
   char* end = nullptr;
   const long skew_bytes = skewed ? strtol(number, &end, 10) : -1;
   if (argc < 5 || (strcmp(argv[1], "stream") && strcmp(argv[1], "hot") && !skewed) ||
-      (skewed && (end == number || *end || skew_bytes < 0 || skew_bytes >= 4096 || (!bytes && skew_bytes % 4)))) {
+      (skewed && (end == number || *end || skew_bytes < 0 || skew_bytes >= 4096 || (rgb && skew_bytes > 184) ||
+                  (!bytes && !rgb && skew_bytes % 4)))) {
     fprintf(stderr,
-            "usage: %s stream|hot|skewN|bytesN SM_A DELAY_NS SM_B...|all  (N: bytes below 4096, for skewN a multiple "
-            "of 4)\n",
+            "usage: %s stream|hot|skewN|bytesN|rgbN SM_A DELAY_NS SM_B...|all  (N: bytes below 4096, for skewN a "
+            "multiple of 4; for rgbN pixels, at most 184)\n",
             argv[0]);
     return 2;
   }
@@ -128,8 +142,8 @@ int main(int argc, char** argv) {
     const unsigned sm_b = partners[i];
     cudaMemset(arrive, 0, 4);
     cudaMemset(timed_out, 0, 4);
-    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, skewed && !bytes ? int(skew_bytes / 4) : -1,
-                                      bytes ? int(skew_bytes) : -1, sm_a, sm_b, delay_ns, arrive,
+    pair_read<<<sms, threads, smem>>>(buf, n_vec, hot, skewed && !bytes && !rgb ? int(skew_bytes / 4) : -1,
+                                      bytes ? int(skew_bytes) : -1, rgb ? int(skew_bytes) : -1, sm_a, sm_b, delay_ns, arrive,
                                       timed_out, sink);
     cudaError_t e = cudaDeviceSynchronize();
     if (e != cudaSuccess) {

@@ -46,7 +46,7 @@ EOF
   sim_rows "$out/l2_merge_scope_sim.csv" -- "$work/l2_merge_scope" stream 0 0 0 1 16 2 8
   # The skewed pairs with the config's merge rule and with merging by sectors.
   : > "$work/skew.csv"
-  for s in skew0 skew32 skew128 bytes0 bytes16; do
+  for s in skew0 skew32 skew128 bytes0 bytes16 rgb0 rgb16; do
     for rule in request sectors; do
       sim_rows "$work/one.csv" --set "gpcs.merge_match=$rule" -- "$work/l2_merge_scope" "$s" 0 0 1 2
       if [ -s "$work/skew.csv" ]; then tail -n +2 "$work/one.csv" >> "$work/skew.csv"; else cp "$work/one.csv" "$work/skew.csv"; fi
@@ -73,6 +73,9 @@ skew_runs() {  # SM 0 with SM 1 (its TPC), 16 (its GPC) and 2 (another GPC), SM 
   done
   for s in 0 16 32; do  # one byte per thread: a warp asks for one sector (or parts of two)
     measure "bytes_$s" "bytes$s" 0 0 1 16 2
+  done
+  for s in 0 16; do  # the greyscale kernel's reads: the same strip, or the next block's
+    measure "rgb_$s" "rgb$s" 0 0 1 16 2
   done
   for d in 100 300 1000 3000; do  # SM 1 (or 16) starting D ns later
     measure "skew_0_delay_$d" skew0 0 "$d" 1 16
