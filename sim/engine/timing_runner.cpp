@@ -106,7 +106,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       for (size_t k = 0; k < sms.size(); ++k) {
         if (next_block >= nblocks) break;
         const size_t slot = (cursor + k) % sms.size();  // cursor stays 0 without a rate
-        const size_t i = ctx.sm_fill_order && !ctx.sm_fill_order->empty() ? (*ctx.sm_fill_order)[slot] : slot;
+        const size_t i = ctx.sm_of_block(slot);  // the slot-th SM of the first-pass order
         sm::SmCore& s = phase.sm(i);
         if (!s.has_free_block_slot()) continue;
         if (next_block >= allowed) {  // a slot is free, the dispatcher is not
