@@ -312,9 +312,26 @@ std::optional<Device::SymbolInfo> Device::symbol(const isa::Module& m, const std
   return std::nullopt;
 }
 
+OccupancyStats Device::check_launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
+                                   const LaunchOptions& options) {
+  validate_launch(impl_->spec, kernel, grid, block, dynamic_shared_bytes);
+  const DeviceSpec& spec = impl_->spec_with_capacity(launch_shared_capacity(
+      impl_->spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread, options.shared_preference));
+  const OccupancyStats occupancy =
+      launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
+  if (options.cooperative) {
+    const uint64_t fits = uint64_t(spec.sm.count) * occupancy.blocks_per_sm;
+    if (grid.count() > fits)
+      throw LaunchError(fmt::format("cooperative launch too large: {} blocks, and at most {} ({} per SM on {} SMs) can "
+                                    "be resident at once (kernel '{}')",
+                                    grid.count(), fits, occupancy.blocks_per_sm, spec.sm.count, kernel.name));
+  }
+  return occupancy;
+}
+
 LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
                            std::span<const KernelArg> args, const LaunchOptions& options) {
-  validate_launch(impl_->spec, kernel, grid, block, dynamic_shared_bytes);
+  const OccupancyStats occupancy = check_launch(kernel, grid, block, dynamic_shared_bytes, options);
   // The launch runs with the L1/shared split the device's carveout rules choose for it.
   const DeviceSpec& spec = impl_->spec_with_capacity(launch_shared_capacity(
       impl_->spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread, options.shared_preference));
@@ -326,7 +343,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   stats.dynamic_shared_bytes = dynamic_shared_bytes;
   stats.timing_mode = options.mode == SimMode::Timing;
   stats.l1_bytes = spec.has_l1 ? static_cast<uint32_t>(spec.l1.size_bytes) : 0;
-  stats.occupancy = launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
+  stats.occupancy = occupancy;
 
   // Device functions share the kernel's register file across calls, which the storage
   // plan's liveness does not follow: kernels that call keep one slot per register.
@@ -386,12 +403,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       if (at) d->free(at);
     }
   } workspace{this};
-  if (options.cooperative) {
-    const uint64_t fits = uint64_t(spec.sm.count) * stats.occupancy.blocks_per_sm;
-    if (grid.count() > fits)
-      throw LaunchError(fmt::format("cooperative launch too large: {} blocks, and at most {} ({} per SM on {} SMs) can "
-                                    "be resident at once (kernel '{}')",
-                                    grid.count(), fits, stats.occupancy.blocks_per_sm, spec.sm.count, kernel.name));
+  if (options.cooperative) {  // (its size checked by check_launch)
     workspace.at = malloc(16);
     const uint32_t header[4] = {16, 0, 0, 0};
     copy_to_device(workspace.at, header, sizeof header);

@@ -232,6 +232,13 @@ class Device {
   };
   std::optional<SymbolInfo> symbol(const isa::Module& m, const std::string& name) const;
 
+  // The checks launch() makes before anything runs, alone: throws LaunchError for a launch
+  // CUDA would refuse (dimensions, per-block resources with the carveout the launch would
+  // get, a cooperative grid that cannot be resident at once) and otherwise returns the
+  // launch's occupancy. A runtime that queues a launch checks it with this when it is made.
+  OccupancyStats check_launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
+                              const LaunchOptions& options = {});
+
   // Runs one kernel to completion. Throws LaunchError for launches CUDA would refuse and
   // KernelFault for faults during execution; the device stays usable afterwards.
   LaunchStats launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,

@@ -1,8 +1,10 @@
 // The CUDA runtime on a simulated device: what a program's calls to libcudart mean here.
 // One Runtime is one CUDA context (device 0). The C entry points in api/ translate each
 // call into a method; everything here is ordinary, testable C++ that throws ApiError.
-// Kernels run synchronously at launch, which is one legal schedule of CUDA's in-order
-// streams; a fault in a kernel becomes the sticky error later calls return, as on hardware.
+// Launches are queued and run, in the order they were made, at the program's next call
+// that is not itself stream work (a synchronisation, a blocking copy, any query): one
+// legal schedule of CUDA's in-order streams. A fault in a kernel becomes the sticky error
+// later calls return, as on hardware.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -146,6 +148,10 @@ class Runtime {
   void* host_device_pointer(void* host, unsigned flags) const;
   unsigned host_flags(const void* host) const;
   void memcpy(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind, const char* call);
+  // cudaMemcpyAsync: between device, managed and pinned memory it queues behind the
+  // launches waiting (its errors then come from the call that runs the queue); with
+  // pageable host memory on either side it waits for them and copies now, as CUDA does.
+  void memcpy_async(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind, const char* call);
   void memcpy_2d(void* dst, uint64_t dpitch, const void* src, uint64_t spitch, uint64_t width, uint64_t height,
                  cuda::MemcpyKind kind);
   void memset(void* dst, int value, uint64_t bytes);
@@ -291,6 +297,26 @@ class Runtime {
   float elapsed_ms(void* start, void* end) const;
   void check_event(const void* event, const char* call) const;
   double now_ns() const { return sim_time_ns_; }
+
+  // --- Work queued in streams (runtime_streams.cpp) ---
+  // While `queueing` is on (the runtime API's stream-ordered calls: launches, event
+  // records, stream waits and memory hints), a launch is checked as CUDA checks it when it
+  // is made and then queued; drain() runs the queue in order. The API layer drains before
+  // every other call, so host code between a launch and the next such call runs before the
+  // simulated GPU starts, as it may on a GPU (a kernel may wait for a flag the host sets
+  // after launching it). CUDA_LAUNCH_BLOCKING=1 runs every launch when it is made.
+  void set_queueing(bool on) { queueing_ = on; }
+  bool queueing() const { return queueing_; }
+  // Runs the queued work. The first launch error CUDA would have refused at the launch
+  // (warpsim's launch-time check missed it) is thrown after the rest has run.
+  void drain();
+  // Launches waiting in the queue (the exit report says when a program never waited).
+  uint64_t queued_launches() const { return queued_launches_; }
+  // At exit: runs what is queued so that the report counts it, with its device printf
+  // output dropped, as a GPU drops it (CUDA flushes that output only at synchronising
+  // calls, not at exit: docs/measurements/h200_stream_order_2026-11-29.txt). Returns how
+  // many launches the program never waited for.
+  uint64_t drain_at_exit();
 
   // --- Errors ---
   // A kernel fault is asynchronous, as on hardware: the launch succeeds, and the fault
@@ -456,6 +482,15 @@ class Runtime {
   uint32_t conditions_in_chunk_ = 0;
   std::unique_ptr<GraphExec> build_exec(const Graph& g, bool body);
   void run_conditional(const GraphNode& n, void* stream);
+  struct QueuedWork {
+    std::function<void()> run;
+    bool launch = false;
+  };
+  std::deque<QueuedWork> queue_;
+  uint64_t queued_launches_ = 0;
+  bool queueing_ = false;
+  bool draining_ = false;
+  bool drop_printf_ = false;  // drain_at_exit()
   std::set<const void*> streams_;
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles

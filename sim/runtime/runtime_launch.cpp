@@ -116,7 +116,30 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   g.args = std::move(kargs);
   g.cooperative = cooperative;
   g.window = window ? *window : stream_policy_window(stream);
-  run_grid(g);
+  if (!queueing_ || options_.launch_blocking) {
+    drain();
+    run_grid(g);
+    return;
+  }
+  // Queued: CUDA's launch-time checks now, the grid at the next drain (unless a kernel
+  // queued before it faults: then it is dropped, as above).
+  LaunchOptions check;
+  check.shared_preference = g.preference;
+  check.cooperative = g.cooperative;
+  try {
+    device_->check_launch(kernel, g.grid, g.block, g.shared, check);
+  } catch (const LaunchError& e) {
+    throw ApiError(launch_error_code(e.what()), e.what());
+  }
+  queue_.push_back({[this, g = std::move(g)] {
+                      if (sticky_ != cuda::Success) {
+                        ++dropped_launches_;
+                        return;
+                      }
+                      run_grid(g);
+                    },
+                    true});
+  ++queued_launches_;
 }
 
 bool Runtime::launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work) {
@@ -144,6 +167,7 @@ bool Runtime::launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work
   };
   lo.device_runtime_version = cuda::kDeviceRuntimeVersion;
   lo.device_queries = device_queries();
+  if (drop_printf_) lo.printf_sink = [](std::string_view) {};
 
   sync_managed_to_device();
   LaunchRecord rec;

@@ -291,6 +291,18 @@ void Runtime::memcpy(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKin
   account_copy(transfer(dst, src, bytes, kind, call), bytes);
 }
 
+void Runtime::memcpy_async(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind, const char* call) {
+  const auto pageable = [&](const void* p) {
+    return p && !is_managed(p) && !device_allocation(p) && !host_alloc(p);
+  };
+  if (!queueing_ || queue_.empty() || options_.launch_blocking || pageable(dst) || pageable(src)) {
+    drain();
+    memcpy(dst, src, bytes, kind, call);
+    return;
+  }
+  queue_.push_back({[=, this] { memcpy(dst, src, bytes, kind, call); }, false});
+}
+
 cuda::MemcpyKind Runtime::transfer(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind,
                                    const char* call) {
   if (bytes == 0) return kind;

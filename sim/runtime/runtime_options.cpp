@@ -81,6 +81,7 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
   if (auto v = get("WARPSIM_MAX_CYCLES")) o.limits.max_cycles = parse_number<uint64_t>("WARPSIM_MAX_CYCLES", *v);
   if (auto v = get("WARPSIM_MAX_SECONDS")) o.limits.max_host_seconds = parse_number<double>("WARPSIM_MAX_SECONDS", *v);
   if (auto v = get("WARPSIM_PROGRAM")) o.program = *v;
+  if (auto v = get("CUDA_LAUNCH_BLOCKING")) o.launch_blocking = *v == "1";  // CUDA reads "1" as on, anything else off
   return o;
 }
 

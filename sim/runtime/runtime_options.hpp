@@ -23,6 +23,8 @@
 //                                        the same statistics and results for any N
 //   WARPSIM_MAX_INSTRUCTIONS, WARPSIM_MAX_CYCLES, WARPSIM_MAX_SECONDS   per-launch limits
 //   WARPSIM_PROGRAM=NAME                 the program's name in messages (default: argv[0])
+//   CUDA_LAUNCH_BLOCKING=1               CUDA's own switch: every launch runs when it is made
+//                                        instead of at the program's next synchronising call
 #pragma once
 #include <functional>
 #include <string>
@@ -46,6 +48,7 @@ struct RuntimeOptions {
   bool by_line = false;
   Limits limits;
   std::string program = "program";
+  bool launch_blocking = false;  // CUDA_LAUNCH_BLOCKING=1: each launch runs when it is made
 
   // Reads the WARPSIM_* variables through `getenv` (injectable for tests). Throws
   // ConfigError naming the variable for a malformed value.

@@ -1,11 +1,46 @@
-// Streams and events. Work runs when it is issued, so every stream is always complete;
-// events carry the simulated time at which they were recorded, so a program's own
+// Streams and events. Launches wait in one queue, in the order they were made (each
+// stream's order kept), until the program's next call that is not stream work; events
+// carry the simulated time at which the work before them ended, so a program's own
 // cudaEventElapsedTime measures the simulated GPU.
 #include <fmt/format.h>
+
+#include <optional>
 
 #include "sim/runtime/runtime.hpp"
 
 namespace warpsim::runtime {
+
+void Runtime::drain() {
+  if (draining_) return;  // a host function queued work runs in may not call CUDA; if it does, nothing is re-entered
+  draining_ = true;
+  struct Done {
+    bool& flag;
+    ~Done() { flag = false; }
+  } done{draining_};
+  std::optional<ApiError> first;
+  while (!queue_.empty()) {
+    QueuedWork w = std::move(queue_.front());
+    queue_.pop_front();
+    if (w.launch) --queued_launches_;
+    try {
+      w.run();
+    } catch (const ApiError& e) {
+      if (!first) first = e;
+    }
+  }
+  if (first) throw *first;
+}
+
+uint64_t Runtime::drain_at_exit() {
+  const uint64_t never_waited = queued_launches_;
+  drop_printf_ = true;
+  struct Done {
+    bool& flag;
+    ~Done() { flag = false; }
+  } done{drop_printf_};
+  drain();
+  return never_waited;
+}
 
 void* Runtime::create_stream() {
   handles_.push_back(std::make_unique<char>());
@@ -57,6 +92,10 @@ void Runtime::record_event(void* event, void* stream) {
   check_stream(stream, "cudaEventRecord");
   if (capturing(stream)) {  // in a capture: a fork point other streams may join
     capture_event(event, stream);
+    return;
+  }
+  if (queueing_ && !queue_.empty()) {  // when the work queued before it has run
+    queue_.push_back({[this, event] { events_[event] = sim_time_ns_; }, false});
     return;
   }
   events_[event] = sim_time_ns_;

@@ -7,6 +7,7 @@
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
+using warpsim::runtime::api::ordered_call;
 using Kind = warpsim::cuda::MemcpyKind;
 
 namespace {
@@ -117,25 +118,27 @@ WARPSIM_API int cudaMemcpy(void* dst, const void* src, size_t bytes, int kind) {
 }
 
 WARPSIM_API int cudaMemcpyAsync(void* dst, const void* src, size_t bytes, int kind, void* stream) {
-  return call("cudaMemcpyAsync", [&](Runtime& rt) {
+  return ordered_call("cudaMemcpyAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemcpyAsync");
     if (rt.capturing(stream)) {
       rt.capture(stream, rt.linear_copy_node(dst, src, bytes, kind_of(kind)));
       return;
     }
-    rt.memcpy(dst, src, bytes, kind_of(kind), "cudaMemcpyAsync");
+    rt.memcpy_async(dst, src, bytes, kind_of(kind), "cudaMemcpyAsync");
   });
 }
 
 // Peer copies between devices: the simulated machine has one device, so both must be 0,
 // and the copy is a device-to-device copy.
 namespace {
-void peer_copy(Runtime& rt, void* dst, int dst_dev, const void* src, int src_dev, size_t bytes, const char* call) {
+void peer_copy(Runtime& rt, void* dst, int dst_dev, const void* src, int src_dev, size_t bytes, const char* call,
+               bool async = false) {
   if (dst_dev != 0 || src_dev != 0)
     throw ApiError(warpsim::cuda::ErrorInvalidDevice,
                    fmt::format("{}: devices {} and {} (the simulated machine has device 0 only)", call, dst_dev,
                                src_dev));
-  rt.memcpy(dst, src, bytes, Kind::DeviceToDevice, call);
+  if (async) rt.memcpy_async(dst, src, bytes, Kind::DeviceToDevice, call);
+  else rt.memcpy(dst, src, bytes, Kind::DeviceToDevice, call);
 }
 }  // namespace
 
@@ -148,10 +151,10 @@ WARPSIM_API int cudaMemcpyPeer(void* dst, int dst_dev, const void* src, int src_
 
 WARPSIM_API int cudaMemcpyPeerAsync(void* dst, int dst_dev, const void* src, int src_dev, size_t bytes,
                                     void* stream) {
-  return call("cudaMemcpyPeerAsync", [&](Runtime& rt) {
+  return ordered_call("cudaMemcpyPeerAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemcpyPeerAsync");
     rt.no_capture(stream, "cudaMemcpyPeerAsync");
-    peer_copy(rt, dst, dst_dev, src, src_dev, bytes, "cudaMemcpyPeerAsync");
+    peer_copy(rt, dst, dst_dev, src, src_dev, bytes, "cudaMemcpyPeerAsync", true);
   });
 }
 
@@ -209,8 +212,8 @@ WARPSIM_API int cudaPointerGetAttributes(warpsim::cuda::PointerAttributes* attr,
 #endif
 
 // Managed-memory hints: every managed byte is already where the next user needs it.
-WARPSIM_API int cudaMemPrefetchAsync(const void*, size_t, ...) { return call("cudaMemPrefetchAsync", [](Runtime&) {}); }
-WARPSIM_API int cudaMemAdvise(const void*, size_t, ...) { return call("cudaMemAdvise", [](Runtime&) {}); }
+WARPSIM_API int cudaMemPrefetchAsync(const void*, size_t, ...) { return ordered_call("cudaMemPrefetchAsync", [](Runtime&) {}); }
+WARPSIM_API int cudaMemAdvise(const void*, size_t, ...) { return ordered_call("cudaMemAdvise", [](Runtime&) {}); }
 
 WARPSIM_API int cudaMemcpyToSymbol(const void* symbol, const void* src, size_t bytes, size_t offset, int kind) {
   return call("cudaMemcpyToSymbol",

@@ -7,6 +7,7 @@
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
+using warpsim::runtime::api::ordered_call;
 using Dim3 = warpsim::cuda::Dim3;
 
 WARPSIM_API void** __cudaRegisterFatBinary(void* fat_cubin) {
@@ -18,6 +19,7 @@ WARPSIM_API void** __cudaRegisterFatBinary(void* fat_cubin) {
 WARPSIM_API void __cudaRegisterFatBinaryEnd(void** /*handle*/) {}
 
 WARPSIM_API void __cudaUnregisterFatBinary(void** handle) {
+  api::finish_queued_at_exit();  // nvcc's code calls this at exit only
   api::registration_call("__cudaUnregisterFatBinary", [&](Runtime& rt) { rt.unregister_fatbin(handle); });
 }
 
@@ -58,14 +60,13 @@ WARPSIM_API void __cudaRegisterSurface(void**, const void*, const void**, const 
 }
 
 WARPSIM_API unsigned __cudaPushCallConfiguration(Dim3 grid, Dim3 block, size_t shared, void* stream) {
-  call("__cudaPushCallConfiguration", [&](Runtime& rt) { rt.push_call_configuration(grid, block, shared, stream); },
+  ordered_call("__cudaPushCallConfiguration", [&](Runtime& rt) { rt.push_call_configuration(grid, block, shared, stream); },
        api::Sticky::Ignore);
   return 0;
 }
 
 WARPSIM_API int __cudaPopCallConfiguration(Dim3* grid, Dim3* block, size_t* shared, void* stream) {
-  return call(
-      "__cudaPopCallConfiguration",
+  return ordered_call("__cudaPopCallConfiguration",
       [&](Runtime& rt) {
         uint64_t sh = 0;
         rt.pop_call_configuration(grid, block, &sh, static_cast<void**>(stream));
@@ -75,19 +76,19 @@ WARPSIM_API int __cudaPopCallConfiguration(Dim3* grid, Dim3* block, size_t* shar
 }
 
 WARPSIM_API int __cudaGetKernel(const void** kernel, const void* host_fn) {
-  return call("__cudaGetKernel", [&](Runtime& rt) { *kernel = rt.kernel_handle(host_fn); }, api::Sticky::Ignore);
+  return ordered_call("__cudaGetKernel", [&](Runtime& rt) { *kernel = rt.kernel_handle(host_fn); }, api::Sticky::Ignore);
 }
 
 WARPSIM_API int cudaGetKernel(const void** kernel, const void* host_fn) {
-  return call("cudaGetKernel", [&](Runtime& rt) { *kernel = rt.kernel_handle(host_fn); });
+  return ordered_call("cudaGetKernel", [&](Runtime& rt) { *kernel = rt.kernel_handle(host_fn); });
 }
 
 WARPSIM_API int cudaGetFuncBySymbol(const void** func, const void* host_fn) {
-  return call("cudaGetFuncBySymbol", [&](Runtime& rt) { *func = rt.kernel_handle(host_fn); });
+  return ordered_call("cudaGetFuncBySymbol", [&](Runtime& rt) { *func = rt.kernel_handle(host_fn); });
 }
 
 WARPSIM_API int cudaLaunchKernel(const void* func, Dim3 grid, Dim3 block, void** args, size_t shared, void* stream) {
-  return call("cudaLaunchKernel", [&](Runtime& rt) { rt.launch(func, grid, block, args, shared, stream); });
+  return ordered_call("cudaLaunchKernel", [&](Runtime& rt) { rt.launch(func, grid, block, args, shared, stream); });
 }
 
 WARPSIM_API int cudaLaunchKernel_ptsz(const void* func, Dim3 grid, Dim3 block, void** args, size_t shared,
@@ -98,7 +99,7 @@ WARPSIM_API int cudaLaunchKernel_ptsz(const void* func, Dim3 grid, Dim3 block, v
 // Its shape errors are cudaErrorInvalidValue, as on an H200 (grid_sync.expected).
 WARPSIM_API int cudaLaunchCooperativeKernel(const void* func, Dim3 grid, Dim3 block, void** args, size_t shared,
                                             void* stream) {
-  return call("cudaLaunchCooperativeKernel", [&](Runtime& rt) {
+  return ordered_call("cudaLaunchCooperativeKernel", [&](Runtime& rt) {
     try {
       rt.launch(func, grid, block, args, shared, stream, true);
     } catch (const ApiError& e) {
@@ -114,7 +115,7 @@ WARPSIM_API int cudaLaunchCooperativeKernel_ptsz(const void* func, Dim3 grid, Di
 }
 
 WARPSIM_API int cudaLaunchKernelExC(const warpsim::cuda::LaunchConfig* config, const void* func, void** args) {
-  return call("cudaLaunchKernelExC", [&](Runtime& rt) { rt.launch_ex(config, func, args); });
+  return ordered_call("cudaLaunchKernelExC", [&](Runtime& rt) { rt.launch_ex(config, func, args); });
 }
 
 WARPSIM_API int cudaLaunchKernelExC_ptsz(const warpsim::cuda::LaunchConfig* config, const void* func, void** args) {

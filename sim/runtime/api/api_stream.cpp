@@ -1,11 +1,13 @@
-// Streams and events. Work runs in issue order as it is issued, so synchronising and
-// querying always find it complete; events carry simulated time.
+// Streams and events. Launches queue in the order they are made and run at the next call
+// that is not stream work (runtime.hpp), so synchronising and querying find them complete;
+// events carry simulated time. Recording an event and waiting for one are stream work.
 #include <fmt/format.h>
 
 #include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
+using warpsim::runtime::api::ordered_call;
 
 WARPSIM_API int cudaStreamCreate(void** stream) {
   return call("cudaStreamCreate", [&](Runtime& rt) { *stream = rt.create_stream(); });
@@ -41,7 +43,7 @@ WARPSIM_API int cudaStreamQuery(void* stream) {
 }
 
 WARPSIM_API int cudaStreamWaitEvent(void* stream, void* event, unsigned) {
-  return call("cudaStreamWaitEvent", [&](Runtime& rt) {
+  return ordered_call("cudaStreamWaitEvent", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaStreamWaitEvent");
     rt.check_event(event, "cudaStreamWaitEvent");
     rt.join_capture(stream, event);  // waiting on an event of a capture joins it
@@ -49,10 +51,11 @@ WARPSIM_API int cudaStreamWaitEvent(void* stream, void* event, unsigned) {
 }
 
 // Attaching managed memory to a stream changes which kernels may touch it while the host
-// does; warpsim's managed memory is always coherent between host and device (launches run
-// to completion in order), so after its checks this has nothing to do.
+// does; warpsim's managed memory is coherent between host and device (a kernel gets the
+// host's copy when it runs and gives it back when it ends), so after its checks this has
+// nothing to do.
 WARPSIM_API int cudaStreamAttachMemAsync(void* stream, void* ptr, size_t, unsigned flags) {
-  return call("cudaStreamAttachMemAsync", [&](Runtime& rt) { rt.attach_managed(stream, ptr, flags); });
+  return ordered_call("cudaStreamAttachMemAsync", [&](Runtime& rt) { rt.attach_managed(stream, ptr, flags); });
 }
 
 WARPSIM_API int cudaStreamAttachMemAsync_ptsz(void* stream, void* ptr, size_t length, unsigned flags) {
@@ -138,11 +141,11 @@ WARPSIM_API int cudaEventDestroy(void* event) {
 }
 
 WARPSIM_API int cudaEventRecord(void* event, void* stream) {
-  return call("cudaEventRecord", [&](Runtime& rt) { rt.record_event(event, stream); });
+  return ordered_call("cudaEventRecord", [&](Runtime& rt) { rt.record_event(event, stream); });
 }
 
 WARPSIM_API int cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
-  return call("cudaEventRecordWithFlags", [&](Runtime& rt) { rt.record_event(event, stream); });
+  return ordered_call("cudaEventRecordWithFlags", [&](Runtime& rt) { rt.record_event(event, stream); });
 }
 
 WARPSIM_API int cudaEventSynchronize(void* event) {

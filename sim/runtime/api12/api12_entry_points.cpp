@@ -13,6 +13,7 @@
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
+using warpsim::runtime::api::ordered_call;
 namespace cuda = warpsim::cuda;
 namespace cuda12 = warpsim::cuda12;
 
@@ -249,13 +250,13 @@ WARPSIM_API int cudaEventElapsedTime_v2(float* ms, void* start, void* end) {
 // Managed-memory hints with a cudaMemLocation (CUDA 12's _v2; api_memory.cpp has the
 // unsuffixed ones): every managed byte is already where the next user needs it.
 WARPSIM_API int cudaMemPrefetchAsync_v2(const void*, size_t, ...) {
-  return call("cudaMemPrefetchAsync_v2", [](Runtime&) {});
+  return ordered_call("cudaMemPrefetchAsync_v2", [](Runtime&) {});
 }
 WARPSIM_API int cudaMemPrefetchAsync_v2_ptsz(const void*, size_t, ...) {
-  return call("cudaMemPrefetchAsync_v2", [](Runtime&) {});
+  return ordered_call("cudaMemPrefetchAsync_v2", [](Runtime&) {});
 }
 WARPSIM_API int cudaMemAdvise_v2(const void*, size_t, ...) {
-  return call("cudaMemAdvise_v2", [](Runtime&) {});
+  return ordered_call("cudaMemAdvise_v2", [](Runtime&) {});
 }
 
 // CUDA 12 names that warpsim does not support, as api_unsupported.cpp does CUDA 13's.

@@ -45,11 +45,30 @@ void print_once(Context& c, const std::string& msg) {
   if (c.printed.insert(msg).second) fmt::print(stderr, "warpsim: {}\n", msg);
 }
 
+// At exit (nvcc's __cudaUnregisterFatBinary, whose exit handler runs before warpsim's, or
+// warpsim's own): launches the program never waited for run now, so that the report counts
+// them, and it is told that their device printf output is dropped, as on a GPU.
+void finish_queued(Runtime& rt) {
+  if (!rt.queued_launches()) return;
+  uint64_t n = 0;
+  try {
+    n = rt.drain_at_exit();
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "warpsim: {}\n", e.what());
+  }
+  fmt::print(stderr,
+             "warpsim: note: the program exited without waiting for its last {} kernel launch{} (no "
+             "cudaDeviceSynchronize, blocking copy or other synchronising call after {}): {} device printf output "
+             "is not printed, as on a GPU, where it is flushed only at such calls; the report counts {}\n",
+             n, n == 1 ? "" : "es", n == 1 ? "it" : "them", n == 1 ? "its" : "their", n == 1 ? "it" : "them");
+}
+
 void at_exit() {
   Context& c = context();
   std::lock_guard lock(c.mutex);
   if (!c.runtime) return;
-  const Runtime& rt = *c.runtime;
+  Runtime& rt = *c.runtime;
+  finish_queued(rt);
   const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
   try {
     if (!rt.options().json_out.empty()) {
@@ -84,7 +103,8 @@ namespace {
 
 // The body of every call; `runtime_api`: a libcudart call, whose error cudaGetLastError
 // reports (the driver API's errors are only returned).
-int run(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky, bool runtime_api) {
+int run(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky, bool runtime_api,
+        bool ordered = false) {
   Context& c = context();
   std::lock_guard lock(c.mutex);
   Runtime* rt = instance();
@@ -92,11 +112,22 @@ int run(const char* name, const std::function<void(Runtime&)>& body, Sticky stic
   int code = cuda::Success;
   if (!rt) {
     code = cuda::ErrorInitializationError;
-  } else if (sticky == Sticky::Check && rt->sticky_error() != cuda::Success) {
-    code = rt->sticky_error();
   } else {
+    // The queue runs first (its faults become sticky, and a later check sees them);
+    // an ordered call's launch queues behind it.
+    struct Queueing {
+      Runtime& rt;
+      bool was;
+      ~Queueing() { rt.set_queueing(was); }
+    } queueing{*rt, rt->queueing()};
     try {
-      body(*rt);
+      if (!ordered) rt->drain();
+      if (sticky == Sticky::Check && rt->sticky_error() != cuda::Success) {
+        code = rt->sticky_error();
+      } else {
+        rt->set_queueing(ordered);
+        body(*rt);
+      }
     } catch (const ApiError& e) {
       code = e.code();
       print_once(c, e.what());
@@ -122,12 +153,22 @@ int call(const char* name, const std::function<void(Runtime&)>& body, Sticky sti
   return run(name, body, sticky, true);
 }
 
+int ordered_call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky) {
+  return run(name, body, sticky, true, true);
+}
+
 int driver_call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky) {
   return run(name, body, sticky, false);
 }
 
 int registration_call(const char* name, const std::function<void(Runtime&)>& body) {
   return run(name, body, Sticky::Ignore, false);
+}
+
+void finish_queued_at_exit() {
+  Context& c = context();
+  std::lock_guard lock(c.mutex);
+  if (c.runtime) finish_queued(*c.runtime);
 }
 
 bool runtime_api_used() {

@@ -5,7 +5,9 @@
 // (sim/runtime/api/) is linked against, so that both APIs of a program share it.
 // Every entry point runs its body through `call`, which serialises calls, returns the
 // sticky error after a kernel fault, turns ApiError into its code and prints its message
-// on stderr once, and records the last error for cudaGetLastError.
+// on stderr once, and records the last error for cudaGetLastError. Before its body it
+// runs the launches the program queued (Runtime::drain); `ordered_call` is for the
+// stream-ordered calls that queue behind them instead.
 #pragma once
 #include <functional>
 #include <string>
@@ -30,6 +32,10 @@ namespace warpsim::runtime::api {
 enum class Sticky { Check, Ignore };  // Ignore: calls that still work after a fault
 
 int call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky = Sticky::Check);
+// A runtime API call that is stream work itself (a launch, an event record, a stream wait,
+// a memory hint, the <<<>>> configuration and kernel lookups of nvcc's launch stubs): it
+// leaves the queued launches queued, and its own launch queues behind them.
+int ordered_call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky = Sticky::Check);
 // The same for a driver API call (sim/runtime/driver/): its error is returned, not kept for
 // cudaGetLastError. Returns the runtime's code; the driver layer translates it.
 int driver_call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky = Sticky::Check);
@@ -39,6 +45,10 @@ bool runtime_api_used();
 // The registration nvcc's code makes before main(): it neither counts as using the runtime
 // API (a driver program built by nvcc registers its fatbinary too) nor sets its last error.
 int registration_call(const char* name, const std::function<void(Runtime&)>& body);
+// Runs the launches still queued at exit for the report, their device printf dropped as on
+// a GPU, and says so on stderr. nvcc's exit handler unregisters the program's fatbinary
+// before warpsim's own exit handler runs, so __cudaUnregisterFatBinary calls this first.
+void finish_queued_at_exit();
 // Prints "warpsim: MESSAGE" on stderr, once per distinct message.
 void print_message(const std::string& message);
 // For cudaGetLastError / cudaPeekAtLastError.
