@@ -298,6 +298,10 @@ class Runtime {
   void check_event(const void* event, const char* call) const;
   double now_ns() const { return sim_time_ns_; }
 
+  // Told of what free(), free_host() and unload_module() release (null: everything, at
+  // reset()), so that the driver layer's record of what each context owns stays true.
+  void set_release_observer(std::function<void(const void*)> f) { release_observer_ = std::move(f); }
+
   // --- Work queued in streams (runtime_streams.cpp) ---
   // While `queueing` is on (the runtime API's stream-ordered calls: launches, event
   // records, stream waits and memory hints), a launch is checked as CUDA checks it when it
@@ -482,6 +486,10 @@ class Runtime {
   uint32_t conditions_in_chunk_ = 0;
   std::unique_ptr<GraphExec> build_exec(const Graph& g, bool body);
   void run_conditional(const GraphNode& n, void* stream);
+  std::function<void(const void*)> release_observer_;
+  void released(const void* p) {
+    if (release_observer_) release_observer_(p);
+  }
   struct QueuedWork {
     std::function<void()> run;
     bool launch = false;

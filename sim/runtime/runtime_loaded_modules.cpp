@@ -103,6 +103,7 @@ void Runtime::unload_module(void* module, const char* call) {
   for (const auto& [name, handle] : m->functions) kernels_.erase(handle);
   m->functions.clear();
   m->unloaded = true;  // its device memory (module variables) stays: addresses are not reused
+  released(module);
 }
 
 void* Runtime::module_function(void* module, const char* name, const char* call) {

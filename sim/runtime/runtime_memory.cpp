@@ -111,6 +111,7 @@ void Runtime::free(void* ptr) {
   } catch (const LaunchError& e) {
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFree({}): {}", ptr, e.what()));
   }
+  released(ptr);
 }
 
 namespace {
@@ -179,6 +180,7 @@ void Runtime::free_host(void* ptr) {
   device_->free(it->first);
   ::munmap(ptr, it->second.bytes);
   host_allocs_.erase(it);
+  released(ptr);
 }
 
 void Runtime::host_register(void* ptr, uint64_t bytes, unsigned flags) {

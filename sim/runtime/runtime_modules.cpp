@@ -18,6 +18,7 @@ Runtime::~Runtime() = default;
 void Runtime::reset() {
   // A fresh device: allocations, module variables and the sticky error are gone. The old
   // device is kept so that the statistics of earlier launches stay printable.
+  released(nullptr);
   for (const auto& [base, m] : managed_)
     if (!m.variable) ::munmap(reinterpret_cast<void*>(base), m.bytes);
   managed_.clear();

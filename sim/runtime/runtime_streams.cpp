@@ -11,7 +11,7 @@
 namespace warpsim::runtime {
 
 void Runtime::drain() {
-  if (draining_) return;  // a host function queued work runs in may not call CUDA; if it does, nothing is re-entered
+  if (draining_) return;  // (the queue holds grids, copies and event records, none of which drains; never re-entered)
   draining_ = true;
   struct Done {
     bool& flag;

@@ -244,6 +244,14 @@ TEST_CASE("driver: per-thread default stream entry points and host callbacks pri
                        dir + "/driver_kernels.ptx");
 }
 
+TEST_CASE("driver: destroying a context frees what it allocated and loaded, and nothing else, as on an H200") {
+  REQUIRE_NVCC();
+  // driver_contexts.expected: an H200's output (tools/runtime/ground_truth.sh): A's 512 MiB
+  // come back to cuMemGetInfo when A is destroyed; memory A freed itself, and B's memory,
+  // which may lie where A's freed memory was, are left alone.
+  rttest::check_prints_expected("driver_contexts", "-cudart shared -lcuda");
+}
+
 TEST_CASE("driver: entry points by name and version as an H100's driver gives them") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("proc_address", "-cudart shared -lcuda");

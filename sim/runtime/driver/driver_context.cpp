@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -19,6 +20,7 @@ struct DriverState {
   char primary = 0;                         // its address is the primary context's handle
   std::deque<std::unique_ptr<char>> made;   // storage behind cuCtxCreate's handles
   std::vector<void*> live;                  // contexts not destroyed, the primary among them
+  std::map<void*, std::vector<std::pair<Owned, void*>>> owned;  // made context -> what it allocated or loaded
 };
 
 // The driver layer's one process-wide object (the driver API's state is process-wide).
@@ -101,6 +103,53 @@ void destroy_context(void* ctx, const char* call) {
   // The destroyed context stops being current on this thread (other threads' stacks are
   // theirs: a later call there finds it dead).
   std::erase(t_stack, ctx);
+}
+
+namespace {
+
+// What the runtime released, however the program released it (cuMemFree, cudaFree, a
+// reset): it no longer belongs to any context, and its address may be handed out again.
+void forget(const void* handle) {
+  DriverState& s = state();
+  std::lock_guard lock(s.mutex);
+  if (!handle) s.owned.clear();
+  for (auto& [ctx, list] : s.owned) std::erase_if(list, [&](const auto& o) { return o.second == handle; });
+}
+
+}  // namespace
+
+void own(Runtime& rt, Owned kind, void* handle) {
+  void* ctx = current_context();
+  DriverState& s = state();
+  if (!ctx || ctx == &s.primary || !handle) return;
+  rt.set_release_observer(forget);
+  std::lock_guard lock(s.mutex);
+  s.owned[ctx].emplace_back(kind, handle);
+}
+
+void destroy_context_and_contents(Runtime& rt, void* ctx, const char* call) {
+  destroy_context(ctx, call);
+  std::vector<std::pair<Owned, void*>> list;
+  {
+    DriverState& s = state();
+    std::lock_guard lock(s.mutex);
+    if (auto it = s.owned.find(ctx); it != s.owned.end()) {
+      list = std::move(it->second);
+      s.owned.erase(it);
+    }
+  }
+  // Newest first, as a program would release them; each is still live (released ones were
+  // forgotten).
+  for (auto it = list.rbegin(); it != list.rend(); ++it) {
+    try {
+      switch (it->first) {
+        case Owned::DeviceMemory: rt.free(it->second); break;
+        case Owned::HostMemory: rt.free_host(it->second); break;
+        case Owned::Module: rt.unload_module(it->second, call); break;
+      }
+    } catch (const ApiError&) {
+    }
+  }
 }
 
 void* current_context() {

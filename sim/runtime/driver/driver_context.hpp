@@ -1,8 +1,9 @@
 // The driver API's own state on top of the process context: whether cuInit was called, the
-// contexts the program made and each thread's stack of current contexts. Every context is
-// a view of the one simulated device (process_context.hpp): memory, modules and streams
-// are shared between contexts, which CUDA would keep apart; a program that relies on that
-// separation is told nothing (docs/runtime.md, "Driver API").
+// contexts the program made, each thread's stack of current contexts, and what each made
+// context owns. Every context is a view of the one simulated device (process_context.hpp):
+// what one context allocates another can use, which CUDA would refuse; but what a
+// context allocated or loaded through the driver API goes with it when it is destroyed,
+// as in CUDA (docs/runtime.md, "Driver API").
 #pragma once
 #include <functional>
 
@@ -43,5 +44,15 @@ void* current_context();                  // null when none (the primary after a
 void set_current(void* ctx, const char* call);  // replaces the top; null unbinds it
 void push_current(void* ctx, const char* call);
 void* pop_current(const char* call);
+
+// What a made context (not the primary, whose memory cudaDeviceReset and
+// cuDevicePrimaryCtxReset free) allocated or loaded through the driver API, freed when it is
+// destroyed. own() records `handle` for the current context; whatever `rt` releases later,
+// by any call, is forgotten (Runtime::set_release_observer).
+enum class Owned { DeviceMemory, HostMemory, Module };
+void own(Runtime& rt, Owned kind, void* handle);
+// cuCtxDestroy: the context stops being current (destroy_context) and what it owned is
+// freed on `rt`.
+void destroy_context_and_contents(Runtime& rt, void* ctx, const char* call);
 
 }  // namespace warpsim::runtime::driver

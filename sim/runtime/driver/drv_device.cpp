@@ -122,7 +122,8 @@ WARPSIM_DRIVER_API int cuCtxCreate_v4(void** ctx, void* /*params*/, unsigned /*f
 }
 
 WARPSIM_DRIVER_API int cuCtxDestroy_v2(void* ctx) {
-  return check("cuCtxDestroy", Needs::Init, [&] { destroy_context(ctx, "cuCtxDestroy"); });
+  return call("cuCtxDestroy", Needs::Init, [&](Runtime& rt) { destroy_context_and_contents(rt, ctx, "cuCtxDestroy"); },
+              api::Sticky::Ignore);
 }
 
 WARPSIM_DRIVER_API int cuCtxGetCurrent(void** ctx) {

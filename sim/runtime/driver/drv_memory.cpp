@@ -22,6 +22,7 @@ WARPSIM_DRIVER_API int cuMemAlloc_v2(cu::DevicePtr* dptr, size_t bytes) {
     require(dptr, "cuMemAlloc", "dptr");
     if (bytes == 0) throw ApiError(cuda::ErrorInvalidValue, "cuMemAlloc: bytesize is 0");
     *dptr = reinterpret_cast<cu::DevicePtr>(rt.malloc(bytes, "cuMemAlloc"));
+    own(rt, Owned::DeviceMemory, ptr(*dptr));
   });
 }
 
@@ -36,6 +37,7 @@ WARPSIM_DRIVER_API int cuMemAllocPitch_v2(cu::DevicePtr* dptr, size_t* pitch, si
     uint64_t p = 0;
     *dptr = reinterpret_cast<cu::DevicePtr>(rt.malloc_pitch(&p, width, height));
     *pitch = p;
+    own(rt, Owned::DeviceMemory, ptr(*dptr));
   });
 }
 
@@ -43,6 +45,7 @@ WARPSIM_DRIVER_API int cuMemAllocManaged(cu::DevicePtr* dptr, size_t bytes, unsi
   return call("cuMemAllocManaged", Needs::Context, [&](Runtime& rt) {
     require(dptr, "cuMemAllocManaged", "dptr");
     *dptr = reinterpret_cast<cu::DevicePtr>(rt.malloc_managed(bytes));
+    own(rt, Owned::DeviceMemory, ptr(*dptr));
   });
 }
 
@@ -66,6 +69,7 @@ WARPSIM_DRIVER_API int cuMemAllocHost_v2(void** host, size_t bytes) {
   return call("cuMemAllocHost", Needs::Context, [&](Runtime& rt) {
     require(host, "cuMemAllocHost", "pp");
     *host = rt.malloc_host(bytes, 0, "cuMemAllocHost");
+    own(rt, Owned::HostMemory, *host);
   });
 }
 
@@ -74,6 +78,7 @@ WARPSIM_DRIVER_API int cuMemHostAlloc(void** host, size_t bytes, unsigned flags)
   return call("cuMemHostAlloc", Needs::Context, [&](Runtime& rt) {
     require(host, "cuMemHostAlloc", "pp");
     *host = rt.malloc_host(bytes, flags, "cuMemHostAlloc");
+    own(rt, Owned::HostMemory, *host);
   });
 }
 

@@ -66,6 +66,7 @@ WARPSIM_DRIVER_API int cuModuleLoad(void** module, const char* path) {
     require(module, "cuModuleLoad", "module");
     require(path, "cuModuleLoad", "fname");
     *module = rt.load_module_file(path, "cuModuleLoad");
+    own(rt, Owned::Module, *module);
   });
 }
 
@@ -73,6 +74,7 @@ WARPSIM_DRIVER_API int cuModuleLoadData(void** module, const void* image) {
   return call("cuModuleLoadData", Needs::Context, [&](Runtime& rt) {
     require(module, "cuModuleLoadData", "module");
     *module = rt.load_module(image, rt.options().program + " (cuModuleLoadData)", "cuModuleLoadData");
+    own(rt, Owned::Module, *module);
   });
 }
 
@@ -82,6 +84,7 @@ WARPSIM_DRIVER_API int cuModuleLoadDataEx(void** module, const void* image, unsi
     JitLogs logs(n, options, values);
     try {
       *module = rt.load_module(image, rt.options().program + " (cuModuleLoadDataEx)", "cuModuleLoadDataEx");
+      own(rt, Owned::Module, *module);
       logs.succeeded();
     } catch (const ApiError& e) {
       logs.failed(e.what());
@@ -94,6 +97,7 @@ WARPSIM_DRIVER_API int cuModuleLoadFatBinary(void** module, const void* image) {
   return call("cuModuleLoadFatBinary", Needs::Context, [&](Runtime& rt) {
     require(module, "cuModuleLoadFatBinary", "module");
     *module = rt.load_module(image, rt.options().program + " (cuModuleLoadFatBinary)", "cuModuleLoadFatBinary");
+    own(rt, Owned::Module, *module);
   });
 }
 
