@@ -169,7 +169,7 @@ class Runtime {
   void memcpy_from_symbol(void* dst, const void* host_var, uint64_t bytes, uint64_t offset, cuda::MemcpyKind kind);
 
   // --- Stream-ordered allocation and graph memory (runtime_pools.cpp) ---
-  // Work runs as it is issued, so cudaMallocAsync/cudaFreeAsync take effect at once; pools
+  // cudaMallocAsync/cudaFreeAsync run the queued launches, then take effect at once; pools
   // keep what the driver keeps (chunks, the release threshold, used/reserved high marks).
   void* default_pool();
   void* current_pool();

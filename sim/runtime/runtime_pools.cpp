@@ -1,6 +1,6 @@
 // Stream-ordered allocation (cudaMallocAsync, cudaFreeAsync, memory pools) and graph memory
-// nodes. Work on the one simulated device runs as it is issued, so an asynchronous
-// allocation or free takes effect at the call; what the program can observe besides the
+// nodes. An asynchronous allocation or free runs the queued launches first (runtime.hpp)
+// and takes effect at the call, one legal order of its stream; what the program can observe besides the
 // memory itself (addresses reused after a free, the pools' used/reserved figures and their
 // release at a synchronize) follows what an H100 does (mem_pools.expected).
 #include <fmt/format.h>
