@@ -64,6 +64,14 @@ struct Device::Impl {
   uint32_t host_cores = 0;
 
   // `spec` itself where it already has this split (Fixed policy, or the config's own).
+  // The spec a launch runs with: the L1/shared split the device's carveout rules choose
+  // for its block.
+  const DeviceSpec& launch_spec(const isa::Kernel& kernel, Dim3 block, uint32_t dynamic_shared_bytes,
+                                const LaunchOptions& options) {
+    return spec_with_capacity(launch_shared_capacity(spec, kernel, block, dynamic_shared_bytes,
+                                                     options.registers_per_thread, options.shared_preference));
+  }
+
   const DeviceSpec& spec_with_capacity(uint32_t shared_bytes) {
     const bool own_l1 = !spec.has_l1 || spec.l1.size_bytes + shared_bytes == spec.carveout.unified_bytes;
     if (spec.carveout.policy == sm::CarveoutPolicy::Fixed || (shared_bytes == spec.sm.shared_memory && own_l1))
@@ -315,8 +323,7 @@ std::optional<Device::SymbolInfo> Device::symbol(const isa::Module& m, const std
 OccupancyStats Device::check_launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
                                    const LaunchOptions& options) {
   validate_launch(impl_->spec, kernel, grid, block, dynamic_shared_bytes);
-  const DeviceSpec& spec = impl_->spec_with_capacity(launch_shared_capacity(
-      impl_->spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread, options.shared_preference));
+  const DeviceSpec& spec = impl_->launch_spec(kernel, block, dynamic_shared_bytes, options);
   const OccupancyStats occupancy =
       launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
   if (options.cooperative) {
@@ -332,9 +339,7 @@ OccupancyStats Device::check_launch(const isa::Kernel& kernel, Dim3 grid, Dim3 b
 LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
                            std::span<const KernelArg> args, const LaunchOptions& options) {
   const OccupancyStats occupancy = check_launch(kernel, grid, block, dynamic_shared_bytes, options);
-  // The launch runs with the L1/shared split the device's carveout rules choose for it.
-  const DeviceSpec& spec = impl_->spec_with_capacity(launch_shared_capacity(
-      impl_->spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread, options.shared_preference));
+  const DeviceSpec& spec = impl_->launch_spec(kernel, block, dynamic_shared_bytes, options);
   LaunchStats stats;
   stats.kernel = kernel.name;
   stats.device = spec.name;

@@ -318,9 +318,8 @@ class Runtime {
   uint64_t queued_launches() const { return queued_launches_; }
   // At exit: runs what is queued so that the report counts it, with its device printf
   // output dropped, as a GPU drops it (CUDA flushes that output only at synchronising
-  // calls, not at exit: docs/measurements/h200_stream_order_2026-11-29.txt). Returns how
-  // many launches the program never waited for.
-  uint64_t drain_at_exit();
+  // calls, not at exit: docs/measurements/h200_stream_order_2026-11-29.txt).
+  void drain_at_exit();
 
   // --- Errors ---
   // A kernel fault is asynchronous, as on hardware: the launch succeeds, and the fault

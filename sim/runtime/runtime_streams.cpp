@@ -31,15 +31,13 @@ void Runtime::drain() {
   if (first) throw *first;
 }
 
-uint64_t Runtime::drain_at_exit() {
-  const uint64_t never_waited = queued_launches_;
+void Runtime::drain_at_exit() {
   drop_printf_ = true;
   struct Done {
     bool& flag;
     ~Done() { flag = false; }
   } done{drop_printf_};
   drain();
-  return never_waited;
 }
 
 void* Runtime::create_stream() {

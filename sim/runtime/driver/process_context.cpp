@@ -49,10 +49,10 @@ void print_once(Context& c, const std::string& msg) {
 // warpsim's own): launches the program never waited for run now, so that the report counts
 // them, and it is told that their device printf output is dropped, as on a GPU.
 void finish_queued(Runtime& rt) {
-  if (!rt.queued_launches()) return;
-  uint64_t n = 0;
+  const uint64_t n = rt.queued_launches();
+  if (!n) return;
   try {
-    n = rt.drain_at_exit();
+    rt.drain_at_exit();
   } catch (const std::exception& e) {
     fmt::print(stderr, "warpsim: {}\n", e.what());
   }
