@@ -12,11 +12,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: tools/runtime/driver_ground_truth.sh OUT_DIR}
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 p=tests/750_runtime/programs
-mkdir -p "$out"
-"$nvcc" --version | tail -1 > "$out/gpu.txt"
-nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> "$out/gpu.txt"
+source tools/runtime/ground_truth_common.sh
+ground_truth_setup "$out"
 "$nvcc" -ptx -arch=sm_75 -o "$out/k.ptx" $p/driver_kernels.cu
 "$nvcc" -fatbin -arch=sm_75 -o "$out/k.fatbin" $p/driver_kernels.cu
 "$nvcc" -cubin -arch=sm_75 -o "$out/k.cubin" $p/driver_kernels.cu

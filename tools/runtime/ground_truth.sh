@@ -10,10 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: tools/runtime/ground_truth.sh OUT_DIR NAME...}
 shift
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-mkdir -p "$out"
-"$nvcc" --version | tail -1 > "$out/gpu.txt"
-nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> "$out/gpu.txt"
+source tools/runtime/ground_truth_common.sh
+ground_truth_setup "$out"
 for p in "$@"; do
   src="tests/750_runtime/programs/$p.cu"
   flags=$(sed -n 's|^// nvcc flags: ||p' "$src" | head -1)

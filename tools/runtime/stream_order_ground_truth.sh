@@ -8,10 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: tools/runtime/stream_order_ground_truth.sh OUT_DIR}
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-mkdir -p "$out"
-"$nvcc" --version | tail -1 > "$out/gpu.txt"
-nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> "$out/gpu.txt"
+source tools/runtime/ground_truth_common.sh
+ground_truth_setup "$out"
 "$nvcc" -arch=native -cudart shared -o "$out/stream_order" tests/750_runtime/programs/stream_order.cu
 for run in 1 2 3; do
   for mode in all printf unsynced; do

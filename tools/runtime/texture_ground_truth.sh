@@ -11,10 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:?usage: tools/runtime/texture_ground_truth.sh OUT_DIR}
-nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-mkdir -p "$out"
-"$nvcc" --version | tail -1 > "$out/gpu.txt"
-nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader >> "$out/gpu.txt"
+source tools/runtime/ground_truth_common.sh
+ground_truth_setup "$out"
 for p in textures texture_probe rotate_probe contraction; do  # outputs: tests/750_runtime/programs/$p.expected
   "$nvcc" -arch=native -o "$out/$p" "tests/750_runtime/programs/$p.cu" 2>/dev/null
   if [ $p = rotate_probe ]; then
