@@ -139,6 +139,17 @@ void Device::map_external(DevPtr at, void* storage, uint64_t bytes, const std::s
                                   bytes, at, impl_->gmem.describe(at, std::max<uint64_t>(bytes, 1))));
 }
 
+DevPtr Device::map_external_anywhere(void* storage, uint64_t bytes, const std::string& label) {
+  const DevPtr at = impl_->gmem.map_external_anywhere(static_cast<uint8_t*>(storage), bytes, label);
+  if (!at) throw LaunchError(fmt::format("cannot map {} bytes into device memory", bytes));
+  return at;
+}
+
+void Device::share_allocation(DevPtr base, void* storage) {
+  if (!impl_->gmem.share(base, static_cast<uint8_t*>(storage)))
+    throw LaunchError(fmt::format("{:#x} is not the start of a device allocation", base));
+}
+
 uint64_t Device::vmm_granularity() { return mem::GlobalMemory::kGranularity; }
 std::string Device::create_physical(uint64_t bytes, uint64_t* id) { return impl_->gmem.create_physical(bytes, id); }
 std::string Device::release_physical(uint64_t id) { return impl_->gmem.release_physical(id); }

@@ -181,6 +181,11 @@ class Device {
   // memory: kernels read and write it in place). It does not count against the capacity;
   // unmap it with free(). Throws LaunchError if the range overlaps an allocation.
   void map_external(DevPtr at, void* storage, uint64_t bytes, const std::string& label);
+  // The same where the next allocation would go; returns the address (CUDA IPC's imports).
+  DevPtr map_external_anywhere(void* storage, uint64_t bytes, const std::string& label);
+  // Keeps the bytes of the allocation starting at `base` in `storage` from now on (see
+  // mem::GlobalMemory::share); throws LaunchError if `base` is not such an allocation.
+  void share_allocation(DevPtr base, void* storage);
   // Virtual memory management (CUDA's cuMemCreate/cuMemAddressReserve/cuMemMap/cuMemSetAccess,
   // mem::GlobalMemory): each returns "" or why it refused, changing nothing then. Physical
   // allocations count against the capacity; a mapping has no access until set_access.

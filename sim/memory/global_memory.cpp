@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstring>
+
 #include "sim/foundation/error.hpp"
 
 namespace warpsim::mem {
@@ -29,17 +32,8 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   if (bytes > capacity_ || allocated_ + bytes > capacity_)
     throw LaunchError(fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use", bytes,
                                   allocated_, capacity_));
-  // Skip any externally mapped range or reservation (with a guard on both sides) the next
-  // base would run into.
-  for (;;) {
-    const uint64_t lo = next_base_ - kGuard, hi = next_base_ + bytes + kGuard;
-    uint64_t end = reserved_end(lo, hi);
-    if (const Allocation* in_way = overlapping(lo, hi)) end = std::max(end, in_way->base + in_way->size);
-    if (!end) break;
-    next_base_ = (end + kGuard + kAlign - 1) & ~(kAlign - 1);
-  }
   Allocation a;
-  a.base = next_base_;
+  a.base = next_free_base(bytes);
   a.size = bytes;
   a.pages.resize((bytes + kPageSize - 1) >> kPageBits);
   next_base_ = (a.base + bytes + kGuard + kAlign - 1) & ~(kAlign - 1);
@@ -47,6 +41,42 @@ uint64_t GlobalMemory::allocate(uint64_t bytes) {
   uint64_t base = a.base;
   allocs_.emplace(base, std::move(a));
   return base;
+}
+
+uint64_t GlobalMemory::next_free_base(uint64_t bytes) {
+  // Skip any externally mapped range or reservation (with a guard on both sides) the next
+  // base would run into.
+  for (;;) {
+    const uint64_t lo = next_base_ - kGuard, hi = next_base_ + bytes + kGuard;
+    uint64_t end = reserved_end(lo, hi);
+    if (const Allocation* in_way = overlapping(lo, hi)) end = std::max(end, in_way->base + in_way->size);
+    if (!end) return next_base_;
+    next_base_ = (end + kGuard + kAlign - 1) & ~(kAlign - 1);
+  }
+}
+
+uint64_t GlobalMemory::map_external_anywhere(uint8_t* storage, uint64_t bytes, std::string label) {
+  if (bytes == 0 || !storage) return 0;
+  const uint64_t base = next_free_base(bytes);
+  if (!map_external(base, storage, bytes, std::move(label))) return 0;
+  next_base_ = (base + bytes + kGuard + kAlign - 1) & ~(kAlign - 1);
+  return base;
+}
+
+bool GlobalMemory::share(uint64_t base, uint8_t* storage) {
+  auto it = allocs_.find(base);
+  if (it == allocs_.end() || !storage) return false;
+  Allocation& a = it->second;
+  if (a.external || a.physical) return false;
+  for (size_t i = 0; i < a.pages.size(); ++i) {
+    uint8_t* dst = storage + i * kPageSize;
+    if (a.pages[i]) std::memcpy(dst, a.pages[i], std::min<uint64_t>(kPageSize, a.size - i * kPageSize));
+  }
+  free_pages(a);
+  for (size_t i = 0; i < a.pages.size(); ++i) a.pages[i] = storage + i * kPageSize;
+  a.external = storage;
+  a.shared = true;  // (called between launches: no running block holds one of its old pages)
+  return true;
 }
 
 bool GlobalMemory::allocate_at(uint64_t base, uint64_t bytes) {
@@ -92,7 +122,7 @@ const GlobalMemory::Allocation* GlobalMemory::overlapping(uint64_t lo, uint64_t 
 bool GlobalMemory::release(uint64_t base) {
   auto it = allocs_.find(base);
   if (it == allocs_.end() || it->second.physical) return false;  // (a mapping goes with unmap)
-  if (!it->second.external) allocated_ -= it->second.size;
+  if (!it->second.external || it->second.shared) allocated_ -= it->second.size;
   free_pages(it->second);
   allocs_.erase(it);
   ++releases_;

@@ -40,6 +40,7 @@ class GlobalMemory {
     std::string label;                               // e.g. the launch spec's buffer name
     uint8_t* external = nullptr;                     // map_external's storage (pages point into it)
     uint64_t physical = 0;                           // a mapping's physical allocation (0: not a mapping)
+    bool shared = false;                             // an owned allocation moved into `external` by share()
     bool accessible = true;                          // false: a mapping without access (find() skips it)
     bool contains(uint64_t addr, uint64_t n) const { return addr >= base && addr - base + n <= size; }
   };
@@ -57,6 +58,15 @@ class GlobalMemory {
   // Makes [base, base + bytes) an allocation backed by `storage` (which must outlive it).
   // False, with nothing changed, if the range is empty, wraps or overlaps a live allocation.
   bool map_external(uint64_t base, uint8_t* storage, uint64_t bytes, std::string label);
+  // Maps `storage` (which must outlive the mapping) wherever allocate() would place an
+  // allocation of `bytes`, not counted against the capacity; returns its base, 0 if none fits.
+  uint64_t map_external_anywhere(uint8_t* storage, uint64_t bytes, std::string label);
+  // Moves the contents of the owned allocation at `base` into `storage` (at least its size,
+  // zero-filled, outliving the allocation) and keeps its bytes there from now on: another
+  // process mapping the same storage sees them (CUDA IPC). It still counts against the
+  // capacity and is released as before. False, changing nothing, if `base` is not the start
+  // of an owned allocation.
+  bool share(uint64_t base, uint8_t* storage);
   uint64_t bytes_allocated() const { return allocated_; }
 
   // Virtual memory management (above). Sizes and addresses are multiples of kAlign (the
@@ -138,6 +148,8 @@ class GlobalMemory {
  private:
   // The lowest live allocation overlapping [lo, hi), or null.
   const Allocation* overlapping(uint64_t lo, uint64_t hi) const;
+  // Where allocate() puts the next `bytes` (clear of mappings and reservations, with guards).
+  uint64_t next_free_base(uint64_t bytes);
   void free_pages(Allocation& a);
 
   struct Physical {

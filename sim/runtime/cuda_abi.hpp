@@ -62,6 +62,11 @@ enum Error : int {
   ErrorUnknown = 999,
 };
 
+// cudaIpcMemHandle_t and cudaIpcEventHandle_t (driver_types.h): 64 opaque bytes, passed by value.
+struct IpcHandle {
+  char reserved[64];
+};
+
 struct Dim3 {
   unsigned x, y, z;
 };

@@ -29,6 +29,8 @@
 
 namespace warpsim::runtime {
 
+struct IpcTable;  // runtime_ipc.hpp
+
 // One kernel launch as the program made it, with its statistics.
 struct LaunchRecord {
   std::string kernel;           // mangled name
@@ -291,12 +293,33 @@ class Runtime {
   void check_stream(const void* stream, const char* call) const;
   // cudaStreamAttachMemAsync: checks only, since managed memory is always coherent here.
   void attach_managed(const void* stream, const void* ptr, unsigned flags) const;
-  void* create_event();
+  // cudaEventCreateWithFlags' flags (Default, BlockingSync, DisableTiming, Interprocess),
+  // checked as CUDA checks them: an interprocess event must disable timing.
+  void* create_event(unsigned flags = 0);
   void destroy_event(void* event);
   void record_event(void* event, void* stream);
+  // cudaStreamWaitEvent, cudaEventSynchronize, cudaEventQuery. Work of this process is
+  // complete when the queue has run; an interprocess event opened from another process's
+  // handle waits for that process's record (runtime_ipc.cpp).
+  void wait_event(void* stream, void* event);
+  void synchronize_event(void* event);
+  bool event_done(void* event);
   float elapsed_ms(void* start, void* end) const;
   void check_event(const void* event, const char* call) const;
   double now_ns() const { return sim_time_ns_; }
+
+  // --- Interprocess memory and events (runtime_ipc.cpp): CUDA IPC between processes that
+  // each run under warpsim. `handle` is a cudaIpcMemHandle_t or cudaIpcEventHandle_t (64
+  // bytes). Exported device memory moves into a POSIX shared-memory object that the other
+  // process maps, so both simulated devices see the same bytes.
+  void ipc_get_mem_handle(void* handle, const void* ptr);
+  void* ipc_open_mem_handle(const void* handle, unsigned flags);
+  void ipc_close_mem_handle(void* ptr);
+  void ipc_get_event_handle(void* handle, void* event);
+  void* ipc_open_event_handle(const void* handle);
+  // At exit: removes the names of the objects this process exported (so none is left in
+  // /dev/shm); memory that is mapped stays mapped.
+  void ipc_unlink_all();
 
   // Told of what free(), free_host() and unload_module() release (null: everything, at
   // reset()), so that the driver layer's record of what each context owns stays true.
@@ -500,6 +523,18 @@ class Runtime {
   bool drop_printf_ = false;  // drain_at_exit()
   std::set<const void*> streams_;
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
+  std::map<const void*, unsigned> event_flags_;  // cudaEventCreateWithFlags' flags
+  std::unique_ptr<IpcTable> ipc_;                // exported and opened IPC memory and events
+  bool ipc_event(const void* event) const;
+  void ipc_record(const void* event);  // an interprocess event: runs the queue, then completes the record
+  uint64_t ipc_wait_target(const void* event) const;  // the other process's last record, as of now
+  void ipc_wait(const void* event, uint64_t target, const char* call);
+  void ipc_forget_event(const void* event);
+  // cudaFree of `base`: false if it is IPC memory opened here (cudaIpcCloseMemHandle frees
+  // that); an exported allocation's shared object goes once the device has released it.
+  bool ipc_may_free(DevPtr base) const;
+  void ipc_freed(DevPtr base);
+  void ipc_reset();  // cudaDeviceReset
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
   std::vector<LaunchRecord> launches_;
   LaunchJsonSpill json_launches_;

@@ -19,7 +19,8 @@ int as_int(uint64_t v) { return static_cast<int>(std::min<uint64_t>(v, INT32_MAX
 // managed access, preemption, cooperative and multi-device launch, remote flushes, host
 // registration, sparse arrays, semaphores, memory pools, RDMA, clusters, IPC events, NUMA,
 // MPS, ...), and the driver API's 103-105, 107 and 110 (IPC handle types, compressible
-// memory, RDMA with virtual memory management: cuda.h), none of which warpsim has.
+// memory, RDMA with virtual memory management: cuda.h): 0 for those warpsim does not have
+// (device_attribute answers the others, 125 and the pools among them, before asking this).
 bool is_capability_flag(int attr) {
   return (attr >= 84 && attr <= 91 && attr != 87) || attr == 95 || attr == 96 || (attr >= 98 && attr <= 105) ||
          attr == 107 || attr == 110 ||
@@ -96,6 +97,7 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   p->concurrentKernels = 0;
   p->asyncEngineCount = 0;
   p->unifiedAddressing = 1;
+  p->ipcEventSupported = 1;  // runtime_ipc.cpp
   if (s.has_dram)
     p->memoryBusWidth = as_int(uint64_t(s.dram.channels) * s.dram.channel_bytes_per_transfer() * 8);
   p->l2CacheSize = s.has_l2 ? as_int(s.l2.total_bytes) : 0;
@@ -187,6 +189,7 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrMemoryPoolsSupported: return 1;            // runtime_pools.cpp
     case cuda::AttrVirtualMemoryManagementSupported: return 1;  // driver/drv_vmm.cpp
     case cuda::AttrMemoryPoolSupportedHandleTypes: return 0;  // no IPC handles
+    case 125: return 1;  // cudaDevAttrIpcEventSupport: interprocess events (runtime_ipc.cpp)
     case 87:  // cudaDevAttrSingleToDoublePrecisionPerfRatio: FP32 lanes per FP64 unit, which
               // is what an H100 reports (128 / 64 = 2, h100_device_attributes.tsv)
       if (s.sm.dp_units != 0) return as_int((s.sm.cores + s.sm.dp_units / 2) / s.sm.dp_units);

@@ -106,11 +106,17 @@ void Runtime::free(void* ptr) {
   auto a = device_allocation(ptr);
   if (!a || a->first != addr(ptr))
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFree({}): not an address cudaMalloc returned", ptr));
+  if (!ipc_may_free(addr(ptr)))
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("cudaFree({}): memory another process exported (cudaIpcOpenMemHandle); "
+                               "cudaIpcCloseMemHandle releases it",
+                               ptr));
   try {
     device_->free(addr(ptr));
   } catch (const LaunchError& e) {
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFree({}): {}", ptr, e.what()));
   }
+  ipc_freed(addr(ptr));
   released(ptr);
 }
 

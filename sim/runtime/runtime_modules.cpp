@@ -4,11 +4,12 @@
 
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/runtime/runtime.hpp"
+#include "sim/runtime/runtime_ipc.hpp"
 #include "sim/runtime/runtime_module.hpp"
 
 namespace warpsim::runtime {
 
-Runtime::Runtime(RuntimeOptions options) : options_(std::move(options)) {
+Runtime::Runtime(RuntimeOptions options) : options_(std::move(options)), ipc_(std::make_unique<IpcTable>()) {
   sampler_ = fresh_sampler();
   device_ = std::make_unique<Device>(load_device_spec(resolve_config_path(options_.config), options_.sets));
 }
@@ -53,6 +54,8 @@ void Runtime::reset() {
   for (auto& m : modules_) m->module = nullptr;
   streams_.clear();
   events_.clear();
+  event_flags_.clear();
+  ipc_reset();
   call_stack_.clear();
   sticky_ = cuda::Success;
   dropped_launches_ = 0;

@@ -69,12 +69,6 @@ void Runtime::destroy_stream(void* stream) {
   stream_windows_.erase(stream);
 }
 
-void* Runtime::create_event() {
-  handles_.push_back(std::make_unique<char>());
-  events_[handles_.back().get()] = -1;
-  return handles_.back().get();
-}
-
 void Runtime::check_event(const void* event, const char* call) const {
   if (!events_.count(event))
     throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: {} is not a live event", call, event));
@@ -83,6 +77,8 @@ void Runtime::check_event(const void* event, const char* call) const {
 void Runtime::destroy_event(void* event) {
   check_event(event, "cudaEventDestroy");
   events_.erase(event);
+  event_flags_.erase(event);
+  ipc_forget_event(event);
 }
 
 void Runtime::record_event(void* event, void* stream) {
@@ -90,6 +86,11 @@ void Runtime::record_event(void* event, void* stream) {
   check_stream(stream, "cudaEventRecord");
   if (capturing(stream)) {  // in a capture: a fork point other streams may join
     capture_event(event, stream);
+    return;
+  }
+  if (ipc_event(event)) {  // another process may wait on it: the queue runs now (runtime_ipc.cpp)
+    ipc_record(event);
+    events_[event] = sim_time_ns_;
     return;
   }
   if (queueing_ && !queue_.empty()) {  // when the work queued before it has run
@@ -102,6 +103,10 @@ void Runtime::record_event(void* event, void* stream) {
 float Runtime::elapsed_ms(void* start, void* end) const {
   check_event(start, "cudaEventElapsedTime");
   check_event(end, "cudaEventElapsedTime");
+  for (void* e : {start, end})
+    if (event_flags_.at(e) & 0x2)  // cudaEventDisableTiming
+      throw ApiError(cuda::ErrorInvalidResourceHandle,
+                     fmt::format("cudaEventElapsedTime: event {} was created with cudaEventDisableTiming", e));
   double a = events_.at(start), b = events_.at(end);
   if (a < 0 || b < 0)
     throw ApiError(cuda::ErrorInvalidResourceHandle, "cudaEventElapsedTime: an event was never recorded");

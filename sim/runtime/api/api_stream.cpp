@@ -43,11 +43,7 @@ WARPSIM_API int cudaStreamQuery(void* stream) {
 }
 
 WARPSIM_API int cudaStreamWaitEvent(void* stream, void* event, unsigned) {
-  return ordered_call("cudaStreamWaitEvent", [&](Runtime& rt) {
-    rt.check_stream(stream, "cudaStreamWaitEvent");
-    rt.check_event(event, "cudaStreamWaitEvent");
-    rt.join_capture(stream, event);  // waiting on an event of a capture joins it
-  });
+  return ordered_call("cudaStreamWaitEvent", [&](Runtime& rt) { rt.wait_event(stream, event); });
 }
 
 // Attaching managed memory to a stream changes which kernels may touch it while the host
@@ -132,8 +128,8 @@ WARPSIM_API int cudaEventCreate(void** event) {
   return call("cudaEventCreate", [&](Runtime& rt) { *event = rt.create_event(); });
 }
 
-WARPSIM_API int cudaEventCreateWithFlags(void** event, unsigned) {
-  return call("cudaEventCreateWithFlags", [&](Runtime& rt) { *event = rt.create_event(); });
+WARPSIM_API int cudaEventCreateWithFlags(void** event, unsigned flags) {
+  return call("cudaEventCreateWithFlags", [&](Runtime& rt) { *event = rt.create_event(flags); });
 }
 
 WARPSIM_API int cudaEventDestroy(void* event) {
@@ -150,16 +146,16 @@ WARPSIM_API int cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
 
 WARPSIM_API int cudaEventSynchronize(void* event) {
   return call("cudaEventSynchronize", [&](Runtime& rt) {
-    rt.check_event(event, "cudaEventSynchronize");
-    rt.synchronize();
+    rt.synchronize_event(event);
     rt.release_pool_memory();
   });
 }
 
 WARPSIM_API int cudaEventQuery(void* event) {
+  // cudaErrorNotReady only for an interprocess event whose last record another process
+  // has not completed yet; it is not an error that cudaGetLastError reports.
   return call("cudaEventQuery", [&](Runtime& rt) {
-    rt.check_event(event, "cudaEventQuery");
-    rt.synchronize();
+    if (!rt.event_done(event)) throw ApiError(warpsim::cuda::ErrorNotReady, "");
   });
 }
 

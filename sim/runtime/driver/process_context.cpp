@@ -69,6 +69,7 @@ void at_exit() {
   if (!c.runtime) return;
   Runtime& rt = *c.runtime;
   finish_queued(rt);
+  rt.ipc_unlink_all();  // no shared-memory object outlives the process that exported it
   const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
   try {
     if (!rt.options().json_out.empty()) {
@@ -130,7 +131,7 @@ int run(const char* name, const std::function<void(Runtime&)>& body, Sticky stic
       }
     } catch (const ApiError& e) {
       code = e.code();
-      print_once(c, e.what());
+      if (code != cuda::ErrorNotReady) print_once(c, e.what());  // a query's answer, not an error
     } catch (const Error& e) {
       code = cuda::ErrorUnknown;
       print_once(c, fmt::format("{}: {}", name, e.what()));
@@ -143,7 +144,7 @@ int run(const char* name, const std::function<void(Runtime&)>& body, Sticky stic
     }
     // A fault inside this call (a launch) becomes sticky but the call itself succeeds.
   }
-  if (code != cuda::Success && runtime_api) t_last_error = code;
+  if (code != cuda::Success && code != cuda::ErrorNotReady && runtime_api) t_last_error = code;
   return code;
 }
 

@@ -129,8 +129,9 @@ int main() {
   SHOW(cudaFree((void*)0x1234));
   SHOW(cudaStreamDestroy(stream));
   SHOW(cudaStreamSynchronize(stream));
-  cudaIpcMemHandle_t ipc;
-  SHOW(cudaIpcGetMemHandle(&ipc, d));
+  cudaMipmappedArray_t mip;
+  cudaChannelFormatDesc fd = cudaCreateChannelDesc<float>();
+  SHOW(cudaMallocMipmappedArray(&mip, &fd, make_cudaExtent(64, 64, 0), 4));
   SHOW(cudaEventDestroy(start));
   SHOW(cudaEventDestroy(stop));
   SHOW(cudaFree(d));

@@ -1,0 +1,41 @@
+// A POSIX shared-memory object mapped into this process: the storage behind CUDA IPC
+// handles (runtime_ipc.cpp). Device memory exported with cudaIpcGetMemHandle moves into
+// one, and another process running under warpsim maps the same object, so both simulated
+// devices read and write the same bytes; an interprocess event's state lives in a small one.
+#pragma once
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace warpsim::runtime {
+
+class SharedSegment {
+ public:
+  // Creates the object `name` ("/..."), `bytes` long and zero-filled, and maps it; null
+  // with the reason in *why if it cannot.
+  static std::unique_ptr<SharedSegment> create(const std::string& name, uint64_t bytes, std::string* why);
+  // Maps the existing object `name`, which must be at least `bytes` long.
+  static std::unique_ptr<SharedSegment> open(const std::string& name, uint64_t bytes, std::string* why);
+  ~SharedSegment();  // unmaps, and removes the name if this process created it
+  SharedSegment(const SharedSegment&) = delete;
+  SharedSegment& operator=(const SharedSegment&) = delete;
+
+  uint8_t* data() const { return data_; }
+  uint64_t size() const { return bytes_; }
+  const std::string& name() const { return name_; }
+  // Removes the name now (no process can open it any more; the mappings stay). Only the
+  // creating process does this, never a child it forked.
+  void unlink();
+
+ private:
+  SharedSegment(std::string name, uint8_t* data, uint64_t bytes, pid_t creator)
+      : name_(std::move(name)), data_(data), bytes_(bytes), creator_(creator) {}
+  std::string name_;
+  uint8_t* data_;
+  uint64_t bytes_;
+  pid_t creator_;  // 0: opened, not created here
+};
+
+}  // namespace warpsim::runtime

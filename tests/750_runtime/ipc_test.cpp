@@ -1,0 +1,37 @@
+// CUDA IPC between two processes that each run under warpsim: memory and an event a parent
+// exports and a child it spawns opens. ipc.expected is an H200's output
+// (tools/runtime/ground_truth.sh; docs/measurements/h200_ipc_2026-11-29.txt).
+#include <filesystem>
+#include <set>
+
+#include "program_runner.hpp"
+
+namespace {
+
+// The shared-memory objects warpsim's IPC made (runtime_ipc.cpp names them /warpsim-ipc*).
+std::set<std::string> ipc_objects() {
+  std::set<std::string> names;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec))
+    if (e.path().filename().string().rfind("warpsim-ipc", 0) == 0) names.insert(e.path().filename().string());
+  return names;
+}
+
+}  // namespace
+
+TEST_CASE("ipc: a child process opens the parent's memory and event and the parent waits on its record, as on an H200") {
+  REQUIRE_NVCC();
+  // The child reads what the parent wrote, adds 1 with a kernel and records the event; the
+  // parent's cudaEventSynchronize waits for that record and then reads the child's result.
+  // Also: one pointer per handle however often it is opened (an interior pointer's handle
+  // names the allocation), the error codes of opening a handle in its own process, of an
+  // event without cudaEventInterprocess, of an interprocess event with timing, of elapsed
+  // time on one and of closing once too often.
+  const std::set<std::string> before = ipc_objects();
+  rttest::check_prints_expected("ipc");
+  // The exporting process removed its objects' names when it ended.
+  for (const std::string& name : ipc_objects()) {
+    INFO(name);
+    CHECK(before.count(name) == 1);
+  }
+}
