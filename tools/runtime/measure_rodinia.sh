@@ -34,6 +34,8 @@ tlimit=${TIMING_LIMIT:-300}
 # cudaDeviceSynchronize); most Rodinia programs call it, so every build maps it.
 compat="-DcudaThreadSynchronize=cudaDeviceSynchronize"
 common=${CUDA_SAMPLES_COMMON:-$root/cuda/hybridsort}
+# Absolute: the builds run in each program's folder.
+[ -d "$common" ] && common=$(cd "$common" && pwd)
 [ "$table_only" = 1 ] || work=$(mkdir -p "${WORK_DIR:-$out/work}" && cd "${WORK_DIR:-$out/work}" && pwd)
 [ "$table_only" = 1 ] || [ -x "$warpsim" ] || { echo "measure: $warpsim not built" >&2; exit 1; }
 [ "$table_only" = 1 ] || [ -x "$nvcc" ] || { echo "measure: $nvcc not found" >&2; exit 1; }
