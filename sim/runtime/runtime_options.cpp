@@ -82,7 +82,16 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
   if (auto v = get("WARPSIM_MAX_SECONDS")) o.limits.max_host_seconds = parse_number<double>("WARPSIM_MAX_SECONDS", *v);
   if (auto v = get("WARPSIM_PROGRAM")) o.program = *v;
   if (auto v = get("CUDA_LAUNCH_BLOCKING")) o.launch_blocking = *v == "1";  // CUDA reads "1" as on, anything else off
+  if (auto v = get("WARPSIM_EXEC_PID")) o.exec_pid = parse_number<int64_t>("WARPSIM_EXEC_PID", *v);
   return o;
+}
+
+void for_other_process(RuntimeOptions& o, int64_t pid, const std::string& name) {
+  if (o.exec_pid <= 0 || pid == o.exec_pid) return;
+  o.program = fmt::format("{} (process {}, started by the program)", name, pid);
+  if (o.json_out.empty()) return;
+  const std::filesystem::path p(o.json_out);
+  o.json_out = (p.parent_path() / fmt::format("{}.{}{}", p.stem().string(), pid, p.extension().string())).string();
 }
 
 const char* cache_control_name(CacheControl c) { return c == CacheControl::Keep ? "none" : "all"; }

@@ -25,6 +25,10 @@
 //   WARPSIM_PROGRAM=NAME                 the program's name in messages (default: argv[0])
 //   CUDA_LAUNCH_BLOCKING=1               CUDA's own switch: every launch runs when it is made
 //                                        instead of at the program's next synchronising call
+//   WARPSIM_EXEC_PID=PID                 the process `warpsim exec` started: any other process
+//                                        (one the program started, which inherits the
+//                                        variables) simulates its own device and reports it
+//                                        as its own (for_other_process)
 #pragma once
 #include <functional>
 #include <string>
@@ -49,11 +53,18 @@ struct RuntimeOptions {
   Limits limits;
   std::string program = "program";
   bool launch_blocking = false;  // CUDA_LAUNCH_BLOCKING=1: each launch runs when it is made
+  int64_t exec_pid = 0;          // WARPSIM_EXEC_PID (0: not set)
 
   // Reads the WARPSIM_* variables through `getenv` (injectable for tests). Throws
   // ConfigError naming the variable for a malformed value.
   static RuntimeOptions from_environment(const std::function<const char*(const char*)>& getenv);
 };
+
+// The options of process `pid`, named `name`, when it is not the one `warpsim exec` started
+// (exec_pid): the report names the process, and the JSON report goes to the path with
+// ".PID" before its extension, so that the program's own report is not overwritten.
+// Unchanged for the started process itself, or when exec_pid is not set.
+void for_other_process(RuntimeOptions& o, int64_t pid, const std::string& name);
 
 // The name `--cache-control` and WARPSIM_CACHE_CONTROL give a setting (Nsight Compute's):
 // "none" keeps the caches between launches, "all" flushes them.

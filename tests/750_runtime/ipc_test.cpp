@@ -1,8 +1,13 @@
 // CUDA IPC between two processes that each run under warpsim: memory and an event a parent
 // exports and a child it spawns opens. ipc.expected is an H200's output
 // (tools/runtime/ground_truth.sh; docs/measurements/h200_ipc_2026-11-29.txt).
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <set>
+#include <vector>
 
 #include "program_runner.hpp"
 
@@ -34,4 +39,30 @@ TEST_CASE("ipc: a child process opens the parent's memory and event and the pare
     INFO(name);
     CHECK(before.count(name) == 1);
   }
+}
+
+TEST_CASE("ipc: the child process reports its own launches, into its own JSON file") {
+  REQUIRE_NVCC();
+  namespace fs = std::filesystem;
+  const std::string app = rttest::build_program("ipc");
+  const fs::path dir = fs::temp_directory_path() / fmt::format("warpsim_ipc_json_{}", ::getpid());
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  auto r = rttest::exec("--functional --json " + (dir / "report.json").string(), app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  // The parent (the process warpsim exec started) ran fill, the child add_one; each
+  // summary names its own kernel, and the child's says it is another process.
+  CHECK_THAT(r.err, Catch::Contains("(process "));
+  CHECK_THAT(r.err, Catch::Contains("started by the program)"));
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir)) files.push_back(e.path().filename().string());
+  std::sort(files.begin(), files.end());
+  REQUIRE(files.size() == 2);
+  CHECK(files[1] == "report.json");
+  CHECK(files[0].rfind("report.", 0) == 0);
+  CHECK(rttest::slurp((dir / "report.json").string()).find("_Z4fill") != std::string::npos);
+  CHECK(rttest::slurp((dir / files[0]).string()).find("_Z7add_one") != std::string::npos);
+  CHECK(rttest::slurp((dir / files[0]).string()).find("_Z4fill") == std::string::npos);
+  fs::remove_all(dir);
 }

@@ -294,6 +294,30 @@ TEST_CASE("runtime: device properties come from the config") {
   CHECK(gt.device_attribute(87) == 8);
 }
 
+TEST_CASE("runtime: a process the program started reports as itself, into its own JSON file") {
+  RuntimeOptions o;
+  o.program = "app";
+  o.json_out = "/tmp/out/report.json";
+  for_other_process(o, 4321, "child");  // WARPSIM_EXEC_PID not set: nothing to tell apart
+  CHECK(o.program == "app");
+  CHECK(o.json_out == "/tmp/out/report.json");
+  std::map<std::string, std::string> env = {{"WARPSIM_EXEC_PID", "1234"}};
+  auto get = [&](const char* n) -> const char* {
+    auto it = env.find(n);
+    return it == env.end() ? nullptr : it->second.c_str();
+  };
+  o.exec_pid = RuntimeOptions::from_environment(get).exec_pid;
+  CHECK(o.exec_pid == 1234);
+  for_other_process(o, 1234, "app");  // the program warpsim exec started
+  CHECK(o.program == "app");
+  CHECK(o.json_out == "/tmp/out/report.json");
+  for_other_process(o, 4321, "child");
+  CHECK(o.program == "child (process 4321, started by the program)");
+  CHECK(o.json_out == "/tmp/out/report.4321.json");
+  env["WARPSIM_EXEC_PID"] = "x";
+  CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), Catch::StartsWith("WARPSIM_EXEC_PID=\"x\""));
+}
+
 TEST_CASE("runtime: the environment sets the options") {
   std::map<std::string, std::string> env = {{"WARPSIM_CONFIG", "fx5800"},
                                             {"WARPSIM_SET", "sm.count=4;dram.banks=4"},

@@ -134,6 +134,7 @@ int exec(const ExecOptions& o) {
   set("WARPSIM_MAX_CYCLES", std::to_string(o.max_cycles));
   set("WARPSIM_MAX_SECONDS", fmt::format("{}", o.max_seconds));
   set("WARPSIM_PROGRAM", fs::path(o.command[0]).filename().string());
+  set("WARPSIM_EXEC_PID", std::to_string(::getpid()));  // execv keeps it; the program's children differ
   std::vector<char*> argv;
   for (const auto& a : o.command) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

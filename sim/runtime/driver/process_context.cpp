@@ -1,6 +1,7 @@
 #include "sim/runtime/driver/process_context.hpp"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
@@ -91,6 +92,7 @@ Runtime* instance() {
   try {
     RuntimeOptions o = RuntimeOptions::from_environment([](const char* n) { return std::getenv(n); });
     if (o.program == "program") o.program = program_name();
+    for_other_process(o, ::getpid(), program_name());  // a process the program started
     c.runtime = new Runtime(std::move(o));
     std::atexit(at_exit);
   } catch (const std::exception& e) {
