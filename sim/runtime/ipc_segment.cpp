@@ -76,4 +76,28 @@ SharedSegment::~SharedSegment() {
   ::munmap(data_, bytes_);
 }
 
+OwnedFd::~OwnedFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+OwnedFd& OwnedFd::operator=(OwnedFd&& o) noexcept {
+  if (this != &o) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = o.fd_;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+std::unique_ptr<FileMapping> FileMapping::map(int fd, uint64_t offset, uint64_t bytes, std::string* why) {
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(offset));
+  if (p == MAP_FAILED) {
+    *why = fmt::format("cannot map {} bytes at offset {} of descriptor {}: {}", bytes, offset, fd, std::strerror(errno));
+    return nullptr;
+  }
+  return std::unique_ptr<FileMapping>(new FileMapping(static_cast<uint8_t*>(p), bytes));
+}
+
+FileMapping::~FileMapping() { ::munmap(data_, bytes_); }
+
 }  // namespace warpsim::runtime

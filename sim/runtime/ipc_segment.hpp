@@ -1,5 +1,7 @@
-// A POSIX shared-memory object mapped into this process: the storage behind CUDA IPC
-// handles (runtime_ipc.cpp). Device memory exported with cudaIpcGetMemHandle moves into
+// Shared memory between processes for CUDA IPC (runtime_ipc.cpp): a POSIX shared-memory
+// object mapped into this process, the storage behind cudaIpcMemHandle_t and
+// cudaIpcEventHandle_t; and a file descriptor with mappings of its parts, the memfd behind
+// a memory pool shared with cudaMemPoolExportToShareableHandle. Device memory exported with cudaIpcGetMemHandle moves into
 // one, and another process running under warpsim maps the same object, so both simulated
 // devices read and write the same bytes; an interprocess event's state lives in a small one.
 #pragma once
@@ -36,6 +38,39 @@ class SharedSegment {
   uint8_t* data_;
   uint64_t bytes_;
   pid_t creator_;  // 0: opened, not created here
+};
+
+// A file descriptor this process owns (closed with it): a shareable memory pool's memfd,
+// or one imported from another process.
+class OwnedFd {
+ public:
+  explicit OwnedFd(int fd = -1) : fd_(fd) {}
+  ~OwnedFd();
+  OwnedFd(OwnedFd&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+  OwnedFd& operator=(OwnedFd&& o) noexcept;
+  OwnedFd(const OwnedFd&) = delete;
+  OwnedFd& operator=(const OwnedFd&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+// `bytes` of a file from `offset`, mapped shared and read-write (a memory pool's chunk).
+class FileMapping {
+ public:
+  // Null with the reason in *why if it cannot be mapped.
+  static std::unique_ptr<FileMapping> map(int fd, uint64_t offset, uint64_t bytes, std::string* why);
+  ~FileMapping();
+  FileMapping(const FileMapping&) = delete;
+  FileMapping& operator=(const FileMapping&) = delete;
+  uint8_t* data() const { return data_; }
+  uint64_t size() const { return bytes_; }
+
+ private:
+  FileMapping(uint8_t* data, uint64_t bytes) : data_(data), bytes_(bytes) {}
+  uint8_t* data_;
+  uint64_t bytes_;
 };
 
 }  // namespace warpsim::runtime

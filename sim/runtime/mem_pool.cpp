@@ -46,6 +46,12 @@ const MemPool::Chunk* MemPool::chunk_containing(uint64_t ptr) const {
   return nullptr;
 }
 
+std::optional<std::pair<uint64_t, uint64_t>> MemPool::chunk_of(uint64_t ptr) const {
+  const Chunk* c = chunk_containing(ptr);
+  if (!c) return std::nullopt;
+  return std::make_pair(c->base, c->bytes);
+}
+
 bool MemPool::owns(uint64_t ptr) const {
   const Chunk* c = chunk_containing(ptr);
   return c && c->live.count(ptr - c->base);

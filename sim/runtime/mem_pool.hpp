@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace warpsim::runtime {
@@ -37,6 +38,8 @@ class MemPool {
   bool release(uint64_t ptr);
   bool owns(uint64_t ptr) const;  // the start of a live allocation
   bool reserves(uint64_t ptr) const { return chunk_containing(ptr) != nullptr; }  // anywhere in a chunk
+  // The chunk (base, bytes) that `ptr` lies in, if any.
+  std::optional<std::pair<uint64_t, uint64_t>> chunk_of(uint64_t ptr) const;
   // Gives back chunks with nothing live in them, newest first, while more than `keep`
   // bytes are reserved.
   void trim(uint64_t keep, const Unreserve& unreserve);
@@ -55,6 +58,11 @@ class MemPool {
   int reuse_allow_opportunistic = 1;
   int reuse_allow_internal_dependencies = 1;
   int access_flags = 3;  // cudaMemAccessFlagsProtReadWrite for the owning device
+  // IPC (runtime_ipc_pools.cpp): cudaMemPoolProps::handleTypes of a pool made here (1: its
+  // chunks live in a memfd another process may map), or a pool imported from another
+  // process (nothing is allocated from it; its pointers come from cudaMemPoolImportPointer).
+  int handle_types = 0;
+  bool imported = false;
 
  private:
   struct Chunk {

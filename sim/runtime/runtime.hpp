@@ -317,6 +317,13 @@ class Runtime {
   void ipc_close_mem_handle(void* ptr);
   void ipc_get_event_handle(void* handle, void* event);
   void* ipc_open_event_handle(const void* handle);
+  // Memory pools shared through a POSIX file descriptor (runtime_ipc_pools.cpp):
+  // cudaMemPoolExportToShareableHandle (an int descriptor in *handle), ImportFromShareableHandle,
+  // ExportPointer and ImportPointer (64-byte cudaMemPoolPtrExportData).
+  void ipc_pool_export(void* handle, void* pool, int handle_type, unsigned flags);
+  void* ipc_pool_import(void* shareable, int handle_type, unsigned flags);
+  void ipc_pool_export_pointer(void* data, void* ptr);
+  void* ipc_pool_import_pointer(void* pool, const void* data);
   // At exit: removes the names of the objects this process exported (so none is left in
   // /dev/shm); memory that is mapped stays mapped.
   void ipc_unlink_all();
@@ -535,6 +542,13 @@ class Runtime {
   bool ipc_may_free(DevPtr base) const;
   void ipc_freed(DevPtr base);
   void ipc_reset();  // cudaDeviceReset
+  void ipc_pool_created(MemPool& p, int handle_types);  // a shareable pool: its memfd
+  // A shareable pool's new chunk at `base` moves into its memfd (malloc_async's reserve).
+  void ipc_pool_chunk_reserved(const MemPool& p, DevPtr base, uint64_t bytes);
+  void ipc_pool_chunk_freed(DevPtr base);  // free_chunk()
+  // cudaFree/cudaFreeAsync of an imported pool pointer: true if `p` was one (then freed).
+  bool ipc_pool_free_imported(DevPtr p);
+  void ipc_pool_destroyed(const MemPool& p);  // cudaMemPoolDestroy, before the pool goes
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
   std::vector<LaunchRecord> launches_;
   LaunchJsonSpill json_launches_;

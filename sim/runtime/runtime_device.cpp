@@ -188,7 +188,7 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrReservedSharedMemoryPerBlock: return as_int(p.reservedSharedMemPerBlock);
     case cuda::AttrMemoryPoolsSupported: return 1;            // runtime_pools.cpp
     case cuda::AttrVirtualMemoryManagementSupported: return 1;  // driver/drv_vmm.cpp
-    case cuda::AttrMemoryPoolSupportedHandleTypes: return 0;  // no IPC handles
+    case cuda::AttrMemoryPoolSupportedHandleTypes: return 1;  // POSIX descriptors (runtime_ipc_pools.cpp)
     case 125: return 1;  // cudaDevAttrIpcEventSupport: interprocess events (runtime_ipc.cpp)
     case 87:  // cudaDevAttrSingleToDoublePrecisionPerfRatio: FP32 lanes per FP64 unit, which
               // is what an H100 reports (128 / 64 = 2, h100_device_attributes.tsv)

@@ -247,9 +247,16 @@ void Runtime::ipc_reset() {
     ipc_->retired.push_back(std::move(x.segment));
   }
   for (auto& [at, imp] : ipc_->imports) ipc_->retired.push_back(std::move(imp.segment));
+  for (auto& [pool, e] : ipc_->pool_exports)
+    for (auto& [base, c] : e.chunks) ipc_->retired_mappings.push_back(std::move(c.mapping));
+  for (auto& [pool, imp] : ipc_->pool_imports)
+    for (auto& [offset, c] : imp.chunks) ipc_->retired_mappings.push_back(std::move(c.mapping));
   ipc_->exports.clear();
   ipc_->imports.clear();
   ipc_->events.clear();
+  ipc_->pool_exports.clear();
+  ipc_->pool_imports.clear();
+  ipc_->imported_pointers.clear();
 }
 
 // --- Event flags, waits and queries (every event; the interprocess parts above) ---

@@ -27,12 +27,44 @@ struct IpcTable {
     uint64_t serial = 0;
     std::shared_ptr<SharedSegment> segment;  // null until its handle is made
   };
+  // A pool made here with cudaMemHandleTypePosixFileDescriptor: its chunks live in `memfd`.
+  struct PoolExport {
+    OwnedFd memfd;
+    uint64_t file_bytes = 0;  // the memfd's length: chunks are placed one after another
+    struct Chunk {
+      uint64_t offset = 0;
+      std::unique_ptr<FileMapping> mapping;
+    };
+    std::map<DevPtr, Chunk> chunks;  // by chunk base
+    bool destroyed = false;          // cudaMemPoolDestroy: the record goes with its last chunk
+  };
+  // A pool imported from another process's descriptor: its chunks are mapped as pointers
+  // into them are imported.
+  struct PoolImport {
+    OwnedFd fd;
+    uint64_t inode = 0;  // the file's, to tell whose pointers these are
+    struct Chunk {
+      DevPtr at = 0;
+      uint64_t pointers = 0;  // imported pointers into it not yet freed
+      std::unique_ptr<FileMapping> mapping;
+    };
+    std::map<uint64_t, Chunk> chunks;  // by offset in the file
+  };
+  struct ImportedPointer {
+    const void* pool = nullptr;
+    uint64_t chunk_offset = 0;
+    uint64_t imports = 0;  // cudaMemPoolImportPointer calls not yet freed
+  };
   std::map<DevPtr, Export> exports;  // by allocation base
   std::map<DevPtr, Import> imports;  // by address in this process
   std::map<const void*, Event> events;
+  std::map<const void*, PoolExport> pool_exports;  // by pool handle
+  std::map<const void*, PoolImport> pool_imports;  // by pool handle
+  std::map<DevPtr, ImportedPointer> imported_pointers;
   uint64_t next_serial = 1;
   // The segments of a device cudaDeviceReset retired: its memory still points into them.
   std::vector<std::unique_ptr<SharedSegment>> retired;
+  std::vector<std::unique_ptr<FileMapping>> retired_mappings;
 };
 
 }  // namespace warpsim::runtime

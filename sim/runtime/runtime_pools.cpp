@@ -60,11 +60,8 @@ void* Runtime::create_pool(const cuda::MemPoolProps* props) {
                    fmt::format("cudaMemPoolCreate: allocType {} (cudaMemAllocationTypePinned is the one CUDA accepts)",
                                props->allocType));
   check_location(props->location, "cudaMemPoolCreate");
-  if (props->handleTypes != 0)
-    throw ApiError(cuda::ErrorNotSupported,
-                   "cudaMemPoolCreate: exportable pools (handleTypes other than cudaMemHandleTypeNone) need IPC, "
-                   "which warpsim does not simulate");
   auto p = std::make_unique<MemPool>(props->maxSize);
+  if (props->handleTypes != 0) ipc_pool_created(*p, props->handleTypes);  // shareable (runtime_ipc_pools.cpp)
   void* h = p.get();
   pools_[h] = std::move(p);
   return h;
@@ -76,6 +73,7 @@ void Runtime::destroy_pool(void* handle) {
     throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolDestroy: the device's default pool cannot be destroyed");
   if (current_pool_ == &p) current_pool_ = nullptr;  // the device falls back to its default pool
   p.trim(0, free_chunk());
+  ipc_pool_destroyed(p);
   // CUDA lets live allocations outlive the pool's handle; their pool goes when they do.
   if (!p.empty()) doomed_pools_.push_back(std::move(pools_.at(handle)));
   pools_.erase(handle);
@@ -90,7 +88,10 @@ MemPool* Runtime::find_pool(const std::function<bool(const MemPool&)>& pred) {
 }
 
 MemPool::Unreserve Runtime::free_chunk() {
-  return [this](uint64_t base) { device_->free(base); };
+  return [this](uint64_t base) {
+    device_->free(base);
+    ipc_pool_chunk_freed(base);  // a shareable pool's part of its memfd
+  };
 }
 
 bool Runtime::free_pool_allocation(uint64_t p, const char* call) {
@@ -126,8 +127,15 @@ void* Runtime::malloc_async(uint64_t bytes, void* pool_handle, void* stream, con
     return node.dst;
   }
   MemPool& p = pool_handle ? pool(pool_handle, call) : *static_cast<MemPool*>(current_pool());
+  if (p.imported)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: pool {} was imported from another process; its memory comes from "
+                               "cudaMemPoolImportPointer",
+                               call, static_cast<void*>(&p)));
   const auto reserve = [&](uint64_t chunk) {
-    return allocate_device(chunk, fmt::format("{} (the pool's chunk for {} bytes)", call, bytes));
+    const uint64_t base = allocate_device(chunk, fmt::format("{} (the pool's chunk for {} bytes)", call, bytes));
+    if (p.handle_types) ipc_pool_chunk_reserved(p, base, chunk);
+    return base;
   };
   const auto at = p.allocate(bytes, reserve);
   if (!at)
@@ -151,6 +159,7 @@ void Runtime::free_async(void* p, void* stream) {
     capture(stream, std::move(n));
     return;
   }
+  if (ipc_pool_free_imported(addr(p))) return;  // a pointer imported from another process's pool
   if (free_pool_allocation(addr(p), "cudaFreeAsync")) return;
   if (!graph_allocations_.count(addr(p))) {
     const auto a = device_allocation(p);

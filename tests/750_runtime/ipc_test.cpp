@@ -66,3 +66,15 @@ TEST_CASE("ipc: the child process reports its own launches, into its own JSON fi
   CHECK(rttest::slurp((dir / files[0]).string()).find("_Z4fill") == std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("ipc: a memory pool shared through a file descriptor, as on an H200") {
+  REQUIRE_NVCC();
+  // pool_ipc.expected is an H200's output (docs/measurements/h200_pool_ipc_2026-11-29.txt):
+  // the parent exports a cudaMemHandleTypePosixFileDescriptor pool and two of its
+  // allocations; the child imports them (the same pointer when imported twice), reads the
+  // parent's values, adds 1 with kernels and frees its imports; the parent reads the result.
+  // Also the errors: exporting a pool made without the handle type (or the default pool),
+  // exporting a pointer that is no pool allocation's start, importing a pointer into the
+  // exporting pool, and allocating from an imported pool.
+  rttest::check_prints_expected("pool_ipc");
+}

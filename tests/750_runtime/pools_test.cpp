@@ -133,8 +133,23 @@ TEST_CASE("runtime: cudaMallocAsync draws from the current pool and frees at a s
   props.location.id = 1;
   CHECK(code_of([&] { rt.create_pool(&props); }) == cuda::ErrorInvalidDevice);
   props.location.id = 0;
-  props.handleTypes = 1;  // a POSIX file descriptor: IPC
+  props.handleTypes = 2;  // a Win32 handle (a POSIX descriptor, 1, is shared: ipc_test.cpp)
   CHECK(code_of([&] { rt.create_pool(&props); }) == cuda::ErrorNotSupported);
+  props.handleTypes = 8;  // a fabric handle
+  CHECK(code_of([&] { rt.create_pool(&props); }) == cuda::ErrorNotSupported);
+  // A shareable pool: its memory is the device's, read and written as any other.
+  props.handleTypes = 1;
+  void* shared = rt.create_pool(&props);
+  auto* q = static_cast<uint8_t*>(rt.malloc_async(1000, shared, s, "t"));
+  rt.memset(q, 9, 1000);
+  uint8_t back[1000] = {};
+  rt.memcpy(back, q, 1000, cuda::DeviceToHost, "t");
+  CHECK(back[0] == 9);
+  CHECK(back[999] == 9);
+  rt.free_async(q, s);
+  rt.destroy_pool(shared);
+  rt.mem_get_info(&free_bytes, &total);
+  CHECK(free_bytes == total);
 }
 
 TEST_CASE("runtime: graph allocations reuse the address of one freed before them") {

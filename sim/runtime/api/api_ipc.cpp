@@ -1,5 +1,6 @@
-// CUDA IPC (interprocess memory and events) between processes that each run under warpsim
-// (Runtime::ipc_*, runtime_ipc.cpp). Handles are passed by value, as CUDA declares them.
+// CUDA IPC between processes that each run under warpsim: interprocess memory and events
+// (Runtime::ipc_*, runtime_ipc.cpp; handles passed by value, as CUDA declares them) and
+// memory pools shared through a POSIX file descriptor (runtime_ipc_pools.cpp).
 #include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
@@ -29,5 +30,28 @@ WARPSIM_API int cudaIpcOpenEventHandle(void** event, IpcHandle handle) {
   return call("cudaIpcOpenEventHandle", [&](Runtime& rt) {
     if (!event) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaIpcOpenEventHandle: event is NULL");
     *event = rt.ipc_open_event_handle(&handle);
+  });
+}
+
+WARPSIM_API int cudaMemPoolExportToShareableHandle(void* handle, void* pool, int handle_type, unsigned flags) {
+  return call("cudaMemPoolExportToShareableHandle",
+              [&](Runtime& rt) { rt.ipc_pool_export(handle, pool, handle_type, flags); });
+}
+
+WARPSIM_API int cudaMemPoolImportFromShareableHandle(void** pool, void* handle, int handle_type, unsigned flags) {
+  return call("cudaMemPoolImportFromShareableHandle", [&](Runtime& rt) {
+    if (!pool) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMemPoolImportFromShareableHandle: memPool is NULL");
+    *pool = rt.ipc_pool_import(handle, handle_type, flags);
+  });
+}
+
+WARPSIM_API int cudaMemPoolExportPointer(void* data, void* ptr) {
+  return call("cudaMemPoolExportPointer", [&](Runtime& rt) { rt.ipc_pool_export_pointer(data, ptr); });
+}
+
+WARPSIM_API int cudaMemPoolImportPointer(void** ptr, void* pool, void* data) {
+  return call("cudaMemPoolImportPointer", [&](Runtime& rt) {
+    if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMemPoolImportPointer: ptr is NULL");
+    *ptr = rt.ipc_pool_import_pointer(pool, data);
   });
 }
