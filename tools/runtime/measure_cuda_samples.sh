@@ -43,6 +43,8 @@ measure_folder() {
   local libs="" cml="$dir/CMakeLists.txt" ksrc module
   grep -q 'CUDA::cuda_driver' "$cml" 2>/dev/null && libs="-lcuda"
   grep -q 'CUDA::nvrtc' "$cml" 2>/dev/null && libs="$libs -lnvrtc"
+  # OpenMP host code (cudaOpenMP): CMake's OpenMP::OpenMP_CXX is GCC's -fopenmp, at compile and link.
+  grep -q 'OpenMP::OpenMP_CXX' "$cml" 2>/dev/null && libs="$libs -Xcompiler -fopenmp"
   [[ "$common" == *-rdc=true* ]] && libs="$libs -lcudadevrt"  # and the device runtime
   ksrc=$(sed -n 's/.*set(CUDA_KERNEL_SOURCE "${CMAKE_CURRENT_SOURCE_DIR}\/\([^"]*\)").*/\1/p' "$cml" 2>/dev/null)
   for kind in FATBIN PTX; do
@@ -55,6 +57,11 @@ measure_folder() {
   # the CUDA headers their CMakeLists.txt copies beside the program for NVRTC to include.
   local sources inc
   sources=$(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort)
+  # Sources outside the folder that add_executable lists (Common/helper_multiprocess.cpp of the IPC samples).
+  local extra
+  for extra in $(sed -n "s/^ *add_executable($name \([^)]*\))/\1/p" "$cml" 2>/dev/null | tr ' ' '\n' | grep '^\.\./'); do
+    [ -f "$dir/$extra" ] && sources="$sources $dir/$extra"
+  done
   if [[ "$libs" == *nvrtc* ]]; then
     local listed
     listed=$(sed -n "s/^add_executable($name \([^)]*\))/\1/p" "$cml")
@@ -76,7 +83,9 @@ measure_folder() {
   last=$(grep -v '^$' "$work/$name.run.out" | tail -1 | tr '\t' ' ' | cut -c1-120)
   werr=$(grep -m1 'warpsim' "$work/$name.run.err" | tr '\t' ' ' | cut -c1-200)
   if [ $rc -eq 124 ]; then result=timeout; detail="over ${limit} s"
-  elif [ $rc -eq 2 ] && grep -qi 'waiv' "$work/$name.run.out"; then result=waived; detail="$last"
+  # cuda-samples exit with EXIT_WAIVED (2) when the device lacks what they need ("No CUDA
+  # devices support IPC"): waived, unless warpsim said on stderr that a call failed.
+  elif [ $rc -eq 2 ] && { grep -qi 'waiv' "$work/$name.run.out" || [ -z "$werr" ]; }; then result=waived; detail="$last"
   elif grep -qE 'FAIL|mismatch|[Tt]est failed' "$work/$name.run.out" && ! grep -qE ' 0 [Ff]ailures' "$work/$name.run.out"; then
     # A failed check after warpsim said why on stderr (a refused launch, an unsupported
     # call) is a failure with its reason; without a word from warpsim it is a wrong answer.
