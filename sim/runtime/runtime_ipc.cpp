@@ -100,7 +100,12 @@ void Runtime::ipc_get_mem_handle(void* handle, const void* ptr) {
     std::string why;
     auto segment = SharedSegment::create(memory_name(::getpid(), serial), a->second, &why);
     if (!segment) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cudaIpcGetMemHandle({}): {}", ptr, why));
-    device_->share_allocation(a->first, segment->data());
+    try {
+      device_->share_allocation(a->first, segment->data());
+    } catch (const LaunchError&) {  // a mapping (a kernel's malloc block, a VMM mapping): not cudaMalloc's
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("cudaIpcGetMemHandle({}): not device memory that cudaMalloc allocated", ptr));
+    }
     it = ipc_->exports.emplace(a->first, IpcTable::Export{serial, std::move(segment)}).first;
   }
   const Handle h = make_handle(kMemMagic, it->second.serial, a->second);
