@@ -93,3 +93,50 @@ TEST_CASE("global memory: an allocation at a given address keeps its guard and t
   CHECK(gm.allocate(10) >= at + 300 + GlobalMemory::kGuard);
   CHECK(gm.bytes_allocated() == 1310);
 }
+
+TEST_CASE("global memory: a shared allocation keeps its bytes in the given storage, counted as before", "[memory]") {
+  // CUDA IPC (runtime_ipc.cpp): an exported allocation moves into a shared-memory object.
+  GlobalMemory gm;
+  const uint64_t bytes = GlobalMemory::kPageSize + 100;  // a whole page and a short one
+  const uint64_t base = gm.allocate(bytes);
+  auto* a = gm.find(base, 1);
+  REQUIRE(a);
+  const uint32_t v = 0xC0FFEE;
+  gm.write(*a, base + GlobalMemory::kPageSize + 96, &v, 4);  // only the second page has storage
+  std::vector<uint8_t> storage(bytes, 0);
+  REQUIRE(gm.share(base, storage.data()));
+  CHECK(a->external == storage.data());
+  uint32_t back = 0;
+  std::memcpy(&back, storage.data() + GlobalMemory::kPageSize + 96, 4);
+  CHECK(back == v);  // the contents moved
+  CHECK(storage[0] == 0);
+  storage[5] = 9;  // another process's write
+  uint8_t b = 0;
+  gm.read(*a, base + 5, &b, 1);
+  CHECK(b == 9);
+  CHECK(gm.bytes_allocated() == bytes);  // still this device's memory
+  CHECK_FALSE(gm.share(base, storage.data()));  // once
+  CHECK_FALSE(gm.share(base + 256, storage.data()));  // not an allocation's start
+  CHECK(gm.release(base));
+  CHECK(gm.bytes_allocated() == 0);
+  // A mapped range is not an allocation the device owns: it cannot be shared.
+  std::vector<uint8_t> host(64);
+  REQUIRE(gm.map_external(uint64_t(1) << 45, host.data(), host.size(), "pinned"));
+  CHECK_FALSE(gm.share(uint64_t(1) << 45, storage.data()));
+}
+
+TEST_CASE("global memory: a range mapped anywhere goes where the next allocation would, guards kept", "[memory]") {
+  GlobalMemory gm;
+  const uint64_t first = gm.allocate(1000);
+  std::vector<uint8_t> other(3000, 1);
+  const uint64_t at = gm.map_external_anywhere(other.data(), other.size(), "imported");
+  REQUIRE(at);
+  CHECK(at % GlobalMemory::kAlign == 0);
+  CHECK(at >= first + 1000 + GlobalMemory::kGuard);
+  CHECK(gm.bytes_allocated() == 1000);  // not counted against the capacity
+  const uint64_t next = gm.allocate(1000);
+  CHECK(next >= at + other.size() + GlobalMemory::kGuard);
+  CHECK(gm.map_external_anywhere(other.data(), 0, "empty") == 0);
+  CHECK(gm.release(at));
+  CHECK_FALSE(gm.find(at, 1));
+}
