@@ -34,11 +34,7 @@ int stream_query(void* stream) {
 }
 
 int stream_wait_event(void* stream, void* event) {
-  return call("cuStreamWaitEvent", Needs::Context, [&](Runtime& rt) {
-    rt.check_stream(stream, "cuStreamWaitEvent");
-    rt.check_event(event, "cuStreamWaitEvent");
-    rt.join_capture(stream, event);
-  });
+  return call("cuStreamWaitEvent", Needs::Context, [&](Runtime& rt) { rt.wait_event(stream, event); });
 }
 
 int event_record(void* event, void* stream) {
@@ -64,10 +60,10 @@ WARPSIM_DRIVER_API int cuStreamWaitEvent_ptsz(void* stream, void* event, unsigne
   return stream_wait_event(stream, event);
 }
 
-WARPSIM_DRIVER_API int cuEventCreate(void** event, unsigned) {
+WARPSIM_DRIVER_API int cuEventCreate(void** event, unsigned flags) {
   return call("cuEventCreate", Needs::Context, [&](Runtime& rt) {
     require(event, "cuEventCreate", "phEvent");
-    *event = rt.create_event();
+    *event = rt.create_event(flags);  // CU_EVENT_* are cudaEvent*'s values
   });
 }
 WARPSIM_DRIVER_API int cuEventDestroy_v2(void* event) {
@@ -80,15 +76,13 @@ WARPSIM_DRIVER_API int cuEventRecordWithFlags(void* event, void* stream, unsigne
 }
 WARPSIM_DRIVER_API int cuEventSynchronize(void* event) {
   return call("cuEventSynchronize", Needs::Context, [&](Runtime& rt) {
-    rt.check_event(event, "cuEventSynchronize");
-    rt.synchronize();
+    rt.synchronize_event(event);
     rt.release_pool_memory();
   });
 }
 WARPSIM_DRIVER_API int cuEventQuery(void* event) {
   return call("cuEventQuery", Needs::Context, [&](Runtime& rt) {
-    rt.check_event(event, "cuEventQuery");
-    rt.synchronize();
+    if (!rt.event_done(event)) throw ApiError(cuda::ErrorNotReady, "");  // CUDA_ERROR_NOT_READY
   });
 }
 
