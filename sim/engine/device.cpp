@@ -152,6 +152,10 @@ void Device::share_allocation(DevPtr base, void* storage) {
 
 uint64_t Device::vmm_granularity() { return mem::GlobalMemory::kGranularity; }
 std::string Device::create_physical(uint64_t bytes, uint64_t* id) { return impl_->gmem.create_physical(bytes, id); }
+std::string Device::create_physical_external(uint64_t bytes, void* storage, std::function<void()> release,
+                                             bool counted, uint64_t* id) {
+  return impl_->gmem.create_physical_external(bytes, static_cast<uint8_t*>(storage), std::move(release), counted, id);
+}
 std::string Device::release_physical(uint64_t id) { return impl_->gmem.release_physical(id); }
 std::string Device::retain_physical(uint64_t id) { return impl_->gmem.retain_physical(id); }
 uint64_t Device::physical_bytes(uint64_t id) const { return impl_->gmem.physical_bytes(id); }

@@ -191,6 +191,9 @@ class Device {
   // allocations count against the capacity; a mapping has no access until set_access.
   static uint64_t vmm_granularity();
   std::string create_physical(uint64_t bytes, uint64_t* id);
+  // A physical allocation kept in storage the caller owns (mem::GlobalMemory::create_physical_external).
+  std::string create_physical_external(uint64_t bytes, void* storage, std::function<void()> release, bool counted,
+                                       uint64_t* id);
   std::string release_physical(uint64_t id);
   std::string retain_physical(uint64_t id);
   uint64_t physical_bytes(uint64_t id) const;  // 0: not a live handle

@@ -13,8 +13,13 @@ GlobalMemory::GlobalMemory() : zero_page_(new uint8_t[kPageSize]()) {}
 
 GlobalMemory::~GlobalMemory() {
   for (auto& [base, a] : allocs_) free_pages(a);
-  for (auto& [id, ph] : physical_)
+  for (auto& [id, ph] : physical_) {
+    if (ph.release) {  // external storage: its owner's
+      ph.release();
+      continue;
+    }
     for (uint8_t* p : ph.pages) delete[] p;
+  }
 }
 
 void GlobalMemory::free_pages(Allocation& a) {

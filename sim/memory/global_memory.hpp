@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <string>
 #include <memory>
@@ -74,6 +75,12 @@ class GlobalMemory {
   static constexpr uint64_t kGranularity = kAlign;
   // A physical allocation of `bytes` (id > 0 in `id`); refuses above the capacity.
   std::string create_physical(uint64_t bytes, uint64_t* id);
+  // A physical allocation whose bytes live in `storage` (`bytes` long, outliving it; CUDA's
+  // shareable allocations, kept in a file another process maps): its pages point there, and
+  // `release` runs when it is freed. `counted`: against the capacity (false for memory
+  // another process exported).
+  std::string create_physical_external(uint64_t bytes, uint8_t* storage, std::function<void()> release, bool counted,
+                                       uint64_t* id);
   // Drops one handle to it: the storage goes with the last handle and mapping.
   std::string release_physical(uint64_t id);
   // One more handle to a physical allocation that is mapped or has a handle
@@ -157,6 +164,8 @@ class GlobalMemory {
     std::vector<uint8_t*> pages;  // materialised on first write through any mapping
     std::vector<uint64_t> mapped_at;  // bases of its mappings
     uint32_t handles = 1;             // handles the program holds (cuMemCreate, cuMemRetain...)
+    std::function<void()> release;    // external storage (create_physical_external): gives it back
+    bool counted = true;              // against the capacity
   };
   // The reservation containing [lo, hi), or reserved_.end().
   std::map<uint64_t, uint64_t>::const_iterator reservation(uint64_t lo, uint64_t hi) const;

@@ -29,6 +29,27 @@ std::string GlobalMemory::create_physical(uint64_t bytes, uint64_t* id) {
   return "";
 }
 
+std::string GlobalMemory::create_physical_external(uint64_t bytes, uint8_t* storage, std::function<void()> release,
+                                                   bool counted, uint64_t* id) {
+  if (!storage) return "no storage";
+  if (counted) {
+    if (std::string why = create_physical(bytes, id); !why.empty()) return why;
+  } else {
+    if (!bytes || !granular(bytes))
+      return fmt::format("size {} is not a non-zero multiple of the granularity ({} bytes)", bytes, kGranularity);
+    Physical ph;
+    ph.bytes = bytes;
+    ph.pages.resize(bytes >> kPageBits);
+    ph.counted = false;
+    *id = next_physical_++;
+    physical_.emplace(*id, std::move(ph));
+  }
+  Physical& ph = physical_.at(*id);
+  for (size_t i = 0; i < ph.pages.size(); ++i) ph.pages[i] = storage + i * kPageSize;
+  ph.release = std::move(release);
+  return "";
+}
+
 uint64_t GlobalMemory::physical_bytes(uint64_t id) const {
   auto it = physical_.find(id);
   return it == physical_.end() || !it->second.handles ? 0 : it->second.bytes;
@@ -37,13 +58,17 @@ uint64_t GlobalMemory::physical_bytes(uint64_t id) const {
 void GlobalMemory::free_physical_if_unused(uint64_t id) {
   auto it = physical_.find(id);
   if (it == physical_.end() || it->second.handles || !it->second.mapped_at.empty()) return;
-  for (uint8_t* p : it->second.pages)
-    if (p) {
-      delete[] p;
-      --pages_materialised_;
-    }
-  allocated_ -= it->second.bytes;
+  if (!it->second.release) {
+    for (uint8_t* p : it->second.pages)
+      if (p) {
+        delete[] p;
+        --pages_materialised_;
+      }
+  }
+  if (it->second.counted) allocated_ -= it->second.bytes;
+  std::function<void()> release = std::move(it->second.release);
   physical_.erase(it);
+  if (release) release();  // its storage's owner lets it go
 }
 
 std::string GlobalMemory::release_physical(uint64_t id) {

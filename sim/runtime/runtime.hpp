@@ -324,6 +324,14 @@ class Runtime {
   void* ipc_pool_import(void* shareable, int handle_type, unsigned flags);
   void ipc_pool_export_pointer(void* data, void* ptr);
   void* ipc_pool_import_pointer(void* pool, const void* data);
+  // The driver API's shareable physical allocations (runtime_ipc_vmm.cpp): cuMemCreate
+  // with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR keeps one in a memfd;
+  // cuMemExportToShareableHandle gives a descriptor for it, cuMemImportFromShareableHandle
+  // makes a physical allocation of another process's. Each returns a physical id or fd.
+  uint64_t vmm_create_shareable(uint64_t bytes);
+  bool vmm_shareable(uint64_t id) const;
+  int vmm_export(uint64_t id);
+  uint64_t vmm_import(int fd);
   // At exit: removes the names of the objects this process exported (so none is left in
   // /dev/shm); memory that is mapped stays mapped.
   void ipc_unlink_all();

@@ -190,6 +190,7 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrVirtualMemoryManagementSupported: return 1;  // driver/drv_vmm.cpp
     case cuda::AttrMemoryPoolSupportedHandleTypes: return 1;  // POSIX descriptors (runtime_ipc_pools.cpp)
     case 125: return 1;  // cudaDevAttrIpcEventSupport: interprocess events (runtime_ipc.cpp)
+    case 103: return 1;  // the driver's POSIX-descriptor handles for cuMemCreate (runtime_ipc_vmm.cpp)
     case 87:  // cudaDevAttrSingleToDoublePrecisionPerfRatio: FP32 lanes per FP64 unit, which
               // is what an H100 reports (128 / 64 = 2, h100_device_attributes.tsv)
       if (s.sm.dp_units != 0) return as_int((s.sm.cores + s.sm.dp_units / 2) / s.sm.dp_units);

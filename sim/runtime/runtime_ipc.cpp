@@ -262,6 +262,7 @@ void Runtime::ipc_reset() {
   ipc_->pool_exports.clear();
   ipc_->pool_imports.clear();
   ipc_->imported_pointers.clear();
+  ipc_->vmm_shares.clear();  // the retired device's physical allocations keep theirs
 }
 
 // --- Event flags, waits and queries (every event; the interprocess parts above) ---

@@ -55,12 +55,22 @@ struct IpcTable {
     uint64_t chunk_offset = 0;
     uint64_t imports = 0;  // cudaMemPoolImportPointer calls not yet freed
   };
+  // A driver-API physical allocation made shareable (cuMemCreate with a POSIX descriptor
+  // handle type) or imported from another process's descriptor: its bytes are `mapping`.
+  struct VmmShare {
+    OwnedFd fd;
+    std::unique_ptr<FileMapping> mapping;
+    bool exported = false;  // made here (its properties say so; an imported one's say 0, as an H200's)
+  };
   std::map<DevPtr, Export> exports;  // by allocation base
   std::map<DevPtr, Import> imports;  // by address in this process
   std::map<const void*, Event> events;
   std::map<const void*, PoolExport> pool_exports;  // by pool handle
   std::map<const void*, PoolImport> pool_imports;  // by pool handle
   std::map<DevPtr, ImportedPointer> imported_pointers;
+  // By physical allocation id; the physical allocation owns its VmmShare (its release
+  // callback holds the last reference), so an entry expires when it is freed.
+  std::map<uint64_t, std::weak_ptr<VmmShare>> vmm_shares;
   uint64_t next_serial = 1;
   // The segments of a device cudaDeviceReset retired: its memory still points into them.
   std::vector<std::unique_ptr<SharedSegment>> retired;

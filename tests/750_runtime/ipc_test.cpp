@@ -78,3 +78,13 @@ TEST_CASE("ipc: a memory pool shared through a file descriptor, as on an H200") 
   // exporting pool, and allocating from an imported pool.
   rttest::check_prints_expected("pool_ipc");
 }
+
+TEST_CASE("ipc: driver-API virtual memory shared through a file descriptor, as on an H200") {
+  REQUIRE_NVCC();
+  // vmm_ipc.expected is an H200's output (docs/measurements/h200_vmm_ipc_2026-11-29.txt): an
+  // allocation made with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, exported, imported by the
+  // child, mapped there and written by its kernel; requestedHandleTypes on either side (0
+  // for the imported handle), and the errors: exporting a plain allocation or as a fabric
+  // handle (CUDA_ERROR_INVALID_VALUE), importing a closed descriptor (CUDA_ERROR_UNKNOWN).
+  rttest::check_prints_expected("vmm_ipc", "-cudart shared -lcuda");
+}

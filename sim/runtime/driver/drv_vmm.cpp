@@ -1,10 +1,13 @@
 // Driver API: virtual memory management (cuMemCreate, cuMemAddressReserve, cuMemMap,
 // cuMemSetAccess and their family) on the simulated device's global memory
 // (Device::create_physical and the calls beside it). The answers, refusals included, are an
-// H100's (tests/750_runtime/programs/vmm.expected). Not modelled, each refused with
-// CUDA_ERROR_NOT_SUPPORTED and its reason: read-only access, memory on the host, exportable
-// handles, compression, GPUDirect RDMA and sparse tile pools.
+// H100's (tests/750_runtime/programs/vmm.expected). Allocations exportable through POSIX
+// file descriptors are shared with other processes (runtime_ipc_vmm.cpp). Not modelled,
+// each refused with CUDA_ERROR_NOT_SUPPORTED and its reason: read-only access, memory on
+// the host, other handle types, compression, GPUDirect RDMA and sparse tile pools.
 #include <fmt/format.h>
+
+#include <cstring>
 
 #include "sim/runtime/driver/driver_context.hpp"
 
@@ -19,6 +22,8 @@ namespace {
   throw ApiError(code, fmt::format("{}: {}", call, why));
 }
 
+constexpr int kHandlePosixFd = 1;  // CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR
+
 // cuMemCreate's properties: pinned device memory on device 0, nothing warpsim lacks.
 void check_properties(const cu::MemAllocationProp* prop, const char* call) {
   require(prop, call, "prop");
@@ -30,9 +35,10 @@ void check_properties(const cu::MemAllocationProp* prop, const char* call) {
                        prop->location.type));
   if (prop->location.id != 0)
     refuse(cuda::ErrorInvalidDevice, call, fmt::format("device {} (the simulated GPU is device 0)", prop->location.id));
-  if (prop->requestedHandleTypes != 0)
+  if (prop->requestedHandleTypes & ~kHandlePosixFd)
     refuse(cuda::ErrorNotSupported, call,
-           fmt::format("requestedHandleTypes {:#x}: exporting memory to other processes is not modelled",
+           fmt::format("requestedHandleTypes {:#x}: warpsim exports memory to other processes through POSIX file "
+                       "descriptors only (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR 1)",
                        prop->requestedHandleTypes));
   if (prop->allocFlags.gpuDirectRDMACapable)
     refuse(cuda::ErrorNotSupported, call, "allocFlags.gpuDirectRDMACapable: GPUDirect RDMA is not modelled");
@@ -49,10 +55,16 @@ void ok_or(const std::string& why, cuda::Error code, const char* call) {
 
 }  // namespace
 
+// The physical allocation calls (granularity, create, release, properties, export and
+// import) act on a device, not a context: they need cuInit only, as cuda-samples'
+// memMapIPCDrv relies on (its parent destroys its contexts and then allocates and exports,
+// and its child unmaps and frees its reservation after destroying its context, on an
+// H200), and so do unmapping and freeing a reservation. Reserving, mapping and setting
+// access still need a current context.
 WARPSIM_DRIVER_API int cuMemGetAllocationGranularity(size_t* granularity, const cu::MemAllocationProp* prop,
                                                      int option) {
   // An H100's driver answers this for any type and device; so does warpsim.
-  return call("cuMemGetAllocationGranularity", Needs::Context, [&](Runtime&) {
+  return call("cuMemGetAllocationGranularity", Needs::Init, [&](Runtime&) {
     require(granularity, "cuMemGetAllocationGranularity", "granularity");
     require(prop, "cuMemGetAllocationGranularity", "prop");
     if (option != cu::MemGranularityMinimum && option != cu::MemGranularityRecommended)
@@ -63,7 +75,7 @@ WARPSIM_DRIVER_API int cuMemGetAllocationGranularity(size_t* granularity, const 
 
 WARPSIM_DRIVER_API int cuMemCreate(cu::MemGenericAllocationHandle* handle, size_t size,
                                    const cu::MemAllocationProp* prop, unsigned long long flags) {
-  return call("cuMemCreate", Needs::Context, [&](Runtime& rt) {
+  return call("cuMemCreate", Needs::Init, [&](Runtime& rt) {
     require(handle, "cuMemCreate", "handle");
     if (flags != 0) refuse(cuda::ErrorInvalidValue, "cuMemCreate", fmt::format("flags {} (must be 0)", flags));
     check_properties(prop, "cuMemCreate");
@@ -74,20 +86,21 @@ WARPSIM_DRIVER_API int cuMemCreate(cu::MemGenericAllocationHandle* handle, size_
       refuse(cuda::ErrorInvalidValue, "cuMemCreate",
              fmt::format("size {} is not a multiple of the granularity ({} bytes)", size, g));
     uint64_t id = 0;
-    ok_or(rt.device().create_physical(size, &id), cuda::ErrorMemoryAllocation, "cuMemCreate");
+    if (prop->requestedHandleTypes & kHandlePosixFd) id = rt.vmm_create_shareable(size);  // in a memfd
+    else ok_or(rt.device().create_physical(size, &id), cuda::ErrorMemoryAllocation, "cuMemCreate");
     *handle = id;
   });
 }
 
 WARPSIM_DRIVER_API int cuMemRelease(cu::MemGenericAllocationHandle handle) {
-  return call("cuMemRelease", Needs::Context, [&](Runtime& rt) {
+  return call("cuMemRelease", Needs::Init, [&](Runtime& rt) {
     ok_or(rt.device().release_physical(handle), cuda::ErrorInvalidValue, "cuMemRelease");
   });
 }
 
 WARPSIM_DRIVER_API int cuMemGetAllocationPropertiesFromHandle(cu::MemAllocationProp* prop,
                                                               cu::MemGenericAllocationHandle handle) {
-  return call("cuMemGetAllocationPropertiesFromHandle", Needs::Context, [&](Runtime& rt) {
+  return call("cuMemGetAllocationPropertiesFromHandle", Needs::Init, [&](Runtime& rt) {
     require(prop, "cuMemGetAllocationPropertiesFromHandle", "prop");
     if (!rt.device().physical_bytes(handle))
       refuse(cuda::ErrorInvalidValue, "cuMemGetAllocationPropertiesFromHandle",
@@ -96,6 +109,33 @@ WARPSIM_DRIVER_API int cuMemGetAllocationPropertiesFromHandle(cu::MemAllocationP
     prop->type = cu::MemAllocationTypePinned;
     prop->location.type = cuda::MemLocationTypeDevice;
     prop->location.id = 0;
+    prop->requestedHandleTypes = rt.vmm_shareable(handle) ? kHandlePosixFd : 0;
+  });
+}
+
+// Shareable allocations (Runtime::vmm_*, runtime_ipc_vmm.cpp): the handle is an int file
+// descriptor, passed to another process as the program likes (cuda-samples use a Unix socket).
+WARPSIM_DRIVER_API int cuMemExportToShareableHandle(void* shareable, cu::MemGenericAllocationHandle handle, int type,
+                                                    unsigned long long flags) {
+  return call("cuMemExportToShareableHandle", Needs::Init, [&](Runtime& rt) {
+    require(shareable, "cuMemExportToShareableHandle", "shareableHandle");
+    if (type != kHandlePosixFd)
+      refuse(cuda::ErrorInvalidValue, "cuMemExportToShareableHandle",
+             fmt::format("handle type {} (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR is 1)", type));
+    if (flags) refuse(cuda::ErrorInvalidValue, "cuMemExportToShareableHandle", "flags must be 0");
+    const int fd = rt.vmm_export(handle);
+    std::memcpy(shareable, &fd, sizeof fd);
+  });
+}
+
+WARPSIM_DRIVER_API int cuMemImportFromShareableHandle(cu::MemGenericAllocationHandle* handle, void* os_handle,
+                                                      int type) {
+  return call("cuMemImportFromShareableHandle", Needs::Init, [&](Runtime& rt) {
+    require(handle, "cuMemImportFromShareableHandle", "handle");
+    if (type != kHandlePosixFd)
+      refuse(cuda::ErrorInvalidValue, "cuMemImportFromShareableHandle",
+             fmt::format("handle type {} (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR is 1)", type));
+    *handle = rt.vmm_import(static_cast<int>(reinterpret_cast<intptr_t>(os_handle)));
   });
 }
 
@@ -123,7 +163,7 @@ WARPSIM_DRIVER_API int cuMemAddressReserve(cu::DevicePtr* ptr, size_t size, size
 }
 
 WARPSIM_DRIVER_API int cuMemAddressFree(cu::DevicePtr ptr, size_t size) {
-  return call("cuMemAddressFree", Needs::Context, [&](Runtime& rt) {
+  return call("cuMemAddressFree", Needs::Init, [&](Runtime& rt) {
     ok_or(rt.device().unreserve(ptr, size), cuda::ErrorInvalidValue, "cuMemAddressFree");
   });
 }
@@ -148,7 +188,7 @@ WARPSIM_DRIVER_API int cuMemMap(cu::DevicePtr ptr, size_t size, size_t offset, c
 }
 
 WARPSIM_DRIVER_API int cuMemUnmap(cu::DevicePtr ptr, size_t size) {
-  return call("cuMemUnmap", Needs::Context, [&](Runtime& rt) {
+  return call("cuMemUnmap", Needs::Init, [&](Runtime& rt) {
     rt.synchronize();
     ok_or(rt.device().unmap(ptr, size), cuda::ErrorInvalidValue, "cuMemUnmap");
   });
