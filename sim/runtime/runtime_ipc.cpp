@@ -89,8 +89,8 @@ void Runtime::ipc_get_mem_handle(void* handle, const void* ptr) {
                    fmt::format("cudaIpcGetMemHandle({}): not device memory that cudaMalloc allocated in this process", ptr));
   if (find_pool([p](const MemPool& m) { return m.reserves(p); }) || graph_allocations_.count(a->first))
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaIpcGetMemHandle({}): memory of a stream-ordered pool or graph; CUDA shares pools "
-                               "with cudaMemPoolExportToShareableHandle, which warpsim does not support",
+                   fmt::format("cudaIpcGetMemHandle({}): memory of a stream-ordered pool or graph (a pool is "
+                               "shared with cudaMemPoolExportToShareableHandle and cudaMemPoolExportPointer)",
                                ptr));
   // The handle names the whole allocation, as CUDA's does (an interior pointer's handle
   // opens at the allocation's start: docs/measurements/h200_ipc_2026-11-29.txt).
