@@ -172,6 +172,8 @@ class GlobalMemory {
   // The end of the highest reservation overlapping [lo, hi), or 0 if none does.
   uint64_t reserved_end(uint64_t lo, uint64_t hi) const;
   void free_physical_if_unused(uint64_t id);
+  // A physical allocation of `bytes` with no storage yet; `counted` against the capacity.
+  std::string new_physical(uint64_t bytes, bool counted, uint64_t* id);
   uint8_t* materialise_physical(const Allocation& a, uint64_t index);
 
   std::map<uint64_t, Allocation> allocs_;  // by base

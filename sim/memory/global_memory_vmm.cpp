@@ -14,16 +14,19 @@ bool granular(uint64_t v) { return v % GlobalMemory::kGranularity == 0; }
 
 }  // namespace
 
-std::string GlobalMemory::create_physical(uint64_t bytes, uint64_t* id) {
+std::string GlobalMemory::create_physical(uint64_t bytes, uint64_t* id) { return new_physical(bytes, true, id); }
+
+std::string GlobalMemory::new_physical(uint64_t bytes, bool counted, uint64_t* id) {
   if (!bytes || !granular(bytes))
     return fmt::format("size {} is not a non-zero multiple of the granularity ({} bytes)", bytes, kGranularity);
-  if (bytes > capacity_ || allocated_ + bytes > capacity_)
+  if (counted && (bytes > capacity_ || allocated_ + bytes > capacity_))
     return fmt::format("out of device memory: {} bytes requested, {} of {} bytes in use", bytes, allocated_,
                        capacity_);
   Physical ph;
   ph.bytes = bytes;
   ph.pages.resize(bytes >> kPageBits);
-  allocated_ += bytes;
+  ph.counted = counted;
+  if (counted) allocated_ += bytes;
   *id = next_physical_++;
   physical_.emplace(*id, std::move(ph));
   return "";
@@ -32,18 +35,7 @@ std::string GlobalMemory::create_physical(uint64_t bytes, uint64_t* id) {
 std::string GlobalMemory::create_physical_external(uint64_t bytes, uint8_t* storage, std::function<void()> release,
                                                    bool counted, uint64_t* id) {
   if (!storage) return "no storage";
-  if (counted) {
-    if (std::string why = create_physical(bytes, id); !why.empty()) return why;
-  } else {
-    if (!bytes || !granular(bytes))
-      return fmt::format("size {} is not a non-zero multiple of the granularity ({} bytes)", bytes, kGranularity);
-    Physical ph;
-    ph.bytes = bytes;
-    ph.pages.resize(bytes >> kPageBits);
-    ph.counted = false;
-    *id = next_physical_++;
-    physical_.emplace(*id, std::move(ph));
-  }
+  if (std::string why = new_physical(bytes, counted, id); !why.empty()) return why;
   Physical& ph = physical_.at(*id);
   for (size_t i = 0; i < ph.pages.size(); ++i) ph.pages[i] = storage + i * kPageSize;
   ph.release = std::move(release);

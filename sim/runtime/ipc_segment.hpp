@@ -1,9 +1,10 @@
-// Shared memory between processes for CUDA IPC (runtime_ipc.cpp): a POSIX shared-memory
-// object mapped into this process, the storage behind cudaIpcMemHandle_t and
-// cudaIpcEventHandle_t; and a file descriptor with mappings of its parts, the memfd behind
-// a memory pool shared with cudaMemPoolExportToShareableHandle. Device memory exported with cudaIpcGetMemHandle moves into
-// one, and another process running under warpsim maps the same object, so both simulated
-// devices read and write the same bytes; an interprocess event's state lives in a small one.
+// Shared memory between processes for CUDA IPC (runtime_ipc*.cpp). A POSIX shared-memory
+// object mapped into this process is the storage behind cudaIpcMemHandle_t and
+// cudaIpcEventHandle_t: device memory exported with cudaIpcGetMemHandle moves into one, and
+// another process running under warpsim maps the same object, so both simulated devices
+// read and write the same bytes; an interprocess event's state lives in a small one. A file
+// descriptor with mappings of its parts is the memfd behind a pool shared with
+// cudaMemPoolExportToShareableHandle or a shareable cuMemCreate allocation.
 #pragma once
 #include <sys/types.h>
 
@@ -12,33 +13,6 @@
 #include <string>
 
 namespace warpsim::runtime {
-
-class SharedSegment {
- public:
-  // Creates the object `name` ("/..."), `bytes` long and zero-filled, and maps it; null
-  // with the reason in *why if it cannot.
-  static std::unique_ptr<SharedSegment> create(const std::string& name, uint64_t bytes, std::string* why);
-  // Maps the existing object `name`, which must be at least `bytes` long.
-  static std::unique_ptr<SharedSegment> open(const std::string& name, uint64_t bytes, std::string* why);
-  ~SharedSegment();  // unmaps, and removes the name if this process created it
-  SharedSegment(const SharedSegment&) = delete;
-  SharedSegment& operator=(const SharedSegment&) = delete;
-
-  uint8_t* data() const { return data_; }
-  uint64_t size() const { return bytes_; }
-  const std::string& name() const { return name_; }
-  // Removes the name now (no process can open it any more; the mappings stay). Only the
-  // creating process does this, never a child it forked.
-  void unlink();
-
- private:
-  SharedSegment(std::string name, uint8_t* data, uint64_t bytes, pid_t creator)
-      : name_(std::move(name)), data_(data), bytes_(bytes), creator_(creator) {}
-  std::string name_;
-  uint8_t* data_;
-  uint64_t bytes_;
-  pid_t creator_;  // 0: opened, not created here
-};
 
 // A file descriptor this process owns (closed with it): a shareable memory pool's memfd,
 // or one imported from another process.
@@ -56,11 +30,13 @@ class OwnedFd {
   int fd_;
 };
 
-// `bytes` of a file from `offset`, mapped shared and read-write (a memory pool's chunk).
+// `bytes` of a file from `offset`, mapped shared and read-write.
 class FileMapping {
  public:
   // Null with the reason in *why if it cannot be mapped.
   static std::unique_ptr<FileMapping> map(int fd, uint64_t offset, uint64_t bytes, std::string* why);
+  // The same after making the file `offset + bytes` long (new bytes read as zeros).
+  static std::unique_ptr<FileMapping> extend_and_map(int fd, uint64_t offset, uint64_t bytes, std::string* why);
   ~FileMapping();
   FileMapping(const FileMapping&) = delete;
   FileMapping& operator=(const FileMapping&) = delete;
@@ -71,6 +47,32 @@ class FileMapping {
   FileMapping(uint8_t* data, uint64_t bytes) : data_(data), bytes_(bytes) {}
   uint8_t* data_;
   uint64_t bytes_;
+};
+
+class SharedSegment {
+ public:
+  // Creates the object `name` ("/..."), `bytes` long and zero-filled, and maps it; null
+  // with the reason in *why if it cannot.
+  static std::unique_ptr<SharedSegment> create(const std::string& name, uint64_t bytes, std::string* why);
+  // Maps the existing object `name`, which must be at least `bytes` long.
+  static std::unique_ptr<SharedSegment> open(const std::string& name, uint64_t bytes, std::string* why);
+  ~SharedSegment();  // unmaps, and removes the name if this process created it
+  SharedSegment(const SharedSegment&) = delete;
+  SharedSegment& operator=(const SharedSegment&) = delete;
+
+  uint8_t* data() const { return mapping_->data(); }
+  uint64_t size() const { return mapping_->size(); }
+  const std::string& name() const { return name_; }
+  // Removes the name now (no process can open it any more; the mappings stay). Only the
+  // creating process does this, never a child it forked.
+  void unlink();
+
+ private:
+  SharedSegment(std::string name, std::unique_ptr<FileMapping> mapping, pid_t creator)
+      : name_(std::move(name)), mapping_(std::move(mapping)), creator_(creator) {}
+  std::string name_;
+  std::unique_ptr<FileMapping> mapping_;
+  pid_t creator_;  // 0: opened, not created here
 };
 
 }  // namespace warpsim::runtime

@@ -71,12 +71,10 @@ void Runtime::ipc_pool_chunk_reserved(const MemPool& p, DevPtr base, uint64_t by
   IpcTable::PoolExport& e = ipc_->pool_exports.at(&p);
   const uint64_t offset = e.file_bytes;
   std::string why;
-  if (::ftruncate(e.memfd.get(), static_cast<off_t>(offset + bytes)) != 0)
-    why = fmt::format("cannot grow the pool's memory file to {} bytes: {}", offset + bytes, std::strerror(errno));
-  auto mapping = why.empty() ? FileMapping::map(e.memfd.get(), offset, bytes, &why) : nullptr;
+  auto mapping = FileMapping::extend_and_map(e.memfd.get(), offset, bytes, &why);
   if (!mapping) {
     device_->free(base);
-    throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cudaMallocAsync: {}", why));
+    throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cudaMallocAsync: the pool's memory file: {}", why));
   }
   device_->share_allocation(base, mapping->data());
   e.file_bytes = offset + bytes;

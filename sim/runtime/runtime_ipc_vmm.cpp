@@ -30,6 +30,13 @@ uint64_t physical_over(Device& device, std::shared_ptr<IpcTable::VmmShare> share
   return id;
 }
 
+// Physical allocation `id`'s memfd if it was made shareable in this process and is live.
+std::shared_ptr<IpcTable::VmmShare> exported_share(const IpcTable& ipc, const Device& device, uint64_t id) {
+  auto it = ipc.vmm_shares.find(id);
+  auto share = it == ipc.vmm_shares.end() ? nullptr : it->second.lock();
+  return share && share->exported && device.physical_bytes(id) ? share : nullptr;
+}
+
 }  // namespace
 
 uint64_t Runtime::vmm_create_shareable(uint64_t bytes) {
@@ -41,25 +48,18 @@ uint64_t Runtime::vmm_create_shareable(uint64_t bytes) {
   share->fd = OwnedFd(fd);
   share->exported = true;
   std::string why;
-  if (::ftruncate(fd, static_cast<off_t>(bytes)) != 0)
-    why = fmt::format("cannot size its memory file to {} bytes: {}", bytes, std::strerror(errno));
-  if (why.empty()) share->mapping = FileMapping::map(fd, 0, bytes, &why);
-  if (!share->mapping) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cuMemCreate: {}", why));
+  share->mapping = FileMapping::extend_and_map(fd, 0, bytes, &why);
+  if (!share->mapping) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cuMemCreate: its memory file: {}", why));
   const uint64_t id = physical_over(*device_, share, true, "cuMemCreate");
   ipc_->vmm_shares[id] = share;
   return id;
 }
 
-bool Runtime::vmm_shareable(uint64_t id) const {
-  auto it = ipc_->vmm_shares.find(id);
-  auto share = it == ipc_->vmm_shares.end() ? nullptr : it->second.lock();
-  return share && share->exported && device_->physical_bytes(id);
-}
+bool Runtime::vmm_shareable(uint64_t id) const { return exported_share(*ipc_, *device_, id) != nullptr; }
 
 int Runtime::vmm_export(uint64_t id) {
-  auto it = ipc_->vmm_shares.find(id);
-  auto share = it == ipc_->vmm_shares.end() ? nullptr : it->second.lock();
-  if (!share || !share->exported || !device_->physical_bytes(id))
+  const auto share = exported_share(*ipc_, *device_, id);
+  if (!share)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("cuMemExportToShareableHandle: {:#x} is not a live allocation handle made with "
                                "CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR in requestedHandleTypes",

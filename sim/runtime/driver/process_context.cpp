@@ -91,8 +91,9 @@ Runtime* instance() {
   if (c.runtime || c.failed) return c.runtime;
   try {
     RuntimeOptions o = RuntimeOptions::from_environment([](const char* n) { return std::getenv(n); });
-    if (o.program == "program") o.program = program_name();
-    for_other_process(o, ::getpid(), program_name());  // a process the program started
+    const std::string name = program_name();
+    if (o.program == "program") o.program = name;
+    for_other_process(o, ::getpid(), name);  // a process the program started
     c.runtime = new Runtime(std::move(o));
     std::atexit(at_exit);
   } catch (const std::exception& e) {
