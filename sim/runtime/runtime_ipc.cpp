@@ -55,10 +55,11 @@ Handle read_handle(const void* bytes, const char (&magic)[8], const char* call, 
   return h;
 }
 
-Handle make_handle(const char (&magic)[8], uint64_t serial, uint64_t bytes) {
+// A handle naming object `serial` of process `pid`.
+Handle make_handle(const char (&magic)[8], int32_t pid, uint64_t serial, uint64_t bytes) {
   Handle h{};
   std::memcpy(h.magic, magic, sizeof magic);
-  h.pid = static_cast<int32_t>(::getpid());
+  h.pid = pid;
   h.serial = serial;
   h.bytes = bytes;
   return h;
@@ -108,7 +109,7 @@ void Runtime::ipc_get_mem_handle(void* handle, const void* ptr) {
     }
     it = ipc_->exports.emplace(a->first, IpcTable::Export{serial, std::move(segment)}).first;
   }
-  const Handle h = make_handle(kMemMagic, it->second.serial, a->second);
+  const Handle h = make_handle(kMemMagic, static_cast<int32_t>(::getpid()), it->second.serial, a->second);
   std::memcpy(handle, &h, sizeof h);
 }
 
@@ -171,7 +172,8 @@ void Runtime::ipc_get_event_handle(void* handle, void* event) {
     e.serial = serial;
     e.segment = std::move(segment);
   }
-  const Handle h = make_handle(kEventMagic, e.serial, sizeof(SharedEvent));
+  // An event opened from another process's handle gets that handle again: e.pid made it.
+  const Handle h = make_handle(kEventMagic, e.pid, e.serial, sizeof(SharedEvent));
   std::memcpy(handle, &h, sizeof h);
 }
 

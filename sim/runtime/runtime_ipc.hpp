@@ -23,7 +23,7 @@ struct IpcTable {
     std::unique_ptr<SharedSegment> segment;
   };
   struct Event {  // an interprocess event: made here (pid is ours) or opened from a handle
-    int32_t pid = 0;
+    int32_t pid = 0;  // the process whose shared object holds its records
     uint64_t serial = 0;
     std::shared_ptr<SharedSegment> segment;  // null until its handle is made
   };
