@@ -55,16 +55,14 @@ measure_folder() {
   # The program's sources: every .cu and .cpp in the folder, but for NVRTC samples those
   # add_executable names (their kernels' .cu files are compiled at run time, by NVRTC), and
   # the CUDA headers their CMakeLists.txt copies beside the program for NVRTC to include.
-  local sources inc
+  local sources inc listed extra
   sources=$(find "$dir" -maxdepth 1 \( -name '*.cu' -o -name '*.cpp' \) | sort)
+  listed=$(sed -n "s/^ *add_executable($name \([^)]*\))/\1/p" "$cml" 2>/dev/null)
   # Sources outside the folder that add_executable lists (Common/helper_multiprocess.cpp of the IPC samples).
-  local extra
-  for extra in $(sed -n "s/^ *add_executable($name \([^)]*\))/\1/p" "$cml" 2>/dev/null | tr ' ' '\n' | grep '^\.\./'); do
+  for extra in $(echo "$listed" | tr ' ' '\n' | grep '^\.\./'); do
     [ -f "$dir/$extra" ] && sources="$sources $dir/$extra"
   done
   if [[ "$libs" == *nvrtc* ]]; then
-    local listed
-    listed=$(sed -n "s/^add_executable($name \([^)]*\))/\1/p" "$cml")
     [ -n "$listed" ] && sources=$(for f in $listed; do echo "$dir/$f"; done)
     for inc in $(grep -o '${CUDA_INCLUDE_DIR}/[A-Za-z0-9_./]*' "$cml" | sed 's|^${CUDA_INCLUDE_DIR}/||' | sort -u); do
       [ -e "$dir/$(basename "$inc")" ] || cp -r "$(dirname "$nvcc")/../include/$inc" "$dir/" 2>/dev/null
