@@ -486,8 +486,9 @@ class Runtime {
   // The first pool (live, then destroyed-but-not-empty) for which pred(pool) holds, or null.
   MemPool* find_pool(const std::function<bool(const MemPool&)>& pred);
   MemPool::Unreserve free_chunk();  // gives a pool's chunk back to the device
-  // Frees a pool allocation: true if `ptr` starts one; throws cudaErrorInvalidValue for any
-  // other address in a pool's chunks (freed already, or inside an allocation).
+  // Frees a pool allocation, or a pointer imported from another process's pool: true if
+  // `ptr` is one; throws cudaErrorInvalidValue for any other address in a pool's chunks
+  // (freed already, or inside an allocation).
   bool free_pool_allocation(uint64_t ptr, const char* call);
   struct GraphAllocationRecord {
     GraphAllocation* nodes = nullptr;  // the nodes' shared state; null once no node refers to it
@@ -554,7 +555,7 @@ class Runtime {
   // A shareable pool's new chunk at `base` moves into its memfd (malloc_async's reserve).
   void ipc_pool_chunk_reserved(const MemPool& p, DevPtr base, uint64_t bytes);
   void ipc_pool_chunk_freed(DevPtr base);  // free_chunk()
-  // cudaFree/cudaFreeAsync of an imported pool pointer: true if `p` was one (then freed).
+  // free_pool_allocation of an imported pool pointer: true if `p` was one (then freed).
   bool ipc_pool_free_imported(DevPtr p);
   void ipc_pool_destroyed(const MemPool& p);  // cudaMemPoolDestroy, before the pool goes
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles

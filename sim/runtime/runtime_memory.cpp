@@ -90,8 +90,7 @@ void* Runtime::malloc_pitch(uint64_t* pitch, uint64_t width, uint64_t height) {
 
 void Runtime::free(void* ptr) {
   if (!ptr) return;
-  if (ipc_pool_free_imported(addr(ptr))) return;            // imported from another process's pool
-  if (free_pool_allocation(addr(ptr), "cudaFree")) return;  // cudaMallocAsync memory
+  if (free_pool_allocation(addr(ptr), "cudaFree")) return;  // cudaMallocAsync memory, or imported from another process's pool
   if (graph_allocations_.count(addr(ptr))) {     // a graph allocation a launch left live
     graph_memory_freed(ptr, "cudaFree");
     return;

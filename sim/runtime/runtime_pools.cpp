@@ -95,6 +95,7 @@ MemPool::Unreserve Runtime::free_chunk() {
 }
 
 bool Runtime::free_pool_allocation(uint64_t p, const char* call) {
+  if (ipc_pool_free_imported(p)) return true;  // a pointer imported from another process's pool
   MemPool* pool = find_pool([p](const MemPool& m) { return m.owns(p); });
   if (!pool) {
     if (find_pool([p](const MemPool& m) { return m.reserves(p); }))
@@ -159,7 +160,6 @@ void Runtime::free_async(void* p, void* stream) {
     capture(stream, std::move(n));
     return;
   }
-  if (ipc_pool_free_imported(addr(p))) return;  // a pointer imported from another process's pool
   if (free_pool_allocation(addr(p), "cudaFreeAsync")) return;
   if (!graph_allocations_.count(addr(p))) {
     const auto a = device_allocation(p);
