@@ -14,8 +14,13 @@ for f in "$real" "$stub"; do
   [ -f "$f" ] || { echo "list_unsupported_calls: $f not found (give the paths of libcudart.so.13 and the libcuda.so stub)" >&2; exit 1; }
 done
 
-# Entry points named by `MACRO [type] name(` in the given sources.
-implemented() { grep -ho "$1 [^(]*(" "${@:2}" | sed 's/.* \**\([A-Za-z_0-9]*\)($/\1/' | sort -u; }
+# Entry points named by `MACRO [type] name(` in the given sources, and both names of
+# `MACRO [type] WARPSIM_ABI_NAME(name, other_name)(` (an entry point CUDA 12 and 13 name differently).
+implemented() {
+  { grep -ho "$1 [^(]*(" "${@:2}" | grep -v "WARPSIM_ABI_NAME(" | sed 's/.* \**\([A-Za-z_0-9]*\)($/\1/'
+    cat "${@:2}" | tr '\n' ' ' | grep -o "$1 [^(]*WARPSIM_ABI_NAME( *[A-Za-z_0-9]*, *[A-Za-z_0-9]* *)" |
+      sed 's/.*WARPSIM_ABI_NAME( *\([A-Za-z_0-9]*\), *\([A-Za-z_0-9]*\) *)$/\1\n\2/'; } | sort -u
+}
 
 # write_list OUT WHAT HEADER1 HEADER2 MACRO SOURCES...: the exported names on stdin that
 # no `MACRO ... name(` in SOURCES implements, as X(name) lines under the two header lines.
