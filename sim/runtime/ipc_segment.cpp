@@ -43,47 +43,50 @@ std::unique_ptr<FileMapping> FileMapping::extend_and_map(int fd, uint64_t offset
 
 FileMapping::~FileMapping() { ::munmap(data_, bytes_); }
 
-std::unique_ptr<SharedSegment> SharedSegment::create(const std::string& name, uint64_t bytes, std::string* why) {
-  const OwnedFd fd(::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600));
+std::unique_ptr<SharedSegment> SharedSegment::create(const std::string& label, uint64_t bytes, std::string* why) {
+  OwnedFd fd(::memfd_create(label.c_str(), MFD_CLOEXEC));
   if (fd.get() < 0) {
-    *why = fmt::format("cannot create the shared memory object {}: {}", name, std::strerror(errno));
+    *why = fmt::format("cannot create the shared memory {}: {}", label, std::strerror(errno));
     return nullptr;
   }
   auto mapping = FileMapping::extend_and_map(fd.get(), 0, bytes, why);
   if (!mapping) {
-    ::shm_unlink(name.c_str());
-    *why = fmt::format("shared memory object {}: {}", name, *why);
+    *why = fmt::format("shared memory {}: {}", label, *why);
     return nullptr;
   }
-  return std::unique_ptr<SharedSegment>(new SharedSegment(name, std::move(mapping), ::getpid()));
+  return std::unique_ptr<SharedSegment>(new SharedSegment(std::move(fd), std::move(mapping)));
 }
 
-std::unique_ptr<SharedSegment> SharedSegment::open(const std::string& name, uint64_t bytes, std::string* why) {
-  const OwnedFd fd(::shm_open(name.c_str(), O_RDWR, 0));
-  if (fd.get() < 0) {
-    *why = fmt::format("cannot open the shared memory object {}: {} (the exporting process freed the memory or "
-                       "ended)",
-                       name, std::strerror(errno));
+std::unique_ptr<SharedSegment> SharedSegment::open(int32_t pid, int32_t fd, const std::string& label, uint64_t bytes,
+                                                   std::string* why) {
+  const std::string path = fmt::format("/proc/{}/fd/{}", pid, fd);
+  // The descriptor must still be the segment the handle names: the process may have freed
+  // it and reused the number, or ended.
+  char target[256];
+  const ssize_t n = pid > 0 && fd >= 0 ? ::readlink(path.c_str(), target, sizeof target - 1) : -1;
+  const std::string expected = "/memfd:" + label + " (deleted)";
+  if (n < 0 || std::string(target, static_cast<size_t>(n)) != expected) {
+    *why = fmt::format("process {} no longer shares {} (it freed the memory or ended)", pid, label);
+    return nullptr;
+  }
+  const OwnedFd opened(::open(path.c_str(), O_RDWR | O_CLOEXEC));
+  if (opened.get() < 0) {
+    *why = fmt::format("cannot open process {}'s shared memory {} ({}): {}", pid, label, path, std::strerror(errno));
     return nullptr;
   }
   struct stat st{};
-  if (::fstat(fd.get(), &st) != 0 || static_cast<uint64_t>(st.st_size) < bytes) {
-    *why = fmt::format("the shared memory object {} is smaller than the handle's {} bytes", name, bytes);
+  if (::fstat(opened.get(), &st) != 0 || static_cast<uint64_t>(st.st_size) < bytes) {
+    *why = fmt::format("process {}'s shared memory {} is smaller than the handle's {} bytes", pid, label, bytes);
     return nullptr;
   }
-  auto mapping = FileMapping::map(fd.get(), 0, bytes, why);
+  auto mapping = FileMapping::map(opened.get(), 0, bytes, why);
   if (!mapping) {
-    *why = fmt::format("shared memory object {}: {}", name, *why);
+    *why = fmt::format("shared memory {}: {}", label, *why);
     return nullptr;
   }
-  return std::unique_ptr<SharedSegment>(new SharedSegment(name, std::move(mapping), 0));
+  return std::unique_ptr<SharedSegment>(new SharedSegment(OwnedFd(), std::move(mapping)));
 }
 
-void SharedSegment::unlink() {
-  if (creator_ && creator_ == ::getpid()) ::shm_unlink(name_.c_str());
-  creator_ = 0;
-}
-
-SharedSegment::~SharedSegment() { unlink(); }
+SharedSegment::~SharedSegment() = default;
 
 }  // namespace warpsim::runtime

@@ -1,8 +1,8 @@
-// Shared memory between processes for CUDA IPC (runtime_ipc*.cpp). A POSIX shared-memory
-// object mapped into this process is the storage behind cudaIpcMemHandle_t and
+// Shared memory between processes for CUDA IPC (runtime_ipc*.cpp). An anonymous file
+// (memfd) mapped into this process is the storage behind cudaIpcMemHandle_t and
 // cudaIpcEventHandle_t: device memory exported with cudaIpcGetMemHandle moves into one, and
-// another process running under warpsim maps the same object, so both simulated devices
-// read and write the same bytes; an interprocess event's state lives in a small one. A file
+// another process running under warpsim maps the same file, so both simulated devices read
+// and write the same bytes; an interprocess event's state lives in a small one. A file
 // descriptor with mappings of its parts is the memfd behind a pool shared with
 // cudaMemPoolExportToShareableHandle or a shareable cuMemCreate allocation.
 #pragma once
@@ -49,30 +49,33 @@ class FileMapping {
   uint64_t bytes_;
 };
 
+// Memory another process opens by a handle: an anonymous file (memfd) named `label`, opened
+// there through /proc/PID/fd/FD. No name outlives the process that created it, whatever
+// ends it (a shared-memory object in /dev/shm would stay behind a killed process).
 class SharedSegment {
  public:
-  // Creates the object `name` ("/..."), `bytes` long and zero-filled, and maps it; null
-  // with the reason in *why if it cannot.
-  static std::unique_ptr<SharedSegment> create(const std::string& name, uint64_t bytes, std::string* why);
-  // Maps the existing object `name`, which must be at least `bytes` long.
-  static std::unique_ptr<SharedSegment> open(const std::string& name, uint64_t bytes, std::string* why);
-  ~SharedSegment();  // unmaps, and removes the name if this process created it
+  // Creates the file, `bytes` long and zero-filled, and maps it; null with the reason in
+  // *why if it cannot.
+  static std::unique_ptr<SharedSegment> create(const std::string& label, uint64_t bytes, std::string* why);
+  // Maps process `pid`'s segment `label`, its descriptor `fd`, which must be at least
+  // `bytes` long. Refused if that descriptor is not that segment (a stale or made-up handle).
+  static std::unique_ptr<SharedSegment> open(int32_t pid, int32_t fd, const std::string& label, uint64_t bytes,
+                                             std::string* why);
+  ~SharedSegment();
   SharedSegment(const SharedSegment&) = delete;
   SharedSegment& operator=(const SharedSegment&) = delete;
 
   uint8_t* data() const { return mapping_->data(); }
   uint64_t size() const { return mapping_->size(); }
-  const std::string& name() const { return name_; }
-  // Removes the name now (no process can open it any more; the mappings stay). Only the
-  // creating process does this, never a child it forked.
-  void unlink();
+  // The descriptor other processes open it by (-1 once withdrawn or if opened here).
+  int fd() const { return fd_.get(); }
+  // No other process can open it any more (the mappings stay): closes the descriptor.
+  void withdraw() { fd_ = OwnedFd(); }
 
  private:
-  SharedSegment(std::string name, std::unique_ptr<FileMapping> mapping, pid_t creator)
-      : name_(std::move(name)), mapping_(std::move(mapping)), creator_(creator) {}
-  std::string name_;
+  SharedSegment(OwnedFd fd, std::unique_ptr<FileMapping> mapping) : fd_(std::move(fd)), mapping_(std::move(mapping)) {}
+  OwnedFd fd_;
   std::unique_ptr<FileMapping> mapping_;
-  pid_t creator_;  // 0: opened, not created here
 };
 
 }  // namespace warpsim::runtime

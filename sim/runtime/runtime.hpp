@@ -310,13 +310,13 @@ class Runtime {
 
   // --- Interprocess memory and events (runtime_ipc.cpp): CUDA IPC between processes that
   // each run under warpsim. `handle` is a cudaIpcMemHandle_t or cudaIpcEventHandle_t (64
-  // bytes). Exported device memory moves into a POSIX shared-memory object that the other
-  // process maps, so both simulated devices see the same bytes.
-  void ipc_get_mem_handle(void* handle, const void* ptr);
-  void* ipc_open_mem_handle(const void* handle, unsigned flags);
-  void ipc_close_mem_handle(void* ptr);
-  void ipc_get_event_handle(void* handle, void* event);
-  void* ipc_open_event_handle(const void* handle);
+  // bytes). Exported device memory moves into a memfd that the other process opens through
+  // /proc and maps, so both simulated devices see the same bytes.
+  void ipc_get_mem_handle(void* handle, const void* ptr, const char* call = "cudaIpcGetMemHandle");
+  void* ipc_open_mem_handle(const void* handle, unsigned flags, const char* call = "cudaIpcOpenMemHandle");
+  void ipc_close_mem_handle(void* ptr, const char* call = "cudaIpcCloseMemHandle");
+  void ipc_get_event_handle(void* handle, void* event, const char* call = "cudaIpcGetEventHandle");
+  void* ipc_open_event_handle(const void* handle, const char* call = "cudaIpcOpenEventHandle");
   // Memory pools shared through a POSIX file descriptor (runtime_ipc_pools.cpp):
   // cudaMemPoolExportToShareableHandle (an int descriptor in *handle), ImportFromShareableHandle,
   // ExportPointer and ImportPointer (64-byte cudaMemPoolPtrExportData).
@@ -332,9 +332,6 @@ class Runtime {
   bool vmm_shareable(uint64_t id) const;
   int vmm_export(uint64_t id);
   uint64_t vmm_import(int fd);
-  // At exit: removes the names of the objects this process exported (so none is left in
-  // /dev/shm); memory that is mapped stays mapped.
-  void ipc_unlink_all();
 
   // Told of what free(), free_host() and unload_module() release (null: everything, at
   // reset()), so that the driver layer's record of what each context owns stays true.

@@ -1,9 +1,10 @@
 // CUDA IPC between processes that each run under warpsim (cuda-samples' simpleIPC: a parent
 // exports device memory and an event, children it spawns open them). Each process has its
-// own simulated device, so exported memory moves into a POSIX shared-memory object, named
-// by the handle, that the importing process maps into its device's address space: both
-// devices then read and write the same bytes. An interprocess event's records live in a
-// small shared object too: a record counts up `recorded` when it is made and sets
+// own simulated device, so exported memory moves into an anonymous file (a memfd: nothing
+// is left behind however the process ends) that the importing process opens through the
+// /proc/PID/fd/FD the handle names and maps into its device's address space: both devices
+// then read and write the same bytes. An interprocess event's records live in a small
+// shared file too: a record counts up `recorded` when it is made and sets
 // `completed` when the work before it has run, and a wait in another process waits until
 // `completed` reaches the record that was last made when the wait was issued. A record runs
 // this process's queued work at once, so that no other process waits on work this one has
@@ -31,7 +32,7 @@ namespace {
 struct Handle {
   char magic[8];
   int32_t pid;
-  uint32_t zero;
+  int32_t fd;  // the maker's descriptor of the segment (/proc/pid/fd/fd)
   uint64_t serial;
   uint64_t bytes;
   uint8_t unused[32];
@@ -43,8 +44,8 @@ constexpr char kEventMagic[8] = {'w', 'a', 'r', 'p', 's', 'i', 'm', 'E'};
 
 constexpr unsigned kEventBlockingSync = 0x1, kEventDisableTiming = 0x2, kEventInterprocess = 0x4;
 
-std::string memory_name(int32_t pid, uint64_t serial) { return fmt::format("/warpsim-ipc-{}-{}", pid, serial); }
-std::string event_name(int32_t pid, uint64_t serial) { return fmt::format("/warpsim-ipcev-{}-{}", pid, serial); }
+std::string memory_label(int32_t pid, uint64_t serial) { return fmt::format("warpsim-ipc-{}-{}", pid, serial); }
+std::string event_label(int32_t pid, uint64_t serial) { return fmt::format("warpsim-ipcev-{}-{}", pid, serial); }
 
 Handle read_handle(const void* bytes, const char (&magic)[8], const char* call, const char* maker) {
   Handle h;
@@ -55,11 +56,12 @@ Handle read_handle(const void* bytes, const char (&magic)[8], const char* call, 
   return h;
 }
 
-// A handle naming object `serial` of process `pid`.
-Handle make_handle(const char (&magic)[8], int32_t pid, uint64_t serial, uint64_t bytes) {
+// A handle naming object `serial` of process `pid`, its descriptor `fd` there.
+Handle make_handle(const char (&magic)[8], int32_t pid, int32_t fd, uint64_t serial, uint64_t bytes) {
   Handle h{};
   std::memcpy(h.magic, magic, sizeof magic);
   h.pid = pid;
+  h.fd = fd;
   h.serial = serial;
   h.bytes = bytes;
   return h;
@@ -81,67 +83,68 @@ bool process_alive(int64_t pid) { return pid <= 0 || ::kill(static_cast<pid_t>(p
 
 // --- Memory ---
 
-void Runtime::ipc_get_mem_handle(void* handle, const void* ptr) {
-  if (!handle) throw ApiError(cuda::ErrorInvalidValue, "cudaIpcGetMemHandle: handle is NULL");
+void Runtime::ipc_get_mem_handle(void* handle, const void* ptr, const char* call) {
+  if (!handle) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: handle is NULL", call));
   const DevPtr p = reinterpret_cast<DevPtr>(ptr);
   auto a = device_allocation(ptr);
   if (!a || is_managed(ptr) || ipc_->imports.count(a->first))
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaIpcGetMemHandle({}): not device memory that cudaMalloc allocated in this process", ptr));
+                   fmt::format("{}({}): not device memory that cudaMalloc allocated in this process", call, ptr));
   if (find_pool([p](const MemPool& m) { return m.reserves(p); }) || graph_allocations_.count(a->first))
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaIpcGetMemHandle({}): memory of a stream-ordered pool or graph (a pool is "
+                   fmt::format("{}({}): memory of a stream-ordered pool or graph (a pool is "
                                "shared with cudaMemPoolExportToShareableHandle and cudaMemPoolExportPointer)",
-                               ptr));
+                               call, ptr));
   // The handle names the whole allocation, as CUDA's does (an interior pointer's handle
   // opens at the allocation's start: docs/measurements/h200_ipc_2026-11-29.txt).
   auto it = ipc_->exports.find(a->first);
   if (it == ipc_->exports.end()) {
     const uint64_t serial = ipc_->next_serial++;
     std::string why;
-    auto segment = SharedSegment::create(memory_name(::getpid(), serial), a->second, &why);
-    if (!segment) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cudaIpcGetMemHandle({}): {}", ptr, why));
+    auto segment = SharedSegment::create(memory_label(::getpid(), serial), a->second, &why);
+    if (!segment) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("{}({}): {}", call, ptr, why));
     try {
       device_->share_allocation(a->first, segment->data());
     } catch (const LaunchError&) {  // a mapping (a kernel's malloc block, a VMM mapping): not cudaMalloc's
       throw ApiError(cuda::ErrorInvalidValue,
-                     fmt::format("cudaIpcGetMemHandle({}): not device memory that cudaMalloc allocated", ptr));
+                     fmt::format("{}({}): not device memory that cudaMalloc allocated", call, ptr));
     }
     it = ipc_->exports.emplace(a->first, IpcTable::Export{serial, std::move(segment)}).first;
   }
-  const Handle h = make_handle(kMemMagic, static_cast<int32_t>(::getpid()), it->second.serial, a->second);
+  const Handle h = make_handle(kMemMagic, static_cast<int32_t>(::getpid()), it->second.segment->fd(),
+                               it->second.serial, a->second);
   std::memcpy(handle, &h, sizeof h);
 }
 
-void* Runtime::ipc_open_mem_handle(const void* handle, unsigned flags) {
+void* Runtime::ipc_open_mem_handle(const void* handle, unsigned flags, const char* call) {
   if (flags & ~1u)
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaIpcOpenMemHandle: flags {:#x} (valid: cudaIpcMemLazyEnablePeerAccess 1)", flags));
-  const Handle h = read_handle(handle, kMemMagic, "cudaIpcOpenMemHandle", "cudaIpcGetMemHandle");
+                   fmt::format("{}: flags {:#x} (valid: cudaIpcMemLazyEnablePeerAccess 1)", call, flags));
+  const Handle h = read_handle(handle, kMemMagic, call, "cudaIpcGetMemHandle or cuIpcGetMemHandle");
   if (h.pid == ::getpid())
     throw ApiError(cuda::ErrorDeviceUninitialized,
-                   "cudaIpcOpenMemHandle: the handle was made in this process; only another process may open it");
+                   fmt::format("{}: the handle was made in this process; only another process may open it", call));
   for (auto& [at, imp] : ipc_->imports)
     if (imp.pid == h.pid && imp.serial == h.serial) {  // opened before: the same pointer, counted
       ++imp.opens;
       return reinterpret_cast<void*>(at);
     }
   std::string why;
-  auto segment = SharedSegment::open(memory_name(h.pid, h.serial), h.bytes, &why);
-  if (!segment) throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaIpcOpenMemHandle: {}", why));
+  auto segment = SharedSegment::open(h.pid, h.fd, memory_label(h.pid, h.serial), h.bytes, &why);
+  if (!segment) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {}", call, why));
   const DevPtr at = device_->map_external_anywhere(segment->data(), h.bytes,
                                                    fmt::format("IPC memory of process {}", h.pid));
   ipc_->imports.emplace(at, IpcTable::Import{h.pid, h.serial, 1, std::move(segment)});
   return reinterpret_cast<void*>(at);
 }
 
-void Runtime::ipc_close_mem_handle(void* ptr) {
+void Runtime::ipc_close_mem_handle(void* ptr, const char* call) {
   auto it = ipc_->imports.find(reinterpret_cast<DevPtr>(ptr));
   if (it == ipc_->imports.end())
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaIpcCloseMemHandle({}): not a pointer cudaIpcOpenMemHandle returned and that is "
+                   fmt::format("{}({}): not a pointer an IPC open of a memory handle returned and that is "
                                "still open",
-                               ptr));
+                               call, ptr));
   if (--it->second.opens) return;
   device_->free(it->first);
   released(ptr);
@@ -156,39 +159,41 @@ void Runtime::ipc_freed(DevPtr base) { ipc_->exports.erase(base); }
 
 bool Runtime::ipc_event(const void* event) const { return ipc_->events.count(event) != 0; }
 
-void Runtime::ipc_get_event_handle(void* handle, void* event) {
-  if (!handle) throw ApiError(cuda::ErrorInvalidValue, "cudaIpcGetEventHandle: handle is NULL");
-  check_event(event, "cudaIpcGetEventHandle");
+void Runtime::ipc_get_event_handle(void* handle, void* event, const char* call) {
+  if (!handle) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: handle is NULL", call));
+  check_event(event, call);
   auto it = ipc_->events.find(event);
   if (it == ipc_->events.end())
     throw ApiError(cuda::ErrorInvalidResourceHandle,
-                   fmt::format("cudaIpcGetEventHandle({}): the event was not created with cudaEventInterprocess", event));
+                   fmt::format("{}({}): the event was not created with cudaEventInterprocess", call, event));
   IpcTable::Event& e = it->second;
   if (!e.segment) {
     const uint64_t serial = ipc_->next_serial++;
     std::string why;
-    auto segment = SharedSegment::create(event_name(::getpid(), serial), sizeof(SharedEvent), &why);
-    if (!segment) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cudaIpcGetEventHandle: {}", why));
+    auto segment = SharedSegment::create(event_label(::getpid(), serial), sizeof(SharedEvent), &why);
+    if (!segment) throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("{}: {}", call, why));
     e.serial = serial;
+    e.fd = segment->fd();
     e.segment = std::move(segment);
   }
   // An event opened from another process's handle gets that handle again: e.pid made it.
-  const Handle h = make_handle(kEventMagic, e.pid, e.serial, sizeof(SharedEvent));
+  const Handle h = make_handle(kEventMagic, e.pid, e.fd, e.serial, sizeof(SharedEvent));
   std::memcpy(handle, &h, sizeof h);
 }
 
-void* Runtime::ipc_open_event_handle(const void* handle) {
-  const Handle h = read_handle(handle, kEventMagic, "cudaIpcOpenEventHandle", "cudaIpcGetEventHandle");
+void* Runtime::ipc_open_event_handle(const void* handle, const char* call) {
+  const Handle h = read_handle(handle, kEventMagic, call, "cudaIpcGetEventHandle or cuIpcGetEventHandle");
   if (h.pid == ::getpid())
     throw ApiError(cuda::ErrorDeviceUninitialized,
-                   "cudaIpcOpenEventHandle: the handle was made in this process; only another process may open it");
+                   fmt::format("{}: the handle was made in this process; only another process may open it", call));
   std::string why;
-  auto segment = SharedSegment::open(event_name(h.pid, h.serial), sizeof(SharedEvent), &why);
-  if (!segment) throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaIpcOpenEventHandle: {}", why));
+  auto segment = SharedSegment::open(h.pid, h.fd, event_label(h.pid, h.serial), sizeof(SharedEvent), &why);
+  if (!segment) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {}", call, why));
   void* event = create_event(kEventDisableTiming | kEventInterprocess);
   IpcTable::Event& e = ipc_->events[event];
   e.pid = h.pid;
   e.serial = h.serial;
+  e.fd = h.fd;
   e.segment = std::move(segment);
   return event;
 }
@@ -239,18 +244,11 @@ void Runtime::ipc_wait(const void* event, uint64_t target, const char* call) {
 
 void Runtime::ipc_forget_event(const void* event) { ipc_->events.erase(event); }
 
-void Runtime::ipc_unlink_all() {
-  for (auto& [base, x] : ipc_->exports) x.segment->unlink();
-  for (auto& [event, e] : ipc_->events)
-    if (e.segment) e.segment->unlink();
-  for (auto& s : ipc_->retired) s->unlink();
-}
-
 void Runtime::ipc_reset() {
   // The retired device's memory keeps pointing into the exported and opened objects; the
-  // exported ones lose their names (handles made before the reset no longer open, as on CUDA).
+  // exported ones are withdrawn (handles made before the reset no longer open, as on CUDA).
   for (auto& [base, x] : ipc_->exports) {
-    x.segment->unlink();
+    x.segment->withdraw();
     ipc_->retired.push_back(std::move(x.segment));
   }
   for (auto& [at, imp] : ipc_->imports) ipc_->retired.push_back(std::move(imp.segment));

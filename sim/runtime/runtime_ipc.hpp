@@ -24,6 +24,7 @@ struct IpcTable {
   };
   struct Event {  // an interprocess event: made here (pid is ours) or opened from a handle
     int32_t pid = 0;  // the process whose shared object holds its records
+    int32_t fd = -1;  // that process's descriptor of it
     uint64_t serial = 0;
     std::shared_ptr<SharedSegment> segment;  // null until its handle is made
   };

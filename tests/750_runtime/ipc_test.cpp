@@ -13,7 +13,8 @@
 
 namespace {
 
-// The shared-memory objects warpsim's IPC made (runtime_ipc.cpp names them /warpsim-ipc*).
+// Shared-memory objects in /dev/shm named as warpsim's IPC named them until it used memfds
+// (runtime_ipc.cpp): there must be none.
 std::set<std::string> ipc_objects() {
   std::set<std::string> names;
   std::error_code ec;
@@ -34,7 +35,7 @@ TEST_CASE("ipc: a child process opens the parent's memory and event and the pare
   // time on one and of closing once too often.
   const std::set<std::string> before = ipc_objects();
   rttest::check_prints_expected("ipc");
-  // The exporting process removed its objects' names when it ended.
+  // Nothing is left behind.
   for (const std::string& name : ipc_objects()) {
     INFO(name);
     CHECK(before.count(name) == 1);
@@ -87,4 +88,15 @@ TEST_CASE("ipc: driver-API virtual memory shared through a file descriptor, as o
   // for the imported handle), and the errors: exporting a plain allocation or as a fabric
   // handle (CUDA_ERROR_INVALID_VALUE), importing a closed descriptor (CUDA_ERROR_UNKNOWN).
   rttest::check_prints_expected("vmm_ipc", "-cudart shared -lcuda");
+}
+
+TEST_CASE("ipc: the driver API's cuIpc calls, as on an H200") {
+  REQUIRE_NVCC();
+  // drv_ipc.expected is an H200's output (docs/measurements/h200_drv_ipc_2026-11-29.txt):
+  // ipc.cu's exchange through cuIpcGetMemHandle, cuIpcOpenMemHandle, cuIpcGetEventHandle and
+  // cuIpcOpenEventHandle, and the driver's codes for the error cases (a handle opened in its
+  // own process is CUDA_ERROR_INVALID_CONTEXT; unknown flags, a handle of zeros and a close
+  // of memory not opened are CUDA_ERROR_INVALID_VALUE; an event without
+  // CU_EVENT_INTERPROCESS, and elapsed time on an interprocess one, CUDA_ERROR_INVALID_HANDLE).
+  rttest::check_prints_expected("drv_ipc", "-cudart shared -lcuda");
 }

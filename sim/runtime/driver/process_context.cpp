@@ -70,7 +70,6 @@ void at_exit() {
   if (!c.runtime) return;
   Runtime& rt = *c.runtime;
   finish_queued(rt);
-  rt.ipc_unlink_all();  // no shared-memory object outlives the process that exported it
   const double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - c.start).count();
   try {
     if (!rt.options().json_out.empty()) {

@@ -1,0 +1,172 @@
+// nvcc flags: -lcuda
+// Interprocess memory and events through the driver API (cuIpc*), as programs written
+// against the driver use them. The program runs itself again as a child process (fork +
+// exec of argv[0], the handles passed as hex arguments). The child opens the parent's
+// buffer and event, adds 1 to every element with a kernel, records the event and tells the
+// parent through a pipe; the parent's cuEventSynchronize then waits for the child's kernel.
+// Also the error cases: a handle opened in the process that made it, unknown flags, a
+// handle of zeros, an event made without CU_EVENT_INTERPROCESS, an interprocess event with
+// timing, elapsed time on one, and closes of memory that is not (or no longer) open.
+#include <cuda.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#define CHECK(x)                                                      \
+  do {                                                                \
+    CUresult r_ = (x);                                                \
+    if (r_ != CUDA_SUCCESS) {                                         \
+      const char* n_ = nullptr;                                       \
+      cuGetErrorName(r_, &n_);                                        \
+      printf("line %d: %s: %s\n", __LINE__, #x, n_ ? n_ : "?");       \
+      exit(1);                                                        \
+    }                                                                 \
+  } while (0)
+
+static const char* name(CUresult r) {
+  const char* n = nullptr;
+  cuGetErrorName(r, &n);
+  return n ? n : "?";
+}
+#define SHOW(who, x) printf("%s: %-70s %s\n", who, #x, name(x))
+
+__global__ void fill(int* p, int n, int v) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] = v + (i & 3);
+}
+
+__global__ void add_one(int* p, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) p[i] += 1;
+}
+
+static const int kN = 1 << 16;
+
+static void to_hex(const void* p, size_t n, char* out) {
+  const unsigned char* b = static_cast<const unsigned char*>(p);
+  for (size_t i = 0; i < n; ++i) sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+static void from_hex(const char* s, void* p, size_t n) {
+  unsigned char* b = static_cast<unsigned char*>(p);
+  for (size_t i = 0; i < n; ++i) {
+    unsigned v = 0;
+    sscanf(s + 2 * i, "%2x", &v);
+    b[i] = static_cast<unsigned char>(v);
+  }
+}
+
+static CUcontext primary_context() {
+  CHECK(cuInit(0));
+  CUdevice dev;
+  CHECK(cuDeviceGet(&dev, 0));
+  CUcontext ctx;
+  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
+  CHECK(cuCtxSetCurrent(ctx));
+  return ctx;
+}
+
+static int child(const char* mem_hex, const char* inner_hex, const char* event_hex, int fd) {
+  primary_context();
+  CUipcMemHandle mh, inner, zeros;
+  CUipcEventHandle eh;
+  from_hex(mem_hex, &mh, sizeof mh);
+  from_hex(inner_hex, &inner, sizeof inner);
+  from_hex(event_hex, &eh, sizeof eh);
+  memset(&zeros, 0, sizeof zeros);
+  CUdeviceptr a = 0, b = 0, in = 0, x = 0;
+  SHOW("child", cuIpcOpenMemHandle(&x, mh, 2));
+  SHOW("child", cuIpcOpenMemHandle(&x, zeros, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  CHECK(cuIpcOpenMemHandle(&a, mh, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  CHECK(cuIpcOpenMemHandle(&b, mh, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  printf("child: opened the handle twice, same pointer: %s\n", a == b ? "yes" : "no");
+  CHECK(cuIpcOpenMemHandle(&in, inner, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  printf("child: the interior pointer's handle opens %ld bytes after the buffer's\n", (long)(in - a));
+  CHECK(cuIpcCloseMemHandle(in));
+  CUevent ev;
+  CHECK(cuIpcOpenEventHandle(&ev, eh));
+  printf("child: query of the opened event before any record: %s\n", name(cuEventQuery(ev)));
+  int head[4];
+  CHECK(cuMemcpyDtoH(head, a, sizeof head));
+  printf("child: the parent's first elements: %d %d %d %d\n", head[0], head[1], head[2], head[3]);
+  add_one<<<kN / 256, 256>>>((int*)a, kN);
+  CHECK((CUresult)cudaGetLastError());
+  CHECK(cuEventRecord(ev, 0));
+  char c = 'r';
+  if (write(fd, &c, 1) != 1) return 2;  // the record is made: the parent may wait on it now
+  close(fd);
+  CHECK(cuCtxSynchronize());
+  float ms = 0;
+  SHOW("child", cuEventElapsedTime(&ms, ev, ev));
+  CHECK(cuIpcCloseMemHandle(a));
+  CHECK(cuIpcCloseMemHandle(b));
+  SHOW("child", cuIpcCloseMemHandle(a));
+  CHECK(cuEventDestroy(ev));
+  printf("child: done\n");
+  return 0;
+}
+
+int main(int argc, char** argv) {
+  if (argc == 6 && strcmp(argv[1], "child") == 0) return child(argv[2], argv[3], argv[4], atoi(argv[5]));
+
+  primary_context();
+  CUdeviceptr d = 0;
+  CHECK(cuMemAlloc(&d, kN * sizeof(int)));
+  fill<<<kN / 256, 256>>>((int*)d, kN, 7);
+  CHECK(cuCtxSynchronize());
+  CUipcMemHandle mh, inner;
+  CHECK(cuIpcGetMemHandle(&mh, d));
+  SHOW("parent", cuIpcGetMemHandle(&inner, d + 4096));
+  CUdeviceptr self = 0;
+  SHOW("parent", cuIpcOpenMemHandle(&self, mh, CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+  SHOW("parent", cuIpcCloseMemHandle(d));
+
+  CUevent plain, timed, ev;
+  CUipcEventHandle eh;
+  CHECK(cuEventCreate(&plain, CU_EVENT_DEFAULT));
+  SHOW("parent", cuIpcGetEventHandle(&eh, plain));
+  SHOW("parent", cuEventCreate(&timed, CU_EVENT_INTERPROCESS));
+  CHECK(cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING | CU_EVENT_INTERPROCESS));
+  CHECK(cuIpcGetEventHandle(&eh, ev));
+  SHOW("parent", cuEventQuery(ev));
+
+  char mem_hex[2 * sizeof mh + 1], inner_hex[2 * sizeof inner + 1], event_hex[2 * sizeof eh + 1], fd_text[16];
+  to_hex(&mh, sizeof mh, mem_hex);
+  to_hex(&inner, sizeof inner, inner_hex);
+  to_hex(&eh, sizeof eh, event_hex);
+  int fds[2];
+  if (pipe(fds) != 0) return 3;
+  snprintf(fd_text, sizeof fd_text, "%d", fds[1]);
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fds[0]);
+    char* args[] = {argv[0], (char*)"child", mem_hex, inner_hex, event_hex, fd_text, nullptr};
+    execv(argv[0], args);
+    _exit(127);
+  }
+  close(fds[1]);
+  char c = 0;
+  if (read(fds[0], &c, 1) != 1) {
+    printf("parent: the child ended before recording the event\n");
+    return 4;
+  }
+  CHECK(cuEventSynchronize(ev));  // the child's kernel is done after this
+  static int h[kN];
+  CHECK(cuMemcpyDtoH(h, d, sizeof h));
+  int status = 0;
+  waitpid(pid, &status, 0);
+  int right = 0;
+  for (int i = 0; i < kN; ++i) right += h[i] == 8 + (i & 3);
+  printf("parent: after the child's event: %d of %d elements are the child's (first %d), child exit status %d\n", right,
+         kN, h[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  SHOW("parent", cuEventQuery(ev));
+  CHECK(cuEventDestroy(ev));
+  CHECK(cuEventDestroy(plain));
+  CHECK(cuMemFree(d));
+  printf("parent: done\n");
+  return 0;
+}
