@@ -116,7 +116,8 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
   const uint32_t first = std::countr_zero(a.mask);
   // Word-aligned accesses keep their bank pattern under a uniform offset; others are
   // computed every time.
-  const bool memo_ok = memo && (a.addr[first] % spec_.shared.bank_width) == 0;
+  // bank_width is a power of two (the config parser checks).
+  const bool memo_ok = memo && (a.addr[first] & (spec_.shared.bank_width - 1)) == 0;
   bool hit = memo_ok && memo->valid && memo->mask == a.mask && memo->kind == uint8_t(a.kind) &&
              memo->bytes == a.bytes_per_lane();
   const uint64_t base = a.addr[first];

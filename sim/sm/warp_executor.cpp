@@ -136,6 +136,17 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
     st.top().pc = static_cast<int32_t>(pc + 1);
     return r;
   }
+  step_other(w, in, now, r);
+  return r;
+}
+
+// Out of step()'s line, so that the arithmetic instructions' path above keeps its
+// registers (and its stack frame small).
+void WarpExecutor::step_other(Warp& w, const Instr& in, uint64_t now, StepResult& r) {
+  SimtStack& st = w.stack;
+  const uint32_t pc = r.pc;
+  const uint32_t active = r.active;
+  const uint32_t exec = r.exec_mask;
   switch (in.op) {
     case Op::Bra:
       branch(w, in, pc, active, in.has_guard ? exec : active, r);
@@ -206,7 +217,6 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
       st.top().pc = static_cast<int32_t>(pc + 1);
       break;
   }
-  return r;
 }
 
 void WarpExecutor::branch(Warp& w, const Instr& in, uint32_t pc, uint32_t active, uint32_t taken, StepResult& r) {

@@ -102,10 +102,17 @@ class WarpExecutor {
   void move_printf_to(WarpExecutor& into);
 
  private:
+  // step() for everything but the arithmetic instructions (those with a semantic function).
+  __attribute__((noinline)) void step_other(Warp& w, const isa::Instr& in, uint64_t now, StepResult& r);
   void memory_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   void load_store(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   template <int EB>
   void load_store_sized(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  // ld.shared/st.shared of one element per lane, in bounds and aligned (most of a tiled
+  // kernel's instructions), without load_store_sized's generality; false: not that case,
+  // nothing done (warp_shared_ops.cpp).
+  template <int EB>
+  bool shared_scalar(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
   void atomic(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   // tex, tld4, suld, sust through the launch's texture/surface objects (warp_texture_ops.cpp).
   void texture_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);

@@ -129,6 +129,17 @@ inline void write_elem(uint8_t* p, uint64_t v) {
 }  // namespace
 
 void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
+  if (in.space == Space::Shared && in.vec == 1) {
+    bool done = false;
+    switch (isa::dtype_bytes(in.type)) {
+      case 1: done = shared_scalar<1>(w, in, mask, r); break;
+      case 2: done = shared_scalar<2>(w, in, mask, r); break;
+      case 4: done = shared_scalar<4>(w, in, mask, r); break;
+      case 8: done = shared_scalar<8>(w, in, mask, r); break;
+      default: break;
+    }
+    if (done) return;
+  }
   switch (isa::dtype_bytes(in.type)) {
     case 1: load_store_sized<1>(w, in, pc, mask, r); break;
     case 2: load_store_sized<2>(w, in, pc, mask, r); break;

@@ -266,3 +266,64 @@ TEST_CASE("mov packs and unpacks vectors of 8-, 16- and 32-bit parts", "[semanti
   CHECK(out[5] == 0x000F7788u);
   CHECK(out[6] == 0x5566778855667788ull);
 }
+
+TEST_CASE("a full warp's shared loads and stores: gathers, sign extension, 8-byte words, half warps, one address",
+          "[semantics][memory]") {
+  // Every lane active (the executor's shared fast path) and half of them, against values
+  // computed here: lane l stores v(l) to word l, then reads word 31 - l as u32 and the
+  // high half of it as s16, the 8-byte word of lanes 2(l/2) and 2(l/2)+1, the same word
+  // again in the first half-warp only, and the word every lane stored to (lane 31's wins).
+  auto& s = sim();
+  std::string text = ptxtest::module(R"(.visible .entry w(.param .u64 out)
+{
+  .reg .b32 %r<20>;
+  .reg .b64 %rd<8>;
+  .reg .pred %p<3>;
+  .shared .align 8 .b8 sb[512];
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, sb;
+  add.s32 %r4, %r3, %r2;
+  mul.lo.u32 %r5, %r1, -12345;
+  st.shared.u32 [%r4], %r5;
+  bar.sync 0;
+  xor.b32 %r6, %r1, 31;
+  shl.b32 %r7, %r6, 2;
+  add.s32 %r8, %r3, %r7;
+  ld.shared.u32 %r9, [%r8];
+  ld.shared.s16 %r10, [%r8+2];
+  shr.u32 %r11, %r1, 1;
+  shl.b32 %r11, %r11, 3;
+  add.s32 %r12, %r3, %r11;
+  ld.shared.u64 %rd2, [%r12];
+  setp.lt.u32 %p1, %r1, 16;
+  mov.u32 %r13, 0;
+  @%p1 ld.shared.u32 %r13, [%r8];
+  st.shared.u32 [sb+256], %r1;
+  bar.sync 0;
+  ld.shared.u32 %r14, [sb+256];
+  mul.wide.u32 %rd3, %r1, 40;
+  add.s64 %rd4, %rd1, %rd3;
+  st.global.u32 [%rd4], %r9;
+  st.global.u32 [%rd4+8], %r10;
+  st.global.u64 [%rd4+16], %rd2;
+  st.global.u32 [%rd4+24], %r13;
+  st.global.u32 [%rd4+32], %r14;
+  ret;
+}
+)");
+  const auto& k = s.kernel(text, "w", "shared_warp.ptx");
+  auto dout = s.upload(std::vector<uint8_t>(32 * 40, 0));
+  s.run(k, {1, 1, 1}, {32, 1, 1}, {ptr(dout)});
+  const std::vector<uint64_t> out = s.download<uint64_t>(dout, 32 * 5);
+  auto v = [](uint32_t l) { return uint32_t(l * uint32_t(-12345)); };
+  for (uint32_t l = 0; l < 32; ++l) {
+    INFO("lane " << l);
+    CHECK(out[l * 5] == v(31 - l));
+    CHECK(out[l * 5 + 1] == uint32_t(int32_t(int16_t(v(31 - l) >> 16))));
+    CHECK(out[l * 5 + 2] == (uint64_t(v(2 * (l / 2))) | uint64_t(v(2 * (l / 2) + 1)) << 32));
+    CHECK(out[l * 5 + 3] == (l < 16 ? v(31 - l) : 0u));
+    CHECK(out[l * 5 + 4] == 31u);
+  }
+}
