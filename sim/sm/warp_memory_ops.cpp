@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "sim/foundation/error.hpp"
+#include "sim/sm/lane_elements.hpp"
 #include "sim/sm/warp_executor.hpp"
 
 namespace warpsim::sm {
@@ -15,6 +16,8 @@ namespace warpsim::sm {
 using isa::Instr;
 using isa::Op;
 using isa::Space;
+using detail::read_elem;
+using detail::write_elem;
 
 namespace {
 
@@ -87,46 +90,6 @@ void WarpExecutor::memory_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
   else load_store(w, in, pc, mask, r);
 }
 
-namespace {
-
-// Fixed-size element copies (a variable-size memcpy would be a library call per lane).
-template <int EB>
-inline uint64_t read_elem(const uint8_t* p, bool sgn) {
-  if constexpr (EB == 1) {
-    uint8_t v;
-    std::memcpy(&v, p, 1);
-    return sgn ? uint64_t(int64_t(int8_t(v))) : v;
-  } else if constexpr (EB == 2) {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return sgn ? uint64_t(int64_t(int16_t(v))) : v;
-  } else if constexpr (EB == 4) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return sgn ? uint64_t(int64_t(int32_t(v))) : v;
-  } else {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-  }
-}
-template <int EB>
-inline void write_elem(uint8_t* p, uint64_t v) {
-  if constexpr (EB == 1) {
-    uint8_t x = uint8_t(v);
-    std::memcpy(p, &x, 1);
-  } else if constexpr (EB == 2) {
-    uint16_t x = uint16_t(v);
-    std::memcpy(p, &x, 2);
-  } else if constexpr (EB == 4) {
-    uint32_t x = uint32_t(v);
-    std::memcpy(p, &x, 4);
-  } else {
-    std::memcpy(p, &v, 8);
-  }
-}
-
-}  // namespace
 
 void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
   if (in.space == Space::Shared && in.vec == 1) {

@@ -3,8 +3,7 @@
 // lane in bounds and aligned. Anything else, a fault included, is left to
 // load_store_sized (warp_memory_ops.cpp), which produces the same record and counts and
 // names the faulting thread.
-#include <cstring>
-
+#include "sim/sm/lane_elements.hpp"
 #include "sim/sm/warp_executor.hpp"
 
 namespace warpsim::sm {
@@ -12,50 +11,8 @@ namespace warpsim::sm {
 using isa::Instr;
 using isa::Op;
 using isa::Space;
-
-namespace {
-
-template <int EB>
-inline uint64_t load_elem(const uint8_t* p) {
-  if constexpr (EB == 1) return *p;
-  else if constexpr (EB == 2) {
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return v;
-  } else if constexpr (EB == 4) {
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  } else {
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-  }
-}
-
-template <int EB>
-inline uint64_t sign_extend(uint64_t v) {
-  if constexpr (EB == 1) return uint64_t(int64_t(int8_t(v)));
-  else if constexpr (EB == 2) return uint64_t(int64_t(int16_t(v)));
-  else if constexpr (EB == 4) return uint64_t(int64_t(int32_t(v)));
-  else return v;
-}
-
-template <int EB>
-inline void store_elem(uint8_t* p, uint64_t v) {
-  if constexpr (EB == 1) *p = uint8_t(v);
-  else if constexpr (EB == 2) {
-    uint16_t x = uint16_t(v);
-    std::memcpy(p, &x, 2);
-  } else if constexpr (EB == 4) {
-    uint32_t x = uint32_t(v);
-    std::memcpy(p, &x, 4);
-  } else {
-    std::memcpy(p, &v, 8);
-  }
-}
-
-}  // namespace
+using detail::read_elem;
+using detail::write_elem;
 
 template <int EB>
 bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepResult& r) {
@@ -93,18 +50,18 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
     uint64_t* d = w.regs + size_t(vo.reg) * isa::kWarpLanes;
     const bool sgn = isa::is_signed(in.type);
     if (mask == 0xFFFFFFFFu && !sgn) {
-      for (int l = 0; l < isa::kWarpLanes; ++l) d[l] = load_elem<EB>(sh + addr[l]);
+      for (int l = 0; l < isa::kWarpLanes; ++l) d[l] = read_elem<EB>(sh + addr[l], false);
     } else if (sgn) {
-      exec::for_lanes(mask, [&](int l) { d[l] = sign_extend<EB>(load_elem<EB>(sh + addr[l])); });
+      exec::for_lanes(mask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], true); });
     } else {
-      exec::for_lanes(mask, [&](int l) { d[l] = load_elem<EB>(sh + addr[l]); });
+      exec::for_lanes(mask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], false); });
     }
     ++es.shared_load_requests;
   } else {
     const uint64_t* v = (vo.kind == isa::Operand::Kind::Const ? ctx_.kernel->consts_bcast.data() : w.regs) +
                         size_t(vo.reg) * isa::kWarpLanes;
     // Lane order: of several lanes storing to one address the highest lane's value stays.
-    exec::for_lanes(mask, [&](int l) { store_elem<EB>(sh + addr[l], v[l]); });
+    exec::for_lanes(mask, [&](int l) { write_elem<EB>(sh + addr[l], v[l]); });
     ++es.shared_store_requests;
   }
   acc.set(Space::Shared, is_load ? mem::AccessKind::Load : mem::AccessKind::Store, EB, 1, mask, in.cache,
