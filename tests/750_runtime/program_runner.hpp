@@ -48,6 +48,23 @@ inline Run shell(const std::string& cmd) {
 
 // programs/NAME.cu built into the build tree (again only when the source is newer); other
 // nvcc flags (e.g. "-cudart static") build into a folder of their own.
+// When a program's source or one of the headers it includes from its own folder
+// (#include "x.h") last changed.
+inline std::filesystem::file_time_type newest_source(const std::filesystem::path& src) {
+  auto newest = std::filesystem::last_write_time(src);
+  std::ifstream in(src);
+  for (std::string line; std::getline(in, line);) {
+    const size_t q = line.find('"');
+    if (line.rfind("#include \"", 0) != 0 || q == std::string::npos) continue;
+    const size_t e = line.find('"', q + 1);
+    const auto header = src.parent_path() / line.substr(q + 1, e - q - 1);
+    std::error_code ec;
+    const auto t = std::filesystem::last_write_time(header, ec);
+    if (!ec && t > newest) newest = t;
+  }
+  return newest;
+}
+
 inline std::string build_program(const std::string& name, const std::string& flags = "-cudart shared") {
   namespace fs = std::filesystem;
   const fs::path src = fs::path(WARPSIM_SOURCE_DIR) / "tests/750_runtime/programs" / (name + ".cu");
@@ -56,7 +73,7 @@ inline std::string build_program(const std::string& name, const std::string& fla
     if (!isalnum(static_cast<unsigned char>(c))) c = '_';
   const fs::path bin = fs::path(WARPSIM_BINARY_DIR) / "runtime_programs" / tag / name;
   fs::create_directories(bin.parent_path());
-  if (!fs::exists(bin) || fs::last_write_time(bin) < fs::last_write_time(src)) {
+  if (!fs::exists(bin) || fs::last_write_time(bin) < newest_source(src)) {
     // ctest runs test cases in parallel processes: build under a private name, then
     // rename (atomic), so no test ever runs a half-written program.
     const std::string tmp = bin.string() + ".tmp" + std::to_string(::getpid());

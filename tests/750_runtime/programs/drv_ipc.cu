@@ -15,23 +15,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(x)                                                      \
-  do {                                                                \
-    CUresult r_ = (x);                                                \
-    if (r_ != CUDA_SUCCESS) {                                         \
-      const char* n_ = nullptr;                                       \
-      cuGetErrorName(r_, &n_);                                        \
-      printf("line %d: %s: %s\n", __LINE__, #x, n_ ? n_ : "?");       \
-      exit(1);                                                        \
-    }                                                                 \
-  } while (0)
+#include "process_helpers.h"
 
-static const char* name(CUresult r) {
-  const char* n = nullptr;
-  cuGetErrorName(r, &n);
-  return n ? n : "?";
-}
-#define SHOW(who, x) printf("%s: %-70s %s\n", who, #x, name(x))
+#define CHECK(x) CHECK_CU(x)
+#define SHOW(who, x) printf("%s: %-70s %s\n", who, #x, cu_name(x))
 
 __global__ void fill(int* p, int n, int v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -44,20 +31,6 @@ __global__ void add_one(int* p, int n) {
 }
 
 static const int kN = 1 << 16;
-
-static void to_hex(const void* p, size_t n, char* out) {
-  const unsigned char* b = static_cast<const unsigned char*>(p);
-  for (size_t i = 0; i < n; ++i) sprintf(out + 2 * i, "%02x", b[i]);
-}
-
-static void from_hex(const char* s, void* p, size_t n) {
-  unsigned char* b = static_cast<unsigned char*>(p);
-  for (size_t i = 0; i < n; ++i) {
-    unsigned v = 0;
-    sscanf(s + 2 * i, "%2x", &v);
-    b[i] = static_cast<unsigned char>(v);
-  }
-}
 
 static CUcontext primary_context() {
   CHECK(cuInit(0));
@@ -88,16 +61,14 @@ static int child(const char* mem_hex, const char* inner_hex, const char* event_h
   CHECK(cuIpcCloseMemHandle(in));
   CUevent ev;
   CHECK(cuIpcOpenEventHandle(&ev, eh));
-  printf("child: query of the opened event before any record: %s\n", name(cuEventQuery(ev)));
+  printf("child: query of the opened event before any record: %s\n", cu_name(cuEventQuery(ev)));
   int head[4];
   CHECK(cuMemcpyDtoH(head, a, sizeof head));
   printf("child: the parent's first elements: %d %d %d %d\n", head[0], head[1], head[2], head[3]);
   add_one<<<kN / 256, 256>>>((int*)a, kN);
   CHECK((CUresult)cudaGetLastError());
   CHECK(cuEventRecord(ev, 0));
-  char c = 'r';
-  if (write(fd, &c, 1) != 1) return 2;  // the record is made: the parent may wait on it now
-  close(fd);
+  if (!tell_parent(fd)) return 2;  // the record is made: the parent may wait on it now
   CHECK(cuCtxSynchronize());
   float ms = 0;
   SHOW("child", cuEventElapsedTime(&ms, ev, ev));
@@ -133,24 +104,15 @@ int main(int argc, char** argv) {
   CHECK(cuIpcGetEventHandle(&eh, ev));
   SHOW("parent", cuEventQuery(ev));
 
-  char mem_hex[2 * sizeof mh + 1], inner_hex[2 * sizeof inner + 1], event_hex[2 * sizeof eh + 1], fd_text[16];
+  char mem_hex[2 * sizeof mh + 1], inner_hex[2 * sizeof inner + 1], event_hex[2 * sizeof eh + 1];
   to_hex(&mh, sizeof mh, mem_hex);
   to_hex(&inner, sizeof inner, inner_hex);
   to_hex(&eh, sizeof eh, event_hex);
-  int fds[2];
-  if (pipe(fds) != 0) return 3;
-  snprintf(fd_text, sizeof fd_text, "%d", fds[1]);
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    char* args[] = {argv[0], (char*)"child", mem_hex, inner_hex, event_hex, fd_text, nullptr};
-    execv(argv[0], args);
-    _exit(127);
-  }
-  close(fds[1]);
-  char c = 0;
-  if (read(fds[0], &c, 1) != 1) {
+  const char* args[] = {mem_hex, inner_hex, event_hex};
+  int ready = -1;
+  const pid_t pid = spawn_child(argv[0], args, 3, &ready);
+  if (pid < 0) return 3;
+  if (!heard_from_child(ready)) {
     printf("parent: the child ended before recording the event\n");
     return 4;
   }

@@ -13,14 +13,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(x)                                                                     \
-  do {                                                                               \
-    cudaError_t e_ = (x);                                                            \
-    if (e_ != cudaSuccess) {                                                         \
-      printf("line %d: %s: %s\n", __LINE__, #x, cudaGetErrorName(e_));               \
-      exit(1);                                                                       \
-    }                                                                                \
-  } while (0)
+#include "process_helpers.h"
+
+#define CHECK(x) CHECK_CUDA(x)
 
 __global__ void fill(int* p, int n, int v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -33,20 +28,6 @@ __global__ void add_one(int* p, int n) {
 }
 
 static const int kN = 1 << 16;
-
-static void to_hex(const void* p, size_t n, char* out) {
-  const unsigned char* b = static_cast<const unsigned char*>(p);
-  for (size_t i = 0; i < n; ++i) sprintf(out + 2 * i, "%02x", b[i]);
-}
-
-static void from_hex(const char* s, void* p, size_t n) {
-  unsigned char* b = static_cast<unsigned char*>(p);
-  for (size_t i = 0; i < n; ++i) {
-    unsigned v = 0;
-    sscanf(s + 2 * i, "%2x", &v);
-    b[i] = static_cast<unsigned char>(v);
-  }
-}
 
 static int child(const char* mem_hex, const char* inner_hex, const char* event_hex, int fd) {
   cudaIpcMemHandle_t mh, inner;
@@ -70,9 +51,7 @@ static int child(const char* mem_hex, const char* inner_hex, const char* event_h
   add_one<<<kN / 256, 256>>>(a, kN);
   CHECK(cudaGetLastError());
   CHECK(cudaEventRecord(ev, 0));
-  char c = 'r';
-  if (write(fd, &c, 1) != 1) return 2;  // the record is made: the parent may wait on it now
-  close(fd);
+  if (!tell_parent(fd)) return 2;  // the record is made: the parent may wait on it now
   CHECK(cudaDeviceSynchronize());
   float ms = 0;
   printf("child: elapsed time between interprocess events: %s\n", cudaGetErrorName(cudaEventElapsedTime(&ms, ev, ev)));
@@ -114,24 +93,15 @@ int main(int argc, char** argv) {
   CHECK(cudaIpcGetEventHandle(&eh, ev));
   printf("parent: query of the event before any record: %s\n", cudaGetErrorName(cudaEventQuery(ev)));
 
-  char mem_hex[2 * sizeof mh + 1], inner_hex[2 * sizeof inner + 1], event_hex[2 * sizeof eh + 1], fd_text[16];
+  char mem_hex[2 * sizeof mh + 1], inner_hex[2 * sizeof inner + 1], event_hex[2 * sizeof eh + 1];
   to_hex(&mh, sizeof mh, mem_hex);
   to_hex(&inner, sizeof inner, inner_hex);
   to_hex(&eh, sizeof eh, event_hex);
-  int fds[2];
-  if (pipe(fds) != 0) return 3;
-  snprintf(fd_text, sizeof fd_text, "%d", fds[1]);
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    char* args[] = {argv[0], (char*)"child", mem_hex, inner_hex, event_hex, fd_text, nullptr};
-    execv(argv[0], args);
-    _exit(127);
-  }
-  close(fds[1]);
-  char c = 0;
-  if (read(fds[0], &c, 1) != 1) {
+  const char* args[] = {mem_hex, inner_hex, event_hex};
+  int ready = -1;
+  const pid_t pid = spawn_child(argv[0], args, 3, &ready);
+  if (pid < 0) return 3;
+  if (!heard_from_child(ready)) {
     printf("parent: the child ended before recording the event\n");
     return 4;
   }

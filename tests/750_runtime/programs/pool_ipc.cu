@@ -14,14 +14,9 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(x)                                                                     \
-  do {                                                                               \
-    cudaError_t e_ = (x);                                                            \
-    if (e_ != cudaSuccess) {                                                         \
-      printf("line %d: %s: %s\n", __LINE__, #x, cudaGetErrorName(e_));               \
-      exit(1);                                                                       \
-    }                                                                                \
-  } while (0)
+#include "process_helpers.h"
+
+#define CHECK(x) CHECK_CUDA(x)
 #define SHOW(x) printf("%-58s %s\n", #x, cudaGetErrorName(x))
 
 __global__ void fill(int* p, int n, int v) {
@@ -35,20 +30,6 @@ __global__ void add_one(int* p, int n) {
 }
 
 static const int kN = 1 << 15;
-
-static void to_hex(const void* p, size_t n, char* out) {
-  const unsigned char* b = static_cast<const unsigned char*>(p);
-  for (size_t i = 0; i < n; ++i) sprintf(out + 2 * i, "%02x", b[i]);
-}
-
-static void from_hex(const char* s, void* p, size_t n) {
-  unsigned char* b = static_cast<unsigned char*>(p);
-  for (size_t i = 0; i < n; ++i) {
-    unsigned v = 0;
-    sscanf(s + 2 * i, "%2x", &v);
-    b[i] = static_cast<unsigned char>(v);
-  }
-}
 
 static int child(int fd, const char* hex_a, const char* hex_b) {
   cudaMemPoolPtrExportData ea, eb;

@@ -15,23 +15,10 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(x)                                                      \
-  do {                                                                \
-    CUresult r_ = (x);                                                \
-    if (r_ != CUDA_SUCCESS) {                                         \
-      const char* n_ = nullptr;                                       \
-      cuGetErrorName(r_, &n_);                                        \
-      printf("line %d: %s: %s\n", __LINE__, #x, n_ ? n_ : "?");       \
-      exit(1);                                                        \
-    }                                                                 \
-  } while (0)
+#include "process_helpers.h"
 
-static const char* name(CUresult r) {
-  const char* n = nullptr;
-  cuGetErrorName(r, &n);
-  return n ? n : "?";
-}
-#define SHOW(x) printf("%-64s %s\n", #x, name(x))
+#define CHECK(x) CHECK_CU(x)
+#define SHOW(x) printf("%-64s %s\n", #x, cu_name(x))
 
 __global__ void fill(int* p, int n, int v) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
