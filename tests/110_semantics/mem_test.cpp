@@ -272,7 +272,8 @@ TEST_CASE("a full warp's shared loads and stores: gathers, sign extension, 8-byt
   // Every lane active (the executor's shared fast path) and half of them, against values
   // computed here: lane l stores v(l) to word l, then reads word 31 - l as u32 and the
   // high half of it as s16, the 8-byte word of lanes 2(l/2) and 2(l/2)+1, the same word
-  // again in the first half-warp only, and the word every lane stored to (lane 31's wins).
+  // again in the first half-warp only, the word every lane stored to (lane 31's wins),
+  // word l and word l + 1.
   auto& s = sim();
   std::string text = ptxtest::module(R"(.visible .entry w(.param .u64 out)
 {
@@ -303,27 +304,33 @@ TEST_CASE("a full warp's shared loads and stores: gathers, sign extension, 8-byt
   st.shared.u32 [sb+256], %r1;
   bar.sync 0;
   ld.shared.u32 %r14, [sb+256];
-  mul.wide.u32 %rd3, %r1, 40;
+  ld.shared.u32 %r15, [%r4];
+  ld.shared.u32 %r16, [%r4+4];
+  mul.wide.u32 %rd3, %r1, 56;
   add.s64 %rd4, %rd1, %rd3;
   st.global.u32 [%rd4], %r9;
   st.global.u32 [%rd4+8], %r10;
   st.global.u64 [%rd4+16], %rd2;
   st.global.u32 [%rd4+24], %r13;
   st.global.u32 [%rd4+32], %r14;
+  st.global.u32 [%rd4+40], %r15;
+  st.global.u32 [%rd4+48], %r16;
   ret;
 }
 )");
   const auto& k = s.kernel(text, "w", "shared_warp.ptx");
-  auto dout = s.upload(std::vector<uint8_t>(32 * 40, 0));
+  auto dout = s.upload(std::vector<uint8_t>(32 * 56, 0));
   s.run(k, {1, 1, 1}, {32, 1, 1}, {ptr(dout)});
-  const std::vector<uint64_t> out = s.download<uint64_t>(dout, 32 * 5);
+  const std::vector<uint64_t> out = s.download<uint64_t>(dout, 32 * 7);
   auto v = [](uint32_t l) { return uint32_t(l * uint32_t(-12345)); };
   for (uint32_t l = 0; l < 32; ++l) {
     INFO("lane " << l);
-    CHECK(out[l * 5] == v(31 - l));
-    CHECK(out[l * 5 + 1] == uint32_t(int32_t(int16_t(v(31 - l) >> 16))));
-    CHECK(out[l * 5 + 2] == (uint64_t(v(2 * (l / 2))) | uint64_t(v(2 * (l / 2) + 1)) << 32));
-    CHECK(out[l * 5 + 3] == (l < 16 ? v(31 - l) : 0u));
-    CHECK(out[l * 5 + 4] == 31u);
+    CHECK(out[l * 7] == v(31 - l));
+    CHECK(out[l * 7 + 1] == uint32_t(int32_t(int16_t(v(31 - l) >> 16))));
+    CHECK(out[l * 7 + 2] == (uint64_t(v(2 * (l / 2))) | uint64_t(v(2 * (l / 2) + 1)) << 32));
+    CHECK(out[l * 7 + 3] == (l < 16 ? v(31 - l) : 0u));
+    CHECK(out[l * 7 + 4] == 31u);  // one address for all: read as a broadcast
+    CHECK(out[l * 7 + 5] == v(l));  // consecutive words: read four lanes at a time
+    if (l < 31) CHECK(out[l * 7 + 6] == v(l + 1));  // the same, from odd words (lane 31's is past them)
   }
 }
