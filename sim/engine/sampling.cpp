@@ -29,10 +29,16 @@ void extrapolate_timing(LaunchStats& stats, const DeviceSpec& spec, const TimedW
   const uint64_t cycles = t.elapsed_cycles_sm;
   s.timed_cycles = cycles;
   // Steady state: between half and seven eighths of the timed blocks finished (no start-up,
-  // no drain). Blocks that all finished together leave no window: proportional.
-  const double per_block = s.hi_blocks > s.lo_blocks && s.hi_cycle > s.lo_cycle
-                               ? double(s.hi_cycle - s.lo_cycle) / double(s.hi_blocks - s.lo_blocks)
-                               : double(cycles) / double(k);
+  // no drain), the slope of the line fitted through every block's finish in that window.
+  // Without two distinct counts in it (too few blocks), the window's ends; blocks that all
+  // finished together leave no window: proportional.
+  double per_block = s.hi_blocks > s.lo_blocks && s.hi_cycle > s.lo_cycle
+                         ? double(s.hi_cycle - s.lo_cycle) / double(s.hi_blocks - s.lo_blocks)
+                         : double(cycles) / double(k);
+  if (const double det = s.fit_n * s.fit_xx - s.fit_x * s.fit_x; s.fit_n >= 2 && det > 0) {
+    const double slope = (s.fit_n * s.fit_xy - s.fit_x * s.fit_y) / det;
+    if (slope > 0) per_block = slope;
+  }
   const double estimate = double(cycles) + double(nblocks - k) * per_block;
   const double time_scale = cycles ? estimate / double(cycles) : 1.0;
   const TimedWork all = timed_work(stats);

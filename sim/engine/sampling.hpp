@@ -5,11 +5,13 @@
 // blocks' extrapolated to the whole grid.
 //
 // The time: the timed run of K blocks shows the steady state between the cycles by which
-// half and seven eighths of its blocks had finished (c1 blocks at t1, c2 at t2): late
-// enough that the launch's synchronised start has spread out, early enough to leave the
-// final drain out (docs/performance.md measured earlier windows: worse). With T
-// the timed run's cycles, the grid of n blocks takes T + (n - K) x (t2 - t1) / (c2 - c1):
-// the start-up and the final drain once, the steady state per block for the rest.
+// half and seven eighths of its blocks had finished: late enough that the launch's
+// synchronised start has spread out, early enough to leave the final drain out
+// (docs/performance.md measured earlier windows: worse). Its cycles per block are the slope
+// of the least-squares line through (j, the cycle by which j blocks had finished) for every
+// j in the window, which the waves' bursts of finishes move less than the two ends alone
+// did. With T the timed run's cycles, the grid of n blocks takes T + (n - K) x slope: the
+// start-up and the final drain once, the steady state per block for the rest.
 #pragma once
 #include <cstdint>
 

@@ -37,6 +37,20 @@ namespace {
                                 kernel, now, state, memory.describe_state()));
 }
 
+// Adds the blocks that finished by cycle `now` (counts before+1 .. after) whose count lies
+// in the steady-state window (half to seven eighths of the timed blocks) to its line fit.
+void fit_finishes(TimingStats::Sample& s, uint64_t before, uint64_t after, uint64_t timed, uint64_t now) {
+  for (uint64_t j = before + 1; j <= after; ++j) {
+    if (2 * j < timed || 8 * j > 7 * timed) continue;
+    const double x = double(j), y = double(now);
+    s.fit_n += 1;
+    s.fit_x += x;
+    s.fit_y += y;
+    s.fit_xx += x * x;
+    s.fit_xy += x * y;
+  }
+}
+
 }  // namespace
 
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
@@ -148,6 +162,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       }
       deliver(now);
       if (const uint64_t finished = phase.blocks_finished(); finished != finished_seen) {  // block slots were freed
+        if (sampling) fit_finishes(sample, finished_seen, finished, nblocks, now);
         finished_seen = finished;
         if (sampling && !sample.lo_blocks && 2 * finished_seen >= nblocks) sample.lo_blocks = finished_seen, sample.lo_cycle = now;
         if (sampling && !sample.hi_blocks && 8 * finished_seen >= 7 * nblocks) sample.hi_blocks = finished_seen, sample.hi_cycle = now;

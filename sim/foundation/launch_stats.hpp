@@ -117,6 +117,9 @@ struct TimingStats {
     // The steady-state window: the first cycle by whose end half (seven eighths) of the
     // timed blocks had finished, and how many had.
     uint64_t lo_cycle = 0, lo_blocks = 0, hi_cycle = 0, hi_blocks = 0;
+    // The least-squares line through (j, the cycle by which j blocks had finished) for
+    // every j of the window: its sums (the slope is the steady state's cycles per block).
+    double fit_n = 0, fit_x = 0, fit_y = 0, fit_xx = 0, fit_xy = 0;
     double scale = 1;                 // grid time / timed time
   } sample;
   // --sample-launches: this launch ran functionally and took its time and timing-only
