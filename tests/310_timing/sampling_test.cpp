@@ -53,14 +53,18 @@ TEST_CASE("310: the sampled time is the timed run plus the steady state per bloc
 TEST_CASE("310: the steady state per block is the slope of the line through the window's finishes",
           "[timing][sample]") {
   DeviceSpec spec = load_device_spec(test::repo("configs/c2070.json"));
-  LaunchStats s;
-  s.timing.valid = true;
-  s.timing.elapsed_cycles_sm = 1000;
-  s.timing.sample.timed_blocks = 100;
-  // The window's ends say 10 cycles per block; the finishes in it, blocks 50 to 87 at
-  // 200 + 8 j, say 8.
-  s.timing.sample.lo_cycle = 300, s.timing.sample.lo_blocks = 30;
-  s.timing.sample.hi_cycle = 700, s.timing.sample.hi_blocks = 70;
+  // 100 timed blocks in 1,000 cycles; the window's ends say 10 cycles per block.
+  auto timed = [] {
+    LaunchStats t;
+    t.timing.valid = true;
+    t.timing.elapsed_cycles_sm = 1000;
+    t.timing.sample.timed_blocks = 100;
+    t.timing.sample.lo_cycle = 300, t.timing.sample.lo_blocks = 30;
+    t.timing.sample.hi_cycle = 700, t.timing.sample.hi_blocks = 70;
+    return t;
+  };
+  // The finishes in the window, blocks 50 to 87 at 200 + 8 j, say 8.
+  LaunchStats s = timed();
   auto add = [&](double j, double y) {
     TimingStats::Sample& f = s.timing.sample;
     f.fit_n += 1, f.fit_x += j, f.fit_y += y, f.fit_xx += j * j, f.fit_xy += j * y;
@@ -69,12 +73,7 @@ TEST_CASE("310: the steady state per block is the slope of the line through the 
   extrapolate_timing(s, spec, TimedWork{0, 0}, 1000);
   CHECK(s.timing.elapsed_cycles_sm == 1000 + 900 * 8);
   // One point alone is no line: the window's ends again.
-  LaunchStats one;
-  one.timing.valid = true;
-  one.timing.elapsed_cycles_sm = 1000;
-  one.timing.sample.timed_blocks = 100;
-  one.timing.sample.lo_cycle = 300, one.timing.sample.lo_blocks = 30;
-  one.timing.sample.hi_cycle = 700, one.timing.sample.hi_blocks = 70;
+  LaunchStats one = timed();
   one.timing.sample.fit_n = 1, one.timing.sample.fit_x = 50, one.timing.sample.fit_y = 600;
   one.timing.sample.fit_xx = 2500, one.timing.sample.fit_xy = 30000;
   extrapolate_timing(one, spec, TimedWork{0, 0}, 1000);
