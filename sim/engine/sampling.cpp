@@ -17,6 +17,28 @@ uint64_t blocks_to_time(uint64_t nblocks, uint64_t blocks_per_wave, uint32_t wav
   return 2 * k > nblocks ? nblocks : k;
 }
 
+SteadyWindow steady_window(uint64_t timed_blocks, uint64_t blocks_per_wave) {
+  SteadyWindow w;
+  w.lo = (timed_blocks + 1) / 2;
+  w.hi = timed_blocks * 7 / 8;
+  if (w.hi <= w.lo) return {};
+  w.group = std::min<uint64_t>(std::max<uint64_t>(1, blocks_per_wave), (w.hi - w.lo + 1) / 2);
+  return w;
+}
+
+void note_finishes(TimingStats::Sample& s, const SteadyWindow& w, uint64_t before, uint64_t after, uint64_t now) {
+  if (!w.group) return;
+  if (!s.lo_blocks && after >= w.lo) s.lo_blocks = after, s.lo_cycle = now;
+  if (!s.hi_blocks && after >= w.hi) s.hi_blocks = after, s.hi_cycle = now;
+  s.group = w.group;
+  s.head_first = w.lo;
+  s.tail_first = w.hi + 1 - w.group;
+  for (uint64_t j = before + 1; j <= after; ++j) {
+    if (j >= w.lo && j < w.lo + w.group) s.head_cycles += now;
+    if (j >= s.tail_first && j <= w.hi) s.tail_cycles += now;
+  }
+}
+
 TimedWork timed_work(const LaunchStats& s) {
   return {s.exec.inst_executed, s.mem.gld_transactions + s.mem.gst_transactions + s.mem.local_load_transactions +
                                     s.mem.local_store_transactions + s.mem.atomic_transactions};
@@ -28,17 +50,12 @@ void extrapolate_timing(LaunchStats& stats, const DeviceSpec& spec, const TimedW
   const uint64_t k = s.timed_blocks;
   const uint64_t cycles = t.elapsed_cycles_sm;
   s.timed_cycles = cycles;
-  // Steady state: between half and seven eighths of the timed blocks finished (no start-up,
-  // no drain), the slope of the line fitted through every block's finish in that window.
-  // Without two distinct counts in it (too few blocks), the window's ends; blocks that all
-  // finished together leave no window: proportional.
-  double per_block = s.hi_blocks > s.lo_blocks && s.hi_cycle > s.lo_cycle
-                         ? double(s.hi_cycle - s.lo_cycle) / double(s.hi_blocks - s.lo_blocks)
-                         : double(cycles) / double(k);
-  if (const double det = s.fit_n * s.fit_xx - s.fit_x * s.fit_x; s.fit_n >= 2 && det > 0) {
-    const double slope = (s.fit_n * s.fit_xy - s.fit_x * s.fit_y) / det;
-    if (slope > 0) per_block = slope;
-  }
+  // Steady state (sampling.hpp): the window's last group of finishes against its first;
+  // without a window (too few blocks), proportional.
+  double per_block = double(cycles) / double(k);
+  if (s.group && s.tail_first > s.head_first && s.tail_cycles > s.head_cycles)
+    per_block = double(s.tail_cycles - s.head_cycles) / double(s.group) / double(s.tail_first - s.head_first);
+  s.cycles_per_block = per_block;
   const double estimate = double(cycles) + double(nblocks - k) * per_block;
   const double time_scale = cycles ? estimate / double(cycles) : 1.0;
   const TimedWork all = timed_work(stats);

@@ -4,14 +4,17 @@
 // counters only the timing model produces (cache hits, DRAM, stalls, issue) are the timed
 // blocks' extrapolated to the whole grid.
 //
-// The time: the timed run of K blocks shows the steady state between the cycles by which
-// half and seven eighths of its blocks had finished: late enough that the launch's
-// synchronised start has spread out, early enough to leave the final drain out
-// (docs/performance.md measured earlier windows: worse). Its cycles per block are the slope
-// of the least-squares line through (j, the cycle by which j blocks had finished) for every
-// j in the window, which the waves' bursts of finishes move less than the two ends alone
-// did. With T the timed run's cycles, the grid of n blocks takes T + (n - K) x slope: the
-// start-up and the final drain once, the steady state per block for the rest.
+// The time: the timed run of K blocks shows the steady state between half and seven
+// eighths of its blocks finishing (by count): late enough that the launch's synchronised
+// start has spread out, early enough to leave the final drain out (docs/performance.md
+// measured earlier windows: worse). Blocks finish in bursts, a wave at a time, so the
+// cycles per block are taken between the window's first wave of finishes and its last: the
+// difference of their mean finishing cycles over the counts between them. Whatever repeats
+// every wave cancels; a line fitted through every finish (the twenty-eighth session's) is
+// pulled flat by the bursts, 1 - 1/m^2 of the slope for m waves of a pure staircase, and
+// underestimated 8-wave samples by 1.3 % on average (docs/performance.md). With T the
+// timed run's cycles, the grid of n blocks takes T + (n - K) x that: the start-up and the
+// final drain once, the steady state per block for the rest.
 #pragma once
 #include <cstdint>
 
@@ -24,6 +27,19 @@ namespace warpsim {
 // or every block (returns `nblocks`) when that would time at least half the grid anyway,
 // or when waves is 0.
 uint64_t blocks_to_time(uint64_t nblocks, uint64_t blocks_per_wave, uint32_t waves);
+
+// The steady-state window of a timed run of `timed_blocks`: the counts j (the j-th block
+// to finish) in [lo, hi], half to seven eighths of them, and its two groups of `group`
+// counts, [lo, lo + group) and (hi - group, hi]: a wave of blocks, or half the window when
+// that is shorter. group 0: no window (too few blocks).
+struct SteadyWindow {
+  uint64_t lo = 0, hi = 0, group = 0;
+};
+SteadyWindow steady_window(uint64_t timed_blocks, uint64_t blocks_per_wave);
+
+// Notes in `s` that the blocks counted before+1 .. after had finished by cycle `now`: the
+// window's ends (lo/hi_cycle and _blocks) and its two groups' sums.
+void note_finishes(TimingStats::Sample& s, const SteadyWindow& w, uint64_t before, uint64_t after, uint64_t now);
 
 // Counts at the end of the timed part, to scale the timing-only counters by the work that
 // followed it.

@@ -8,6 +8,7 @@
 
 #include "sim/foundation/error.hpp"
 #include "sim/memory/memory_counter.hpp"
+#include "sim/engine/sampling.hpp"
 #include "sim/engine/sm_phase.hpp"
 #include "sim/engine/timeline.hpp"
 #include "sim/memory/memory_system.hpp"
@@ -35,20 +36,6 @@ namespace {
                     fmt::format("kernel '{}' made no progress at cycle {} and nothing is scheduled to happen "
                                 "(simulator watchdog); state:{}\n  {}",
                                 kernel, now, state, memory.describe_state()));
-}
-
-// Adds the blocks that finished by cycle `now` (counts before+1 .. after) whose count lies
-// in the steady-state window (half to seven eighths of the timed blocks) to its line fit.
-void fit_finishes(TimingStats::Sample& s, uint64_t before, uint64_t after, uint64_t timed, uint64_t now) {
-  for (uint64_t j = before + 1; j <= after; ++j) {
-    if (2 * j < timed || 8 * j > 7 * timed) continue;
-    const double x = double(j), y = double(now);
-    s.fit_n += 1;
-    s.fit_x += x;
-    s.fit_y += y;
-    s.fit_xx += x * x;
-    s.fit_xy += x * y;
-  }
 }
 
 }  // namespace
@@ -139,6 +126,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   uint64_t finished_seen = 0;
   const uint64_t waves_denominator = uint64_t(spec.sm.count) * std::max<uint32_t>(1, shared.blocks_per_sm);
   stats.timing.waves = (grid_blocks + waves_denominator - 1) / waves_denominator;
+  const SteadyWindow window = sampling ? steady_window(nblocks, waves_denominator) : SteadyWindow{};
 
   auto deliver = [&](uint64_t t) {
     auto& rs = memory.responses();
@@ -162,10 +150,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       }
       deliver(now);
       if (const uint64_t finished = phase.blocks_finished(); finished != finished_seen) {  // block slots were freed
-        if (sampling) fit_finishes(sample, finished_seen, finished, nblocks, now);
+        if (sampling) note_finishes(sample, window, finished_seen, finished, now);
         finished_seen = finished;
-        if (sampling && !sample.lo_blocks && 2 * finished_seen >= nblocks) sample.lo_blocks = finished_seen, sample.lo_cycle = now;
-        if (sampling && !sample.hi_blocks && 8 * finished_seen >= 7 * nblocks) sample.hi_blocks = finished_seen, sample.hi_cycle = now;
         dispatch(now + 1);
       }
       if (finished_seen == nblocks && memory.idle()) break;

@@ -117,9 +117,13 @@ struct TimingStats {
     // The steady-state window: the first cycle by whose end half (seven eighths) of the
     // timed blocks had finished, and how many had.
     uint64_t lo_cycle = 0, lo_blocks = 0, hi_cycle = 0, hi_blocks = 0;
-    // The least-squares line through (j, the cycle by which j blocks had finished) for
-    // every j of the window: its sums (the slope is the steady state's cycles per block).
-    double fit_n = 0, fit_x = 0, fit_y = 0, fit_xx = 0, fit_xy = 0;
+    // The window's first and last `group` finishes by count (engine/sampling.hpp): the
+    // count each group begins at and the sum of the cycles by which those blocks had
+    // finished. The steady state's cycles per block is the difference of the groups' mean
+    // cycles over the counts between them (cycles_per_block, set by extrapolate_timing).
+    uint64_t group = 0, head_first = 0, tail_first = 0;
+    uint64_t head_cycles = 0, tail_cycles = 0;
+    double cycles_per_block = 0;
     double scale = 1;                 // grid time / timed time
   } sample;
   // --sample-launches: this launch ran functionally and took its time and timing-only

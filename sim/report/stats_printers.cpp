@@ -39,6 +39,7 @@ Json stats_to_json(const LaunchStats& s, const isa::Kernel* k) {
                    {"timed_cycles", s.timing.sample.timed_cycles},
                    {"steady_window", {s.timing.sample.lo_cycle, s.timing.sample.lo_blocks, s.timing.sample.hi_cycle,
                                       s.timing.sample.hi_blocks}},
+                   {"steady_cycles_per_block", s.timing.sample.cycles_per_block},
                    {"time_scale", s.timing.sample.scale}};
   if (s.timing.from_launch.estimated)
     j["estimated_from_launch"] = {{"launch", s.timing.from_launch.launch},

@@ -52,8 +52,8 @@ inline std::string dump_all(const LaunchStats& s) {
   u("s_sampled", t.sample.sampled), u("s_blocks", t.sample.timed_blocks), u("s_cycles", t.sample.timed_cycles);
   u("s_lo", t.sample.lo_cycle), u("s_lob", t.sample.lo_blocks), u("s_hi", t.sample.hi_cycle);
   u("s_hib", t.sample.hi_blocks), d("s_scale", t.sample.scale);
-  d("s_fn", t.sample.fit_n), d("s_fx", t.sample.fit_x), d("s_fy", t.sample.fit_y), d("s_fxx", t.sample.fit_xx);
-  d("s_fxy", t.sample.fit_xy);
+  u("s_grp", t.sample.group), u("s_hf", t.sample.head_first), u("s_tf", t.sample.tail_first);
+  u("s_hc", t.sample.head_cycles), u("s_tc", t.sample.tail_cycles), d("s_cpb", t.sample.cycles_per_block);
   u("fl_est", t.from_launch.estimated), u("fl_launch", t.from_launch.launch), d("fl_scale", t.from_launch.scale);
   const DramStats& r = s.dram;
   u("dram_valid", r.valid), u("dram_cycles", r.dram_cycles), u("dram_rt", r.read_transactions);
