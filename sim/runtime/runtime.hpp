@@ -175,18 +175,18 @@ class Runtime {
   // keep what the driver keeps (chunks, the release threshold, used/reserved high marks).
   void* default_pool();
   void* current_pool();
-  void set_current_pool(void* pool);
-  void* create_pool(const cuda::MemPoolProps* props);
-  void destroy_pool(void* pool);
+  void set_current_pool(void* pool, const char* call);
+  void* create_pool(const cuda::MemPoolProps* props, const char* call);
+  void destroy_pool(void* pool, const char* call);
   MemPool& pool(void* handle, const char* call);
   // pool null: the device's current pool. In a capture, an allocation node of the capture.
   void* malloc_async(uint64_t bytes, void* pool, void* stream, const char* call);
-  void free_async(void* ptr, void* stream);
-  void pool_set_attribute(void* pool, int attr, const void* value);
-  void pool_get_attribute(void* pool, int attr, void* value);
-  void pool_trim(void* pool, uint64_t keep);
-  void pool_set_access(void* pool, const cuda::MemAccessDesc* descs, size_t count);
-  int pool_get_access(void* pool, const cuda::MemLocation* location);
+  void free_async(void* ptr, void* stream, const char* call);
+  void pool_set_attribute(void* pool, int attr, const void* value, const char* call);
+  void pool_get_attribute(void* pool, int attr, void* value, const char* call);
+  void pool_trim(void* pool, uint64_t keep, const char* call);
+  void pool_set_access(void* pool, const cuda::MemAccessDesc* descs, size_t count, const char* call);
+  int pool_get_access(void* pool, const cuda::MemLocation* location, const char* call);
   // cudaStreamSynchronize, cudaEventSynchronize, cudaDeviceSynchronize: pools holding more
   // than their release threshold give back chunks with nothing live in them.
   void release_pool_memory();

@@ -21,7 +21,7 @@ void* ptr(uint64_t a) { return reinterpret_cast<void*>(a); }
 void check_location(const cuda::MemLocation& loc, const char* call) {
   if (loc.type != cuda::MemLocationTypeDevice)
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("{}: location type {} (warpsim's pools live on the device: cudaMemLocationTypeDevice)",
+                   fmt::format("{}: location type {} (warpsim's pools live on the device: location type 1)",
                                call, loc.type));
   check_device(loc.id, call);
 }
@@ -51,15 +51,15 @@ MemPool& Runtime::pool(void* handle, const char* call) {
   return *it->second;
 }
 
-void Runtime::set_current_pool(void* handle) { current_pool_ = &pool(handle, "cudaDeviceSetMemPool"); }
+void Runtime::set_current_pool(void* handle, const char* call) { current_pool_ = &pool(handle, call); }
 
-void* Runtime::create_pool(const cuda::MemPoolProps* props) {
-  if (!props) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolCreate: poolProps is NULL");
+void* Runtime::create_pool(const cuda::MemPoolProps* props, const char* call) {
+  if (!props) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: poolProps is NULL", call));
   if (props->allocType != cuda::MemAllocationTypePinned)
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemPoolCreate: allocType {} (cudaMemAllocationTypePinned is the one CUDA accepts)",
+                   fmt::format("{}: allocType {} (the pinned type, 1, is the one CUDA accepts)", call,
                                props->allocType));
-  check_location(props->location, "cudaMemPoolCreate");
+  check_location(props->location, call);
   auto p = std::make_unique<MemPool>(props->maxSize);
   if (props->handleTypes != 0) ipc_pool_created(*p, props->handleTypes);  // shareable (runtime_ipc_pools.cpp)
   void* h = p.get();
@@ -67,10 +67,10 @@ void* Runtime::create_pool(const cuda::MemPoolProps* props) {
   return h;
 }
 
-void Runtime::destroy_pool(void* handle) {
-  MemPool& p = pool(handle, "cudaMemPoolDestroy");
+void Runtime::destroy_pool(void* handle, const char* call) {
+  MemPool& p = pool(handle, call);
   if (&p == default_pool_)
-    throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolDestroy: the device's default pool cannot be destroyed");
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: the device's default pool cannot be destroyed", call));
   if (current_pool_ == &p) current_pool_ = nullptr;  // the device falls back to its default pool
   p.trim(0, free_chunk());
   ipc_pool_destroyed(p);
@@ -145,34 +145,34 @@ void* Runtime::malloc_async(uint64_t bytes, void* pool_handle, void* stream, con
   return ptr(*at);
 }
 
-void Runtime::free_async(void* p, void* stream) {
-  check_stream(stream, "cudaFreeAsync");
+void Runtime::free_async(void* p, void* stream, const char* call) {
+  check_stream(stream, call);
   if (!p) return;
   if (capturing(stream)) {
     if (!graph_allocations_.count(addr(p)))
       throw ApiError(cuda::ErrorStreamCaptureUnsupported,
-                     fmt::format("cudaFreeAsync({}) in a stream capture: warpsim captures frees of graph "
-                                 "allocations (cudaMallocAsync in a capture) only",
-                                 p));
+                     fmt::format("{}({}) in a stream capture: warpsim captures frees of graph "
+                                 "allocations (stream-ordered allocations in a capture) only",
+                                 call, p));
     GraphNode n;
     n.kind = GraphNode::Kind::MemFree;
     n.dst = p;
     capture(stream, std::move(n));
     return;
   }
-  if (free_pool_allocation(addr(p), "cudaFreeAsync")) return;
+  if (free_pool_allocation(addr(p), call)) return;
   if (!graph_allocations_.count(addr(p))) {
     const auto a = device_allocation(p);
     if (!a || a->first != addr(p))
       throw ApiError(cuda::ErrorInvalidValue,
-                     fmt::format("cudaFreeAsync({}): not an address cudaMallocAsync or cudaMalloc returned", p));
+                     fmt::format("{}({}): not an address a stream-ordered or a plain allocation returned", call, p));
   }
   this->free(p);  // cudaMalloc'd memory and graph allocations may be freed this way too
 }
 
-void Runtime::pool_set_attribute(void* handle, int attr, const void* value) {
-  MemPool& p = pool(handle, "cudaMemPoolSetAttribute");
-  if (!value) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolSetAttribute: value is NULL");
+void Runtime::pool_set_attribute(void* handle, int attr, const void* value, const char* call) {
+  MemPool& p = pool(handle, call);
+  if (!value) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: value is NULL", call));
   auto u64 = [&] {
     uint64_t v;
     std::memcpy(&v, value, sizeof v);
@@ -191,19 +191,19 @@ void Runtime::pool_set_attribute(void* handle, int attr, const void* value) {
     case cuda::MemPoolAttrReservedMemHigh:
     case cuda::MemPoolAttrUsedMemHigh:
       if (u64() != 0)
-        throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolSetAttribute: a high-water mark can only be reset (to 0)");
+        throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: a high-water mark can only be reset (to 0)", call));
       if (attr == cuda::MemPoolAttrUsedMemHigh) p.reset_used_high();
       else p.reset_reserved_high();
       return;
     default:
       throw ApiError(cuda::ErrorInvalidValue,
-                     fmt::format("cudaMemPoolSetAttribute: attribute {} is read-only or not a cudaMemPoolAttr", attr));
+                     fmt::format("{}: attribute {} is read-only or not a pool attribute", call, attr));
   }
 }
 
-void Runtime::pool_get_attribute(void* handle, int attr, void* value) {
-  MemPool& p = pool(handle, "cudaMemPoolGetAttribute");
-  if (!value) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolGetAttribute: value is NULL");
+void Runtime::pool_get_attribute(void* handle, int attr, void* value, const char* call) {
+  MemPool& p = pool(handle, call);
+  if (!value) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: value is NULL", call));
   auto put = [&](auto v) { std::memcpy(value, &v, sizeof v); };
   switch (attr) {
     case cuda::MemPoolReuseFollowEventDependencies: put(p.reuse_follow_event_dependencies); return;
@@ -215,30 +215,33 @@ void Runtime::pool_get_attribute(void* handle, int attr, void* value) {
     case cuda::MemPoolAttrUsedMemCurrent: put(p.used()); return;
     case cuda::MemPoolAttrUsedMemHigh: put(p.used_high()); return;
     default:
-      throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaMemPoolGetAttribute: {} is not a cudaMemPoolAttr", attr));
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a pool attribute", call, attr));
   }
 }
 
-void Runtime::pool_trim(void* handle, uint64_t keep) {
-  pool(handle, "cudaMemPoolTrimTo").trim(keep, free_chunk());
+void Runtime::pool_trim(void* handle, uint64_t keep, const char* call) {
+  pool(handle, call).trim(keep, free_chunk());
 }
 
-void Runtime::pool_set_access(void* handle, const cuda::MemAccessDesc* descs, size_t count) {
-  MemPool& p = pool(handle, "cudaMemPoolSetAccess");
-  if (count && !descs) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolSetAccess: descList is NULL");
+void Runtime::pool_set_access(void* handle, const cuda::MemAccessDesc* descs, size_t count, const char* call) {
+  MemPool& p = pool(handle, call);
+  if (count && !descs) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: the descriptor list is NULL", call));
   for (size_t i = 0; i < count; ++i) {
-    check_location(descs[i].location, "cudaMemPoolSetAccess");
+    check_location(descs[i].location, call);
+    // Less than read-write for the owning device is "not supported" (an H200, both APIs).
+    if (descs[i].flags == cuda::MemAccessFlagsProtNone || descs[i].flags == cuda::MemAccessFlagsProtRead)
+      throw ApiError(cuda::ErrorNotSupported,
+                     fmt::format("{}: the owning device's access is always read-write (flags 3)", call));
     if (descs[i].flags != cuda::MemAccessFlagsProtReadWrite)
-      throw ApiError(cuda::ErrorInvalidValue,
-                     "cudaMemPoolSetAccess: the owning device's access is always read-write (flags 3)");
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: access flags {} (0, 1 or 3)", call, descs[i].flags));
     p.access_flags = descs[i].flags;
   }
 }
 
-int Runtime::pool_get_access(void* handle, const cuda::MemLocation* location) {
-  MemPool& p = pool(handle, "cudaMemPoolGetAccess");
-  if (!location) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolGetAccess: location is NULL");
-  check_location(*location, "cudaMemPoolGetAccess");
+int Runtime::pool_get_access(void* handle, const cuda::MemLocation* location, const char* call) {
+  MemPool& p = pool(handle, call);
+  if (!location) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: location is NULL", call));
+  check_location(*location, call);
   return p.access_flags;
 }
 

@@ -212,6 +212,16 @@ TEST_CASE("abi: the driver API's structs and numbers are cuda.h's") {
   CHECK(sizeof(warpsim::cuda::MemAccessDesc) == sizeof(CUmemAccessDesc));
   SAME_FIELD(warpsim::cuda::MemAccessDesc, CUmemAccessDesc, flags);
   CHECK(sizeof(cu::MemGenericAllocationHandle) == sizeof(CUmemGenericAllocationHandle));
+  // Memory pools (drv_pool.cpp): the runtime's structs and attribute numbers.
+  CHECK(sizeof(warpsim::cuda::MemPoolProps) == sizeof(CUmemPoolProps));
+  SAME_FIELD(warpsim::cuda::MemPoolProps, CUmemPoolProps, handleTypes);
+  SAME_FIELD(warpsim::cuda::MemPoolProps, CUmemPoolProps, location.id);
+  SAME_FIELD(warpsim::cuda::MemPoolProps, CUmemPoolProps, maxSize);
+  SAME_FIELD(warpsim::cuda::MemPoolProps, CUmemPoolProps, usage);
+  CHECK(int(warpsim::cuda::MemPoolReuseFollowEventDependencies) ==
+        int(CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES));
+  CHECK(int(warpsim::cuda::MemPoolAttrReleaseThreshold) == int(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD));
+  CHECK(int(warpsim::cuda::MemPoolAttrUsedMemHigh) == int(CU_MEMPOOL_ATTR_USED_MEM_HIGH));
   CHECK(int(cu::MemAllocationTypePinned) == int(CU_MEM_ALLOCATION_TYPE_PINNED));
   CHECK(int(warpsim::cuda::AttrVirtualMemoryManagementSupported) ==
         int(CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED));

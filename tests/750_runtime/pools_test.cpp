@@ -94,7 +94,7 @@ TEST_CASE("runtime: cudaMallocAsync draws from the current pool and frees at a s
   uint64_t free_bytes = 0, total = 0;
   rt.mem_get_info(&free_bytes, &total);
   CHECK(total - free_bytes == 32 * MiB);  // the chunk is device memory in use
-  rt.free_async(a, s);
+  rt.free_async(a, s, "cudaFreeAsync");
   CHECK(def.reserved() == 32 * MiB);  // until a synchronize
   rt.release_pool_memory();
   CHECK(def.reserved() == 0);
@@ -103,16 +103,16 @@ TEST_CASE("runtime: cudaMallocAsync draws from the current pool and frees at a s
   CHECK(rt.malloc_async(0, nullptr, s, "t") == nullptr);
   CHECK(code_of([&] { rt.malloc_async(uint64_t(1) << 50, nullptr, s, "t"); }) == cuda::ErrorMemoryAllocation);
   int host = 0;
-  CHECK(code_of([&] { rt.free_async(&host, s); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.free_async(&host, s, "cudaFreeAsync"); }) == cuda::ErrorInvalidValue);
   // A second free of a pool allocation at the start of its chunk is refused; the chunk,
   // which the device sees as one allocation, stays the pool's.
   void* first = rt.malloc_async(4096, nullptr, s, "t");
   void* second = rt.malloc_async(4096, nullptr, s, "t");
-  rt.free_async(first, s);
-  CHECK(code_of([&] { rt.free_async(first, s); }) == cuda::ErrorInvalidValue);
+  rt.free_async(first, s, "cudaFreeAsync");
+  CHECK(code_of([&] { rt.free_async(first, s, "cudaFreeAsync"); }) == cuda::ErrorInvalidValue);
   CHECK(code_of([&] { rt.free(first); }) == cuda::ErrorInvalidValue);
   CHECK(code_of([&] { rt.free(static_cast<char*>(second) + 16); }) == cuda::ErrorInvalidValue);
-  rt.free_async(second, s);
+  rt.free_async(second, s, "cudaFreeAsync");
   rt.release_pool_memory();
   CHECK(def.reserved() == 0);
 
@@ -121,33 +121,33 @@ TEST_CASE("runtime: cudaMallocAsync draws from the current pool and frees at a s
   cuda::MemPoolProps props{};
   props.allocType = cuda::MemAllocationTypePinned;
   props.location = {cuda::MemLocationTypeDevice, 0};
-  void* mine = rt.create_pool(&props);
+  void* mine = rt.create_pool(&props, "cudaMemPoolCreate");
   void* m = rt.malloc_async(4096, mine, s, "t");
   rt.memset(m, 7, 4096);
-  rt.destroy_pool(mine);
+  rt.destroy_pool(mine, "cudaMemPoolDestroy");
   CHECK(code_of([&] { rt.pool(mine, "t"); }) == cuda::ErrorInvalidValue);
-  rt.free_async(m, s);
+  rt.free_async(m, s, "cudaFreeAsync");
   rt.mem_get_info(&free_bytes, &total);
   CHECK(free_bytes == total);
-  CHECK(code_of([&] { rt.destroy_pool(rt.default_pool()); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.destroy_pool(rt.default_pool(), "cudaMemPoolDestroy"); }) == cuda::ErrorInvalidValue);
   props.location.id = 1;
-  CHECK(code_of([&] { rt.create_pool(&props); }) == cuda::ErrorInvalidDevice);
+  CHECK(code_of([&] { rt.create_pool(&props, "cudaMemPoolCreate"); }) == cuda::ErrorInvalidDevice);
   props.location.id = 0;
   props.handleTypes = 2;  // a Win32 handle (a POSIX descriptor, 1, is shared: ipc_test.cpp)
-  CHECK(code_of([&] { rt.create_pool(&props); }) == cuda::ErrorNotSupported);
+  CHECK(code_of([&] { rt.create_pool(&props, "cudaMemPoolCreate"); }) == cuda::ErrorNotSupported);
   props.handleTypes = 8;  // a fabric handle
-  CHECK(code_of([&] { rt.create_pool(&props); }) == cuda::ErrorNotSupported);
+  CHECK(code_of([&] { rt.create_pool(&props, "cudaMemPoolCreate"); }) == cuda::ErrorNotSupported);
   // A shareable pool: its memory is the device's, read and written as any other.
   props.handleTypes = 1;
-  void* shared = rt.create_pool(&props);
+  void* shared = rt.create_pool(&props, "cudaMemPoolCreate");
   auto* q = static_cast<uint8_t*>(rt.malloc_async(1000, shared, s, "t"));
   rt.memset(q, 9, 1000);
   uint8_t back[1000] = {};
   rt.memcpy(back, q, 1000, cuda::DeviceToHost, "t");
   CHECK(back[0] == 9);
   CHECK(back[999] == 9);
-  rt.free_async(q, s);
-  rt.destroy_pool(shared);
+  rt.free_async(q, s, "cudaFreeAsync");
+  rt.destroy_pool(shared, "cudaMemPoolDestroy");
   rt.mem_get_info(&free_bytes, &total);
   CHECK(free_bytes == total);
 }
@@ -187,8 +187,8 @@ TEST_CASE("runtime: a captured cudaMallocAsync is an allocation node of its size
   void* p = rt.malloc_async(3000, nullptr, s, "t");
   REQUIRE(p != nullptr);
   int host = 0;
-  CHECK(code_of([&] { rt.free_async(&host, s); }) == cuda::ErrorStreamCaptureUnsupported);
-  rt.free_async(p, s);
+  CHECK(code_of([&] { rt.free_async(&host, s, "cudaFreeAsync"); }) == cuda::ErrorStreamCaptureUnsupported);
+  rt.free_async(p, s, "cudaFreeAsync");
   Graph* g = rt.end_capture(s);
   REQUIRE(g->nodes.size() == 2);
   CHECK(g->nodes[0]->kind == GraphNode::Kind::MemAlloc);

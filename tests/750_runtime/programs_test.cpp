@@ -426,6 +426,17 @@ TEST_CASE("programs: stream-ordered allocation, memory pools and graph memory no
   rttest::check_prints_expected("mem_pools");
 }
 
+TEST_CASE("programs: the driver API's stream-ordered allocation and memory pools, as on an H200") {
+  REQUIRE_NVCC();
+  // drv_mempool.expected is an H200's output (docs/measurements/h200_drv_mempool_2026-11-30.txt):
+  // cuMemAllocAsync/cuMemFreeAsync from the default pool and a cuMemPoolCreate'd one, the
+  // pools' figures, the device's current pool, one API's pools used by the other's calls,
+  // and the driver's codes: CUDA_ERROR_NOT_INITIALIZED before cuInit, _INVALID_CONTEXT
+  // without a context, _INVALID_DEVICE, _OUT_OF_MEMORY, _NOT_SUPPORTED for a read-only access
+  // by the owning device, _INVALID_VALUE for the rest (a failed allocation's pointer is 0).
+  rttest::check_prints_expected("drv_mempool", "-cudart shared -lcuda");
+}
+
 TEST_CASE("programs: cudaLaunchKernelEx with its attributes and errors, as on an H100") {
   REQUIRE_NVCC();
   // launch_ex.expected is an H100's output: launches with programmatic stream

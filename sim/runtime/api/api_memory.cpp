@@ -69,7 +69,7 @@ WARPSIM_API int cudaFree(void* ptr) {
 }
 
 WARPSIM_API int cudaFreeAsync(void* ptr, void* stream) {
-  return call("cudaFreeAsync", [&](Runtime& rt) { rt.free_async(ptr, stream); });
+  return call("cudaFreeAsync", [&](Runtime& rt) { rt.free_async(ptr, stream, "cudaFreeAsync"); });
 }
 
 WARPSIM_API int cudaFreeAsync_ptsz(void* ptr, void* stream) { return cudaFreeAsync(ptr, stream); }

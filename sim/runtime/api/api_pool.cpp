@@ -28,41 +28,41 @@ WARPSIM_API int cudaDeviceGetMemPool(void** pool, int device) {
 WARPSIM_API int cudaDeviceSetMemPool(int device, void* pool) {
   return call("cudaDeviceSetMemPool", [&](Runtime& rt) {
     check_device(device, "cudaDeviceSetMemPool");
-    rt.set_current_pool(pool);
+    rt.set_current_pool(pool, "cudaDeviceSetMemPool");
   });
 }
 
 WARPSIM_API int cudaMemPoolCreate(void** pool, const cuda::MemPoolProps* props) {
   return call("cudaMemPoolCreate", [&](Runtime& rt) {
     if (!pool) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolCreate: memPool is NULL");
-    *pool = rt.create_pool(props);
+    *pool = rt.create_pool(props, "cudaMemPoolCreate");
   });
 }
 
 WARPSIM_API int cudaMemPoolDestroy(void* pool) {
-  return call("cudaMemPoolDestroy", [&](Runtime& rt) { rt.destroy_pool(pool); });
+  return call("cudaMemPoolDestroy", [&](Runtime& rt) { rt.destroy_pool(pool, "cudaMemPoolDestroy"); });
 }
 
 WARPSIM_API int cudaMemPoolSetAttribute(void* pool, int attr, void* value) {
-  return call("cudaMemPoolSetAttribute", [&](Runtime& rt) { rt.pool_set_attribute(pool, attr, value); });
+  return call("cudaMemPoolSetAttribute", [&](Runtime& rt) { rt.pool_set_attribute(pool, attr, value, "cudaMemPoolSetAttribute"); });
 }
 
 WARPSIM_API int cudaMemPoolGetAttribute(void* pool, int attr, void* value) {
-  return call("cudaMemPoolGetAttribute", [&](Runtime& rt) { rt.pool_get_attribute(pool, attr, value); });
+  return call("cudaMemPoolGetAttribute", [&](Runtime& rt) { rt.pool_get_attribute(pool, attr, value, "cudaMemPoolGetAttribute"); });
 }
 
 WARPSIM_API int cudaMemPoolTrimTo(void* pool, size_t keep) {
-  return call("cudaMemPoolTrimTo", [&](Runtime& rt) { rt.pool_trim(pool, keep); });
+  return call("cudaMemPoolTrimTo", [&](Runtime& rt) { rt.pool_trim(pool, keep, "cudaMemPoolTrimTo"); });
 }
 
 WARPSIM_API int cudaMemPoolSetAccess(void* pool, const cuda::MemAccessDesc* descs, size_t count) {
-  return call("cudaMemPoolSetAccess", [&](Runtime& rt) { rt.pool_set_access(pool, descs, count); });
+  return call("cudaMemPoolSetAccess", [&](Runtime& rt) { rt.pool_set_access(pool, descs, count, "cudaMemPoolSetAccess"); });
 }
 
 WARPSIM_API int cudaMemPoolGetAccess(int* flags, void* pool, cuda::MemLocation* location) {
   return call("cudaMemPoolGetAccess", [&](Runtime& rt) {
     if (!flags) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolGetAccess: flags is NULL");
-    *flags = rt.pool_get_access(pool, location);
+    *flags = rt.pool_get_access(pool, location, "cudaMemPoolGetAccess");
   });
 }
 
