@@ -64,6 +64,14 @@ std::unique_ptr<SharedSegment> SharedSegment::open(int32_t pid, int32_t fd, cons
   // it and reused the number, or ended.
   char target[256];
   const ssize_t n = pid > 0 && fd >= 0 ? ::readlink(path.c_str(), target, sizeof target - 1) : -1;
+  // Another user's process (or one that forbids tracing) hides its descriptors: say so,
+  // rather than that the memory is gone.
+  if (n < 0 && (errno == EACCES || errno == EPERM)) {
+    *why = fmt::format("cannot see process {}'s descriptors ({}: {}); CUDA IPC here needs both processes "
+                       "to run as the same user",
+                       pid, path, std::strerror(errno));
+    return nullptr;
+  }
   const std::string expected = "/memfd:" + label + " (deleted)";
   if (n < 0 || std::string(target, static_cast<size_t>(n)) != expected) {
     *why = fmt::format("process {} no longer shares {} (it freed the memory or ended)", pid, label);

@@ -100,3 +100,37 @@ TEST_CASE("ipc segment: a maker killed by a signal leaves nothing in /dev/shm, a
     CHECK(before.count(name) == 1);
   }
 }
+
+TEST_CASE("ipc segment: a process of another user is told that it cannot see the maker's descriptors") {
+  if (::geteuid() != 0) {
+    WARN("skipped: needs root, to run the opening process as another user (nobody)");
+    return;
+  }
+  std::string why;
+  auto made = SharedSegment::create("warpsim-ipc-test-4", 4096, &why);
+  REQUIRE(made);
+  const int32_t pid = static_cast<int32_t>(::getpid());
+  int pipefd[2];
+  REQUIRE(::pipe(pipefd) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    ::close(pipefd[0]);
+    // 65534: nobody. Without the same user the maker's /proc/PID/fd is hidden (EACCES).
+    std::string msg;
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0) msg = "setuid failed";
+    else if (SharedSegment::open(pid, made->fd(), "warpsim-ipc-test-4", 4096, &msg)) msg = "opened";
+    (void)!::write(pipefd[1], msg.data(), msg.size());
+    ::_exit(0);
+  }
+  ::close(pipefd[1]);
+  std::string heard;
+  char buf[512];
+  for (ssize_t n; (n = ::read(pipefd[0], buf, sizeof buf)) > 0;) heard.append(buf, static_cast<size_t>(n));
+  ::close(pipefd[0]);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(WIFEXITED(status));
+  CHECK_THAT(heard, Catch::Contains("cannot see process " + std::to_string(pid) + "'s descriptors"));
+  CHECK_THAT(heard, Catch::Contains("same user"));
+}
