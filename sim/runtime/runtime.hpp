@@ -320,10 +320,10 @@ class Runtime {
   // Memory pools shared through a POSIX file descriptor (runtime_ipc_pools.cpp):
   // cudaMemPoolExportToShareableHandle (an int descriptor in *handle), ImportFromShareableHandle,
   // ExportPointer and ImportPointer (64-byte cudaMemPoolPtrExportData).
-  void ipc_pool_export(void* handle, void* pool, int handle_type, unsigned flags);
-  void* ipc_pool_import(void* shareable, int handle_type, unsigned flags);
-  void ipc_pool_export_pointer(void* data, void* ptr);
-  void* ipc_pool_import_pointer(void* pool, const void* data);
+  void ipc_pool_export(void* handle, void* pool, int handle_type, unsigned flags, const char* call);
+  void* ipc_pool_import(void* shareable, int handle_type, unsigned flags, const char* call);
+  void ipc_pool_export_pointer(void* data, void* ptr, const char* call);
+  void* ipc_pool_import_pointer(void* pool, const void* data, const char* call);
   // The driver API's shareable physical allocations (runtime_ipc_vmm.cpp): cuMemCreate
   // with CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR keeps one in a memfd;
   // cuMemExportToShareableHandle gives a descriptor for it, cuMemImportFromShareableHandle
@@ -548,12 +548,12 @@ class Runtime {
   bool ipc_may_free(DevPtr base) const;
   void ipc_freed(DevPtr base);
   void ipc_reset();  // cudaDeviceReset
-  void ipc_pool_created(MemPool& p, int handle_types);  // a shareable pool: its memfd
+  void ipc_pool_created(MemPool& p, int handle_types, const char* call);  // a shareable pool: its memfd
   // A shareable pool's new chunk at `base` moves into its memfd (malloc_async's reserve).
   void ipc_pool_chunk_reserved(const MemPool& p, DevPtr base, uint64_t bytes);
   void ipc_pool_chunk_freed(DevPtr base);  // free_chunk()
   // free_pool_allocation of an imported pool pointer: true if `p` was one (then freed).
-  bool ipc_pool_free_imported(DevPtr p);
+  bool ipc_pool_free_imported(DevPtr p, const char* call);
   void ipc_pool_destroyed(const MemPool& p);  // cudaMemPoolDestroy, before the pool goes
   std::deque<std::unique_ptr<char>> handles_;    // storage behind stream/event handles
   std::vector<LaunchRecord> launches_;

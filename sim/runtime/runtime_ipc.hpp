@@ -54,7 +54,6 @@ struct IpcTable {
   struct ImportedPointer {
     const void* pool = nullptr;
     uint64_t chunk_offset = 0;
-    uint64_t imports = 0;  // cudaMemPoolImportPointer calls not yet freed
   };
   // A driver-API physical allocation made shareable (cuMemCreate with a POSIX descriptor
   // handle type) or imported from another process's descriptor: its bytes are `mapping`.

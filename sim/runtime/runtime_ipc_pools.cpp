@@ -46,23 +46,23 @@ void check_handle_type(int type, const char* call) {
   if (type != kHandlePosixFd)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("{}: handle type {} (warpsim shares pools through POSIX file descriptors, "
-                               "cudaMemHandleTypePosixFileDescriptor 1)",
+                               "handle type 1)",
                                call, type));
 }
 
 }  // namespace
 
-void Runtime::ipc_pool_created(MemPool& p, int handle_types) {
+void Runtime::ipc_pool_created(MemPool& p, int handle_types, const char* call) {
   if (handle_types & ~kHandlePosixFd)
     throw ApiError(cuda::ErrorNotSupported,
-                   fmt::format("cudaMemPoolCreate: handleTypes {:#x}: warpsim shares pools through POSIX file "
-                               "descriptors only (cudaMemHandleTypePosixFileDescriptor 1; "
-                               "cudaDevAttrMemoryPoolSupportedHandleTypes is 1)",
-                               handle_types));
+                   fmt::format("{}: handleTypes {:#x}: warpsim shares pools through POSIX file "
+                               "descriptors only (handle type 1; the device's supported pool handle types "
+                               "attribute is 1)",
+                               call, handle_types));
   const int fd = ::memfd_create("warpsim-pool", MFD_CLOEXEC);
   if (fd < 0)
     throw ApiError(cuda::ErrorMemoryAllocation,
-                   fmt::format("cudaMemPoolCreate: cannot make the shareable pool's memory file: {}", std::strerror(errno)));
+                   fmt::format("{}: cannot make the shareable pool's memory file: {}", call, std::strerror(errno)));
   p.handle_types = handle_types;
   ipc_->pool_exports[&p].memfd = OwnedFd(fd);
 }
@@ -74,7 +74,7 @@ void Runtime::ipc_pool_chunk_reserved(const MemPool& p, DevPtr base, uint64_t by
   auto mapping = FileMapping::extend_and_map(e.memfd.get(), offset, bytes, &why);
   if (!mapping) {
     device_->free(base);
-    throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("cudaMallocAsync: the pool's memory file: {}", why));
+    throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("stream-ordered allocation: the shareable pool's memory file: {}", why));
   }
   device_->share_allocation(base, mapping->data());
   e.file_bytes = offset + bytes;
@@ -94,32 +94,32 @@ void Runtime::ipc_pool_chunk_freed(DevPtr base) {
   }
 }
 
-void Runtime::ipc_pool_export(void* handle, void* pool_handle, int handle_type, unsigned flags) {
-  if (!handle) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolExportToShareableHandle: shareableHandle is NULL");
-  MemPool& p = pool(pool_handle, "cudaMemPoolExportToShareableHandle");
-  check_handle_type(handle_type, "cudaMemPoolExportToShareableHandle");
-  if (flags) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolExportToShareableHandle: flags must be 0");
+void Runtime::ipc_pool_export(void* handle, void* pool_handle, int handle_type, unsigned flags, const char* call) {
+  if (!handle) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: shareableHandle is NULL", call));
+  MemPool& p = pool(pool_handle, call);
+  check_handle_type(handle_type, call);
+  if (flags) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: flags must be 0", call));
   if (p.imported || !(p.handle_types & kHandlePosixFd))
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemPoolExportToShareableHandle: pool {} was not created with "
-                               "cudaMemHandleTypePosixFileDescriptor in its handleTypes",
-                               pool_handle));
+                   fmt::format("{}: pool {} was not created with the POSIX file descriptor handle type in its "
+                               "handleTypes",
+                               call, pool_handle));
   const int fd = ::dup(ipc_->pool_exports.at(&p).memfd.get());
   if (fd < 0)
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemPoolExportToShareableHandle: no descriptor: {}", std::strerror(errno)));
+                   fmt::format("{}: no descriptor: {}", call, std::strerror(errno)));
   std::memcpy(handle, &fd, sizeof fd);
 }
 
-void Runtime::ipc_pool_export_pointer(void* data, void* ptr) {
-  if (!data) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolExportPointer: exportData is NULL");
+void Runtime::ipc_pool_export_pointer(void* data, void* ptr, const char* call) {
+  if (!data) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: exportData is NULL", call));
   const DevPtr p = reinterpret_cast<DevPtr>(ptr);
   MemPool* owner = find_pool([p](const MemPool& m) { return m.owns(p); });
   if (!owner || owner->imported || !(owner->handle_types & kHandlePosixFd))
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemPoolExportPointer({}): not the start of a live allocation of a pool created "
-                               "with cudaMemHandleTypePosixFileDescriptor",
-                               ptr));
+                   fmt::format("{}({}): not the start of a live allocation of a pool created with the POSIX "
+                               "file descriptor handle type",
+                               call, ptr));
   const auto chunk = owner->chunk_of(p);
   const IpcTable::PoolExport& e = ipc_->pool_exports.at(owner);
   const auto& c = e.chunks.at(chunk->first);
@@ -132,14 +132,14 @@ void Runtime::ipc_pool_export_pointer(void* data, void* ptr) {
   std::memcpy(data, &d, sizeof d);
 }
 
-void* Runtime::ipc_pool_import(void* shareable, int handle_type, unsigned flags) {
-  check_handle_type(handle_type, "cudaMemPoolImportFromShareableHandle");
-  if (flags) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolImportFromShareableHandle: flags must be 0");
+void* Runtime::ipc_pool_import(void* shareable, int handle_type, unsigned flags, const char* call) {
+  check_handle_type(handle_type, call);
+  if (flags) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: flags must be 0", call));
   const int given = static_cast<int>(reinterpret_cast<intptr_t>(shareable));
   const int fd = ::fcntl(given, F_DUPFD_CLOEXEC, 0);  // the program may close its own
   if (fd < 0)
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemPoolImportFromShareableHandle: {} is not an open file descriptor", given));
+                   fmt::format("{}: {} is not an open file descriptor", call, given));
   OwnedFd owned(fd);
   auto p = std::make_unique<MemPool>();
   p->imported = true;
@@ -152,45 +152,58 @@ void* Runtime::ipc_pool_import(void* shareable, int handle_type, unsigned flags)
   return h;
 }
 
-void* Runtime::ipc_pool_import_pointer(void* pool_handle, const void* data) {
-  if (!data) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolImportPointer: exportData is NULL");
-  pool(pool_handle, "cudaMemPoolImportPointer");
+void* Runtime::ipc_pool_import_pointer(void* pool_handle, const void* data, const char* call) {
+  if (!data) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: exportData is NULL", call));
+  pool(pool_handle, call);
   auto it = ipc_->pool_imports.find(pool_handle);
   if (it == ipc_->pool_imports.end())
     throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemPoolImportPointer: pool {} was not imported from another process "
-                               "(cudaMemPoolImportFromShareableHandle)",
-                               pool_handle));
+                   fmt::format("{}: pool {} was not imported from another process (by an import from a "
+                               "shareable handle)",
+                               call, pool_handle));
   IpcTable::PoolImport& imp = it->second;
   PointerData d;
   std::memcpy(&d, data, sizeof d);
   if (std::memcmp(d.magic, kPointerMagic, sizeof kPointerMagic) != 0 || d.inode != imp.inode ||
       d.in_chunk >= d.chunk_bytes)
     throw ApiError(cuda::ErrorInvalidValue,
-                   "cudaMemPoolImportPointer: exportData is not cudaMemPoolExportPointer's for an allocation of this pool");
+                   fmt::format("{}: exportData is not the pointer export of an allocation of this pool", call));
   IpcTable::PoolImport::Chunk& c = imp.chunks[d.chunk_offset];
   if (!c.mapping) {
     std::string why;
     auto mapping = FileMapping::map(imp.fd.get(), d.chunk_offset, d.chunk_bytes, &why);
     if (!mapping) {
       imp.chunks.erase(d.chunk_offset);
-      throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaMemPoolImportPointer: {}", why));
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {}", call, why));
     }
     c.at = device_->map_external_anywhere(mapping->data(), d.chunk_bytes, "imported memory pool");
     c.mapping = std::move(mapping);
   }
   const DevPtr p = c.at + d.in_chunk;
-  IpcTable::ImportedPointer& ip = ipc_->imported_pointers[p];
-  if (!ip.imports++) ++c.pointers;  // importing it again gives the same pointer, counted
+  // Importing it again gives the same pointer, not counted: one free releases it (an H200,
+  // drv_pool_ipc.expected).
+  auto [at, inserted] = ipc_->imported_pointers.try_emplace(p);
+  if (inserted) ++c.pointers;
+  IpcTable::ImportedPointer& ip = at->second;
   ip.pool = pool_handle;
   ip.chunk_offset = d.chunk_offset;
   return reinterpret_cast<void*>(p);
 }
 
-bool Runtime::ipc_pool_free_imported(DevPtr p) {
+bool Runtime::ipc_pool_free_imported(DevPtr p, const char* call) {
   auto it = ipc_->imported_pointers.find(p);
-  if (it == ipc_->imported_pointers.end()) return false;
-  if (--it->second.imports) return true;
+  if (it == ipc_->imported_pointers.end()) {
+    // Inside an imported pool's memory but no live imported pointer: freed already, or
+    // inside one. Refused: the mapping stays for the pool's other pointers.
+    for (const auto& [pool_handle, imp] : ipc_->pool_imports)
+      for (const auto& [offset, c] : imp.chunks)
+        if (p >= c.at && p < c.at + c.mapping->size())
+          throw ApiError(cuda::ErrorInvalidValue,
+                         fmt::format("{}({}): not a live pointer imported into pool {} (freed already, or inside "
+                                     "one; a pointer imported twice is one pointer, freed once)",
+                                     call, reinterpret_cast<void*>(p), pool_handle));
+    return false;
+  }
   IpcTable::PoolImport& imp = ipc_->pool_imports.at(it->second.pool);
   auto c = imp.chunks.find(it->second.chunk_offset);
   ipc_->imported_pointers.erase(it);

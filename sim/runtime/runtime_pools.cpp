@@ -61,7 +61,7 @@ void* Runtime::create_pool(const cuda::MemPoolProps* props, const char* call) {
                                props->allocType));
   check_location(props->location, call);
   auto p = std::make_unique<MemPool>(props->maxSize);
-  if (props->handleTypes != 0) ipc_pool_created(*p, props->handleTypes);  // shareable (runtime_ipc_pools.cpp)
+  if (props->handleTypes != 0) ipc_pool_created(*p, props->handleTypes, call);  // shareable (runtime_ipc_pools.cpp)
   void* h = p.get();
   pools_[h] = std::move(p);
   return h;
@@ -95,7 +95,7 @@ MemPool::Unreserve Runtime::free_chunk() {
 }
 
 bool Runtime::free_pool_allocation(uint64_t p, const char* call) {
-  if (ipc_pool_free_imported(p)) return true;  // a pointer imported from another process's pool
+  if (ipc_pool_free_imported(p, call)) return true;  // a pointer imported from another process's pool
   MemPool* pool = find_pool([p](const MemPool& m) { return m.owns(p); });
   if (!pool) {
     if (find_pool([p](const MemPool& m) { return m.reserves(p); }))
@@ -131,7 +131,7 @@ void* Runtime::malloc_async(uint64_t bytes, void* pool_handle, void* stream, con
   if (p.imported)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("{}: pool {} was imported from another process; its memory comes from "
-                               "cudaMemPoolImportPointer",
+                               "importing the exporter's pointers (cudaMemPoolImportPointer, cuMemPoolImportPointer)",
                                call, static_cast<void*>(&p)));
   const auto reserve = [&](uint64_t chunk) {
     const uint64_t base = allocate_device(chunk, fmt::format("{} (the pool's chunk for {} bytes)", call, bytes));

@@ -100,3 +100,12 @@ TEST_CASE("ipc: the driver API's cuIpc calls, as on an H200") {
   // CU_EVENT_INTERPROCESS, and elapsed time on an interprocess one, CUDA_ERROR_INVALID_HANDLE).
   rttest::check_prints_expected("drv_ipc", "-cudart shared -lcuda");
 }
+
+TEST_CASE("ipc: the driver API's memory pools shared with another process, as on an H200") {
+  REQUIRE_NVCC();
+  // drv_pool_ipc.expected is an H200's output (docs/measurements/h200_drv_pool_ipc_2026-11-30.txt):
+  // pool_ipc.cu's exchange through cuMemPoolExportToShareableHandle,
+  // cuMemPoolImportFromShareableHandle, cuMemPoolExportPointer and cuMemPoolImportPointer,
+  // and the driver's codes for their error cases.
+  rttest::check_prints_expected("drv_pool_ipc", "-cudart shared -lcuda");
+}

@@ -35,23 +35,23 @@ WARPSIM_API int cudaIpcOpenEventHandle(void** event, IpcHandle handle) {
 
 WARPSIM_API int cudaMemPoolExportToShareableHandle(void* handle, void* pool, int handle_type, unsigned flags) {
   return call("cudaMemPoolExportToShareableHandle",
-              [&](Runtime& rt) { rt.ipc_pool_export(handle, pool, handle_type, flags); });
+              [&](Runtime& rt) { rt.ipc_pool_export(handle, pool, handle_type, flags, "cudaMemPoolExportToShareableHandle"); });
 }
 
 WARPSIM_API int cudaMemPoolImportFromShareableHandle(void** pool, void* handle, int handle_type, unsigned flags) {
   return call("cudaMemPoolImportFromShareableHandle", [&](Runtime& rt) {
     if (!pool) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMemPoolImportFromShareableHandle: memPool is NULL");
-    *pool = rt.ipc_pool_import(handle, handle_type, flags);
+    *pool = rt.ipc_pool_import(handle, handle_type, flags, "cudaMemPoolImportFromShareableHandle");
   });
 }
 
 WARPSIM_API int cudaMemPoolExportPointer(void* data, void* ptr) {
-  return call("cudaMemPoolExportPointer", [&](Runtime& rt) { rt.ipc_pool_export_pointer(data, ptr); });
+  return call("cudaMemPoolExportPointer", [&](Runtime& rt) { rt.ipc_pool_export_pointer(data, ptr, "cudaMemPoolExportPointer"); });
 }
 
 WARPSIM_API int cudaMemPoolImportPointer(void** ptr, void* pool, void* data) {
   return call("cudaMemPoolImportPointer", [&](Runtime& rt) {
     if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMemPoolImportPointer: ptr is NULL");
-    *ptr = rt.ipc_pool_import_pointer(pool, data);
+    *ptr = rt.ipc_pool_import_pointer(pool, data, "cudaMemPoolImportPointer");
   });
 }

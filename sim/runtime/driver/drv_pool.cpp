@@ -1,5 +1,6 @@
 // Driver API: stream-ordered allocation and memory pools (cuMemAllocAsync, cuMemFreeAsync,
-// cuMemPool*, cuDevice*MemPool), the runtime's (runtime_pools.cpp) under the driver's names.
+// cuMemPool*, cuDevice*MemPool), the runtime's (runtime_pools.cpp; pools shared with other
+// processes through POSIX file descriptors, runtime_ipc_pools.cpp) under the driver's names.
 // A CUmemoryPool is a cudaMemPool_t and CUmemPoolProps, CUmemAccessDesc, CUmemLocation and
 // the pool attributes are the runtime's layouts and numbers (abi_test.cpp), so a pool made
 // through either API works with the other's calls, as in CUDA.
@@ -112,3 +113,32 @@ WARPSIM_DRIVER_API int cuMemFreeAsync(cu::DevicePtr dptr, void* stream) {
               [&](Runtime& rt) { rt.free_async(as_ptr(dptr), stream, "cuMemFreeAsync"); });
 }
 WARPSIM_DRIVER_API int cuMemFreeAsync_ptsz(cu::DevicePtr dptr, void* stream) { return cuMemFreeAsync(dptr, stream); }
+
+// Pools shared with other processes: a POSIX file descriptor (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
+// and CUmemPoolPtrExportData, the runtime's 64 bytes. Any flags are refused (flags != 0 is 1).
+WARPSIM_DRIVER_API int cuMemPoolExportToShareableHandle(void* handle, void* pool, int handle_type,
+                                                        unsigned long long flags) {
+  return call("cuMemPoolExportToShareableHandle", Needs::Init, [&](Runtime& rt) {
+    rt.ipc_pool_export(handle, pool, handle_type, flags != 0, "cuMemPoolExportToShareableHandle");
+  });
+}
+
+WARPSIM_DRIVER_API int cuMemPoolImportFromShareableHandle(void** pool, void* handle, int handle_type,
+                                                          unsigned long long flags) {
+  return call("cuMemPoolImportFromShareableHandle", Needs::Init, [&](Runtime& rt) {
+    require(pool, "cuMemPoolImportFromShareableHandle", "pool_out");
+    *pool = rt.ipc_pool_import(handle, handle_type, flags != 0, "cuMemPoolImportFromShareableHandle");
+  });
+}
+
+WARPSIM_DRIVER_API int cuMemPoolExportPointer(void* data, cu::DevicePtr ptr) {
+  return call("cuMemPoolExportPointer", Needs::Context,
+              [&](Runtime& rt) { rt.ipc_pool_export_pointer(data, as_ptr(ptr), "cuMemPoolExportPointer"); });
+}
+
+WARPSIM_DRIVER_API int cuMemPoolImportPointer(cu::DevicePtr* ptr, void* pool, void* data) {
+  return call("cuMemPoolImportPointer", Needs::Context, [&](Runtime& rt) {
+    require(ptr, "cuMemPoolImportPointer", "ptr_out");
+    *ptr = reinterpret_cast<cu::DevicePtr>(rt.ipc_pool_import_pointer(pool, data, "cuMemPoolImportPointer"));
+  });
+}
