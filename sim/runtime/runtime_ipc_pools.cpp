@@ -74,7 +74,8 @@ void Runtime::ipc_pool_chunk_reserved(const MemPool& p, DevPtr base, uint64_t by
   auto mapping = FileMapping::extend_and_map(e.memfd.get(), offset, bytes, &why);
   if (!mapping) {
     device_->free(base);
-    throw ApiError(cuda::ErrorMemoryAllocation, fmt::format("stream-ordered allocation: the shareable pool's memory file: {}", why));
+    throw ApiError(cuda::ErrorMemoryAllocation,
+                   fmt::format("stream-ordered allocation: the shareable pool's memory file: {}", why));
   }
   device_->share_allocation(base, mapping->data());
   e.file_bytes = offset + bytes;

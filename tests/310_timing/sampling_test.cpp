@@ -79,7 +79,8 @@ TEST_CASE("310: blocks finishing a wave at a time give the waves' period per wav
   const SteadyWindow w = steady_window(81, 10);
   REQUIRE(w.lo == 41);
   REQUIRE(w.hi == 70);
-  for (uint64_t q = 0; q < 9; ++q) note_finishes(s.timing.sample, w, 10 * q, std::min<uint64_t>(81, 10 * q + 10), 100 + 80 * q);
+  for (uint64_t q = 0; q < 9; ++q)
+    note_finishes(s.timing.sample, w, 10 * q, std::min<uint64_t>(81, 10 * q + 10), 100 + 80 * q);
   const TimingStats::Sample& f = s.timing.sample;
   CHECK(f.group == 10);
   CHECK(f.head_first == 41);

@@ -114,8 +114,9 @@ WARPSIM_DRIVER_API int cuMemFreeAsync(cu::DevicePtr dptr, void* stream) {
 }
 WARPSIM_DRIVER_API int cuMemFreeAsync_ptsz(cu::DevicePtr dptr, void* stream) { return cuMemFreeAsync(dptr, stream); }
 
-// Pools shared with other processes: a POSIX file descriptor (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR)
-// and CUmemPoolPtrExportData, the runtime's 64 bytes. Any flags are refused (flags != 0 is 1).
+// Pools shared with other processes: a POSIX file descriptor
+// (CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) and CUmemPoolPtrExportData, the runtime's 64
+// bytes. Any flags are refused (flags != 0 is 1).
 WARPSIM_DRIVER_API int cuMemPoolExportToShareableHandle(void* handle, void* pool, int handle_type,
                                                         unsigned long long flags) {
   return call("cuMemPoolExportToShareableHandle", Needs::Init, [&](Runtime& rt) {
