@@ -158,7 +158,8 @@ void register_exec_command(CLI::App& app) {
                 "execution produces is the same, the cache hit rates are absent)")
       ->needs("--functional");
   cmd->add_option("--sample", o->sample_waves,
-                  "time only each launch's first WAVES waves of blocks, the rest functionally (time extrapolated)")
+                  "time only each launch's first WAVES waves of blocks, the rest functionally (time extrapolated; "
+                  "6 waves or more, docs/performance.md)")
       ->check(CLI::Range(1, 1000))
       ->excludes("--functional");
   cmd->add_option("--sample-launches", o->sample_launches,

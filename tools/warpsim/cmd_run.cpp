@@ -121,7 +121,8 @@ void register_run_command(CLI::App& app) {
                 "execution produces is the same, the cache hit rates are absent)");
   cmd->add_option("--sample", o->sample_waves,
                   "time only the first WAVES waves of blocks, run the rest functionally and extrapolate the time "
-                  "(counts stay exact; docs/performance.md gives the error)")
+                  "(counts stay exact; use 6 waves or more: 2.8 % mean error with 6 on the C2070 specs, "
+                  "docs/performance.md)")
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--threads", o->threads,
                   "host threads, or auto (every core the process may use, at most 8): timing mode ticks the "
