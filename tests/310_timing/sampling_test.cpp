@@ -16,6 +16,15 @@ LaunchOptions sampled(uint32_t waves) {
   return o;
 }
 
+// A timed run of `blocks` blocks that took `cycles`, its finishes not yet noted.
+LaunchStats timed_run(uint64_t cycles, uint64_t blocks) {
+  LaunchStats s;
+  s.timing.valid = true;
+  s.timing.elapsed_cycles_sm = cycles;
+  s.timing.sample.timed_blocks = blocks;
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("310: sampling times whole waves, and only when it leaves most of the grid untimed", "[timing][sample]") {
@@ -38,10 +47,7 @@ TEST_CASE("310: the steady-state window is half to seven eighths of the timed bl
 
 TEST_CASE("310: the sampled time is the timed run plus the steady state per block for the rest", "[timing][sample]") {
   DeviceSpec spec = load_device_spec(test::repo("configs/c2070.json"));
-  LaunchStats s;
-  s.timing.valid = true;
-  s.timing.elapsed_cycles_sm = 1000;
-  s.timing.sample.timed_blocks = 100;
+  LaunchStats s = timed_run(1000, 100);
   // 100 timed blocks finishing at one a cycle from 301: 1 cycle per block in the window.
   const SteadyWindow w = steady_window(100, 10);
   for (uint64_t j = 1; j <= 100; ++j) note_finishes(s.timing.sample, w, j - 1, j, 300 + j);
@@ -72,10 +78,7 @@ TEST_CASE("310: blocks finishing a wave at a time give the waves' period per wav
   DeviceSpec spec = load_device_spec(test::repo("configs/c2070.json"));
   // 81 timed blocks, 10 to a wave, the q-th wave's all finishing at cycle 100 + 80 q:
   // 8 cycles per block. The window, counts 41..70, is three whole bursts.
-  LaunchStats s;
-  s.timing.valid = true;
-  s.timing.elapsed_cycles_sm = 1000;
-  s.timing.sample.timed_blocks = 81;
+  LaunchStats s = timed_run(1000, 81);
   const SteadyWindow w = steady_window(81, 10);
   REQUIRE(w.lo == 41);
   REQUIRE(w.hi == 70);
@@ -99,10 +102,7 @@ TEST_CASE("310: blocks finishing a wave at a time give the waves' period per wav
   }
   CHECK((n * sxy - sx * sy) / (n * sxx - sx * sx) < 7.2);
   // Too few blocks for a window: proportional.
-  LaunchStats few;
-  few.timing.valid = true;
-  few.timing.elapsed_cycles_sm = 90;
-  few.timing.sample.timed_blocks = 3;
+  LaunchStats few = timed_run(90, 3);
   for (uint64_t j = 1; j <= 3; ++j) note_finishes(few.timing.sample, steady_window(3, 1), j - 1, j, 30 * j);
   extrapolate_timing(few, spec, TimedWork{0, 0}, 30);
   CHECK(few.timing.elapsed_cycles_sm == 900);

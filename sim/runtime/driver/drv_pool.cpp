@@ -98,7 +98,7 @@ WARPSIM_DRIVER_API int cuMemAllocAsync(cu::DevicePtr* dptr, size_t bytes, void* 
   return alloc_async("cuMemAllocAsync", dptr, bytes, nullptr, false, stream);
 }
 WARPSIM_DRIVER_API int cuMemAllocAsync_ptsz(cu::DevicePtr* dptr, size_t bytes, void* stream) {
-  return alloc_async("cuMemAllocAsync", dptr, bytes, nullptr, false, stream);
+  return cuMemAllocAsync(dptr, bytes, stream);
 }
 
 WARPSIM_DRIVER_API int cuMemAllocFromPoolAsync(cu::DevicePtr* dptr, size_t bytes, void* pool, void* stream) {

@@ -8,7 +8,6 @@
 // handle of zeros, an event made without CU_EVENT_INTERPROCESS, an interprocess event with
 // timing, elapsed time on one, and closes of memory that is not (or no longer) open.
 #include <cuda.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -32,18 +31,8 @@ __global__ void add_one(int* p, int n) {
 
 static const int kN = 1 << 16;
 
-static CUcontext primary_context() {
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
-  return ctx;
-}
-
 static int child(const char* mem_hex, const char* inner_hex, const char* event_hex, int fd) {
-  primary_context();
+  use_primary_context();
   CUipcMemHandle mh, inner, zeros;
   CUipcEventHandle eh;
   from_hex(mem_hex, &mh, sizeof mh);
@@ -83,7 +72,7 @@ static int child(const char* mem_hex, const char* inner_hex, const char* event_h
 int main(int argc, char** argv) {
   if (argc == 6 && strcmp(argv[1], "child") == 0) return child(argv[2], argv[3], argv[4], atoi(argv[5]));
 
-  primary_context();
+  use_primary_context();
   CUdeviceptr d = 0;
   CHECK(cuMemAlloc(&d, kN * sizeof(int)));
   fill<<<kN / 256, 256>>>((int*)d, kN, 7);
@@ -119,12 +108,11 @@ int main(int argc, char** argv) {
   CHECK(cuEventSynchronize(ev));  // the child's kernel is done after this
   static int h[kN];
   CHECK(cuMemcpyDtoH(h, d, sizeof h));
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const int status = wait_child(pid);
   int right = 0;
   for (int i = 0; i < kN; ++i) right += h[i] == 8 + (i & 3);
   printf("parent: after the child's event: %d of %d elements are the child's (first %d), child exit status %d\n", right,
-         kN, h[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+         kN, h[0], status);
   SHOW("parent", cuEventQuery(ev));
   CHECK(cuEventDestroy(ev));
   CHECK(cuEventDestroy(plain));

@@ -9,7 +9,6 @@
 // and frees its imports; the parent then reads the child's results. Also the error cases
 // on either side, and a pointer imported twice: the same pointer, freed once. drv_pool_ipc.expected is the program's output on an H200.
 #include <cuda.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -34,18 +33,8 @@ __global__ void add_one(int* p, int n) {
 
 static const int kN = 1 << 15;
 
-static CUdevice primary_context() {
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
-  return dev;
-}
-
 static int child(int fd, const char* hex_a, const char* hex_b) {
-  primary_context();
+  use_primary_context();
   CUmemPoolPtrExportData ea, eb;
   from_hex(hex_a, &ea, sizeof ea);
   from_hex(hex_b, &eb, sizeof eb);
@@ -89,7 +78,7 @@ static int child(int fd, const char* hex_a, const char* hex_b) {
 int main(int argc, char** argv) {
   if (argc == 5 && strcmp(argv[1], "child") == 0) return child(atoi(argv[2]), argv[3], argv[4]);
 
-  CUdevice dev = primary_context();
+  CUdevice dev = use_primary_context();
   int types = 0;
   CHECK(cuDeviceGetAttribute(&types, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, dev));
   printf("parent: POSIX descriptors supported: %s\n", (types & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) ? "yes" : "no");
@@ -137,22 +126,14 @@ int main(int argc, char** argv) {
   snprintf(fd_text, sizeof fd_text, "%d", dup(fd));
   to_hex(&ea, sizeof ea, hex_a);
   to_hex(&eb, sizeof eb, hex_b);
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    char* args[] = {argv[0], (char*)"child", fd_text, hex_a, hex_b, nullptr};
-    execv(argv[0], args);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const char* args[] = {fd_text, hex_a, hex_b};
+  const int status = run_child(argv[0], args, 3);
   static int ha[kN], hb[kN];
   CHECK(cuMemcpyDtoH(ha, a, sizeof ha));
   CHECK(cuMemcpyDtoH(hb, b, sizeof hb));
   int right = 0;
   for (int i = 0; i < kN; ++i) right += (ha[i] == 101 + (i & 7)) + (hb[i] == 201 + (i & 7));
-  printf("parent: %d of %d elements carry the child's +1, child exit status %d\n", right, 2 * kN,
-         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  printf("parent: %d of %d elements carry the child's +1, child exit status %d\n", right, 2 * kN, status);
   close(fd);
   CHECK(cuMemFreeAsync(a, 0));
   CHECK(cuMemFreeAsync(b, 0));

@@ -6,7 +6,6 @@
 // Also what an interior pointer's handle opens, and the calls' error cases: a handle opened
 // in the process that made it, an event made without cudaEventInterprocess, an
 // interprocess event with timing, a handle closed once more than it was opened.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -108,12 +107,11 @@ int main(int argc, char** argv) {
   CHECK(cudaEventSynchronize(ev));  // the child's kernel is done after this
   static int h[kN];
   CHECK(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost));
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const int status = wait_child(pid);
   int right = 0;
   for (int i = 0; i < kN; ++i) right += h[i] == 8 + (i & 3);
   printf("parent: after the child's event: %d of %d elements are the child's (first %d), child exit status %d\n", right,
-         kN, h[0], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+         kN, h[0], status);
   printf("parent: query of the event now: %s\n", cudaGetErrorName(cudaEventQuery(ev)));
   CHECK(cudaEventDestroy(ev));
   CHECK(cudaEventDestroy(plain));

@@ -6,7 +6,6 @@
 // The child imports the pool and the pointers, sets its access, adds 1 to each buffer and
 // frees its imports; the parent then reads the child's results. Also the calls' error
 // cases on either side.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -121,22 +120,14 @@ int main(int argc, char** argv) {
   snprintf(fd_text, sizeof fd_text, "%d", dup(fd));
   to_hex(&ea, sizeof ea, hex_a);
   to_hex(&eb, sizeof eb, hex_b);
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    char* args[] = {argv[0], (char*)"child", fd_text, hex_a, hex_b, nullptr};
-    execv(argv[0], args);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const char* args[] = {fd_text, hex_a, hex_b};
+  const int status = run_child(argv[0], args, 3);
   static int ha[kN], hb[kN];
   CHECK(cudaMemcpy(ha, a, sizeof ha, cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(hb, b, sizeof hb, cudaMemcpyDeviceToHost));
   int right = 0;
   for (int i = 0; i < kN; ++i) right += (ha[i] == 101 + (i & 7)) + (hb[i] == 201 + (i & 7));
-  printf("parent: %d of %d elements carry the child's +1, child exit status %d\n", right, 2 * kN,
-         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  printf("parent: %d of %d elements carry the child's +1, child exit status %d\n", right, 2 * kN, status);
   close(fd);
   CHECK(cudaFreeAsync(a, 0));
   CHECK(cudaFreeAsync(b, 0));

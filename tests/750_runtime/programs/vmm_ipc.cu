@@ -7,7 +7,6 @@
 // reads the parent's values and adds 1; the parent then reads the child's result. Also the
 // error cases and what cuMemGetAllocationPropertiesFromHandle says on either side.
 #include <cuda.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -53,12 +52,7 @@ static CUdeviceptr map(CUmemGenericAllocationHandle h, size_t size) {
 }
 
 static int child(int fd, size_t size) {
-  CHECK(cuInit(0));
-  CUcontext ctx;
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  use_primary_context();
   CUmemGenericAllocationHandle h;
   CHECK(cuMemImportFromShareableHandle(&h, (void*)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR));
   CUmemAllocationProp got = {};
@@ -82,12 +76,7 @@ static int child(int fd, size_t size) {
 int main(int argc, char** argv) {
   if (argc == 4 && strcmp(argv[1], "child") == 0) return child(atoi(argv[2]), strtoull(argv[3], nullptr, 10));
 
-  CHECK(cuInit(0));
-  CUdevice dev;
-  CHECK(cuDeviceGet(&dev, 0));
-  CUcontext ctx;
-  CHECK(cuDevicePrimaryCtxRetain(&ctx, dev));
-  CHECK(cuCtxSetCurrent(ctx));
+  const CUdevice dev = use_primary_context();
   int posix = 0;
   CHECK(cuDeviceGetAttribute(&posix, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, dev));
   printf("parent: POSIX descriptor handles supported: %d\n", posix);
@@ -116,21 +105,13 @@ int main(int argc, char** argv) {
   char fd_text[16], size_text[32];
   snprintf(fd_text, sizeof fd_text, "%d", dup(fd));
   snprintf(size_text, sizeof size_text, "%zu", size);
-  fflush(stdout);
-  pid_t pid = fork();
-  if (pid == 0) {
-    char* args[] = {argv[0], (char*)"child", fd_text, size_text, nullptr};
-    execv(argv[0], args);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  const char* args[] = {fd_text, size_text};
+  const int status = run_child(argv[0], args, 2);
   static int host[1 << 20];
   CHECK(cuMemcpyDtoH(host, p, size));
   int right = 0;
   for (int i = 0; i < n; ++i) right += host[i] == 501 + (i & 7);
-  printf("parent: %d of %d elements carry the child's +1, child exit status %d\n", right, n,
-         WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  printf("parent: %d of %d elements carry the child's +1, child exit status %d\n", right, n, status);
   close(fd);
   CHECK(cuMemUnmap(p, size));
   CHECK(cuMemAddressFree(p, size));
