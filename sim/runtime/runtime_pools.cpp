@@ -59,7 +59,13 @@ void* Runtime::create_pool(const cuda::MemPoolProps* props, const char* call) {
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("{}: allocType {} (the pinned type, 1, is the one CUDA accepts)", call,
                                props->allocType));
-  check_location(props->location, call);
+  // A device that does not exist is an invalid value here, in both APIs (an H200:
+  // docs/measurements/h200_driver_context_streams_2026-11-30.txt), not an invalid device.
+  try {
+    check_location(props->location, call);
+  } catch (const ApiError& e) {
+    throw ApiError(cuda::ErrorInvalidValue, e.what());
+  }
   auto p = std::make_unique<MemPool>(props->maxSize);
   if (props->handleTypes != 0) ipc_pool_created(*p, props->handleTypes, call);  // shareable (runtime_ipc_pools.cpp)
   void* h = p.get();

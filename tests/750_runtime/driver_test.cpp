@@ -252,6 +252,18 @@ TEST_CASE("driver: destroying a context frees what it allocated and loaded, and 
   rttest::check_prints_expected("driver_contexts", "-cudart shared -lcuda");
 }
 
+TEST_CASE("driver: streams, events and functions belong to the context that made them, as on an H200") {
+  REQUIRE_NVCC();
+  // driver_context_streams.expected: an H200's output, three runs alike
+  // (docs/measurements/h200_driver_context_streams_2026-11-30.txt). A launch's function and
+  // stream, an event and its stream, and an elapsed time's two events from two contexts are
+  // CUDA_ERROR_INVALID_HANDLE; another context's stream may be synchronised, copied and set
+  // on; cuStreamGetCtx names the maker, the current context for the null stream; a stream
+  // the runtime makes belongs to the current context; a pool on a device that is not there
+  // is cudaErrorInvalidValue.
+  rttest::check_prints_expected("driver_context_streams", "-cudart shared -lcuda");
+}
+
 TEST_CASE("driver: entry points by name and version as an H100's driver gives them") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("proc_address", "-cudart shared -lcuda");

@@ -130,8 +130,8 @@ TEST_CASE("runtime: cudaMallocAsync draws from the current pool and frees at a s
   rt.mem_get_info(&free_bytes, &total);
   CHECK(free_bytes == total);
   CHECK(code_of([&] { rt.destroy_pool(rt.default_pool(), "cudaMemPoolDestroy"); }) == cuda::ErrorInvalidValue);
-  props.location.id = 1;
-  CHECK(code_of([&] { rt.create_pool(&props, "cudaMemPoolCreate"); }) == cuda::ErrorInvalidDevice);
+  props.location.id = 1;  // a device that is not there: an invalid value, as on an H200
+  CHECK(code_of([&] { rt.create_pool(&props, "cudaMemPoolCreate"); }) == cuda::ErrorInvalidValue);
   props.location.id = 0;
   props.handleTypes = 2;  // a Win32 handle (a POSIX descriptor, 1, is shared: ipc_test.cpp)
   CHECK(code_of([&] { rt.create_pool(&props, "cudaMemPoolCreate"); }) == cuda::ErrorNotSupported);

@@ -3,6 +3,7 @@
 // events carry simulated time. Recording an event and waiting for one are stream work.
 #include <fmt/format.h>
 
+#include "sim/runtime/driver/handle_owners.hpp"
 #include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
@@ -10,19 +11,31 @@ using warpsim::runtime::api::call;
 using warpsim::runtime::api::ordered_call;
 
 WARPSIM_API int cudaStreamCreate(void** stream) {
-  return call("cudaStreamCreate", [&](Runtime& rt) { *stream = rt.create_stream(); });
+  return call("cudaStreamCreate", [&](Runtime& rt) {
+    *stream = rt.create_stream();
+    driver::note_owner(*stream);  // the current context's, as the driver's are
+  });
 }
 
 WARPSIM_API int cudaStreamCreateWithFlags(void** stream, unsigned) {
-  return call("cudaStreamCreateWithFlags", [&](Runtime& rt) { *stream = rt.create_stream(); });
+  return call("cudaStreamCreateWithFlags", [&](Runtime& rt) {
+    *stream = rt.create_stream();
+    driver::note_owner(*stream);  // the current context's, as the driver's are
+  });
 }
 
 WARPSIM_API int cudaStreamCreateWithPriority(void** stream, unsigned, int) {
-  return call("cudaStreamCreateWithPriority", [&](Runtime& rt) { *stream = rt.create_stream(); });
+  return call("cudaStreamCreateWithPriority", [&](Runtime& rt) {
+    *stream = rt.create_stream();
+    driver::note_owner(*stream);  // the current context's, as the driver's are
+  });
 }
 
 WARPSIM_API int cudaStreamDestroy(void* stream) {
-  return call("cudaStreamDestroy", [&](Runtime& rt) { rt.destroy_stream(stream); });
+  return call("cudaStreamDestroy", [&](Runtime& rt) {
+    rt.destroy_stream(stream);
+    driver::forget_owner(stream);
+  });
 }
 
 WARPSIM_API int cudaStreamSynchronize(void* stream) {
@@ -125,15 +138,24 @@ WARPSIM_API int cudaStreamAddCallback(void* stream, void (*fn)(void*, int, void*
 }
 
 WARPSIM_API int cudaEventCreate(void** event) {
-  return call("cudaEventCreate", [&](Runtime& rt) { *event = rt.create_event(); });
+  return call("cudaEventCreate", [&](Runtime& rt) {
+    *event = rt.create_event();
+    driver::note_owner(*event);
+  });
 }
 
 WARPSIM_API int cudaEventCreateWithFlags(void** event, unsigned flags) {
-  return call("cudaEventCreateWithFlags", [&](Runtime& rt) { *event = rt.create_event(flags); });
+  return call("cudaEventCreateWithFlags", [&](Runtime& rt) {
+    *event = rt.create_event(flags);
+    driver::note_owner(*event);
+  });
 }
 
 WARPSIM_API int cudaEventDestroy(void* event) {
-  return call("cudaEventDestroy", [&](Runtime& rt) { rt.destroy_event(event); });
+  return call("cudaEventDestroy", [&](Runtime& rt) {
+    rt.destroy_event(event);
+    driver::forget_owner(event);
+  });
 }
 
 WARPSIM_API int cudaEventRecord(void* event, void* stream) {

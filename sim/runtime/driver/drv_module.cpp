@@ -10,6 +10,7 @@
 
 #include "sim/isa/ptx_link.hpp"
 #include "sim/runtime/driver/driver_context.hpp"
+#include "sim/runtime/driver/handle_owners.hpp"
 
 using namespace warpsim::runtime;
 using namespace warpsim::runtime::driver;
@@ -67,6 +68,7 @@ WARPSIM_DRIVER_API int cuModuleLoad(void** module, const char* path) {
     require(path, "cuModuleLoad", "fname");
     *module = rt.load_module_file(path, "cuModuleLoad");
     own(rt, Owned::Module, *module);
+    note_owner(*module);
   });
 }
 
@@ -75,6 +77,7 @@ WARPSIM_DRIVER_API int cuModuleLoadData(void** module, const void* image) {
     require(module, "cuModuleLoadData", "module");
     *module = rt.load_module(image, rt.options().program + " (cuModuleLoadData)", "cuModuleLoadData");
     own(rt, Owned::Module, *module);
+    note_owner(*module);
   });
 }
 
@@ -85,6 +88,7 @@ WARPSIM_DRIVER_API int cuModuleLoadDataEx(void** module, const void* image, unsi
     try {
       *module = rt.load_module(image, rt.options().program + " (cuModuleLoadDataEx)", "cuModuleLoadDataEx");
       own(rt, Owned::Module, *module);
+    note_owner(*module);
       logs.succeeded();
     } catch (const ApiError& e) {
       logs.failed(e.what());
@@ -98,18 +102,22 @@ WARPSIM_DRIVER_API int cuModuleLoadFatBinary(void** module, const void* image) {
     require(module, "cuModuleLoadFatBinary", "module");
     *module = rt.load_module(image, rt.options().program + " (cuModuleLoadFatBinary)", "cuModuleLoadFatBinary");
     own(rt, Owned::Module, *module);
+    note_owner(*module);
   });
 }
 
 WARPSIM_DRIVER_API int cuModuleUnload(void* module) {
-  return call("cuModuleUnload", Needs::Context, [&](Runtime& rt) { rt.unload_module(module, "cuModuleUnload"); },
-              api::Sticky::Ignore);
+  return call("cuModuleUnload", Needs::Context, [&](Runtime& rt) {
+        rt.unload_module(module, "cuModuleUnload");
+        forget_owner(module);
+      }, api::Sticky::Ignore);
 }
 
 WARPSIM_DRIVER_API int cuModuleGetFunction(void** function, void* module, const char* name) {
   return call("cuModuleGetFunction", Needs::Context, [&](Runtime& rt) {
     require(function, "cuModuleGetFunction", "hfunc");
     *function = rt.module_function(module, name, "cuModuleGetFunction");
+    note_owner(*function, owner_of(module));
   });
 }
 
@@ -207,6 +215,7 @@ int launch(const char* name, void* function, unsigned gx, unsigned gy, unsigned 
            unsigned bz, unsigned shared, void* stream, void** params, void** extra, bool cooperative) {
   return call(name, Needs::Context, [&](Runtime& rt) {
     if (!function) throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: f is NULL", name));
+    require_same_context(owner_of(function), "the function", stream_context(stream), "the stream", name);
     if (params && extra)
       throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: kernelParams and extra are both given", name));
     std::vector<void*> packed;

@@ -54,12 +54,6 @@ WARPSIM_DRIVER_API int cuDeviceSetMemPool(int device, void* pool) {
 WARPSIM_DRIVER_API int cuMemPoolCreate(void** pool, const cuda::MemPoolProps* props) {
   return call("cuMemPoolCreate", Needs::Init, [&](Runtime& rt) {
     require(pool, "cuMemPoolCreate", "pool");
-    // A device that does not exist is CUDA_ERROR_INVALID_VALUE here (an H200), not _DEVICE.
-    if (props && props->location.type == cuda::MemLocationTypeDevice) try {
-        check_device(props->location.id, "cuMemPoolCreate");
-      } catch (const ApiError& e) {
-        throw ApiError(cuda::ErrorInvalidValue, e.what());
-      }
     *pool = rt.create_pool(props, "cuMemPoolCreate");
   });
 }

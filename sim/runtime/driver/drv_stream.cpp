@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/runtime/driver/driver_context.hpp"
+#include "sim/runtime/driver/handle_owners.hpp"
 
 using namespace warpsim::runtime;
 using namespace warpsim::runtime::driver;
@@ -14,6 +15,7 @@ int create_stream(const char* name, void** stream) {
   return call(name, Needs::Context, [&](Runtime& rt) {
     require(stream, name, "phStream");
     *stream = rt.create_stream();
+    note_owner(*stream);
   });
 }
 
@@ -38,7 +40,18 @@ int stream_wait_event(void* stream, void* event) {
 }
 
 int event_record(void* event, void* stream) {
-  return call("cuEventRecord", Needs::Context, [&](Runtime& rt) { rt.record_event(event, stream); });
+  return call("cuEventRecord", Needs::Context, [&](Runtime& rt) {
+    require_same_context(owner_of(event), "the event", stream_context(stream), "the stream", "cuEventRecord");
+    rt.record_event(event, stream);
+  });
+}
+
+int stream_context_of(const char* name, void* stream, void** ctx) {
+  return call(name, Needs::Context, [&](Runtime& rt) {
+    require(ctx, name, "pctx");
+    rt.check_stream(stream, name);
+    *ctx = stream_context(stream);
+  });
 }
 }  // namespace
 
@@ -47,7 +60,23 @@ WARPSIM_DRIVER_API int cuStreamCreateWithPriority(void** stream, unsigned, int) 
   return create_stream("cuStreamCreateWithPriority", stream);
 }
 WARPSIM_DRIVER_API int cuStreamDestroy_v2(void* stream) {
-  return call("cuStreamDestroy", Needs::Context, [&](Runtime& rt) { rt.destroy_stream(stream); });
+  return call("cuStreamDestroy", Needs::Context, [&](Runtime& rt) {
+    rt.destroy_stream(stream);
+    forget_owner(stream);
+  });
+}
+// The context a stream belongs to (the current one for the null and special streams).
+WARPSIM_DRIVER_API int cuStreamGetCtx(void* stream, void** ctx) { return stream_context_of("cuStreamGetCtx", stream, ctx); }
+WARPSIM_DRIVER_API int cuStreamGetCtx_ptsz(void* stream, void** ctx) {
+  return stream_context_of("cuStreamGetCtx", stream, ctx);
+}
+// CUDA 12.5's form also gives the green context, which warpsim has none of.
+WARPSIM_DRIVER_API int cuStreamGetCtx_v2(void* stream, void** ctx, void** green) {
+  if (green) *green = nullptr;
+  return stream_context_of("cuStreamGetCtx_v2", stream, ctx);
+}
+WARPSIM_DRIVER_API int cuStreamGetCtx_v2_ptsz(void* stream, void** ctx, void** green) {
+  return cuStreamGetCtx_v2(stream, ctx, green);
 }
 WARPSIM_DRIVER_API int cuStreamSynchronize(void* stream) { return stream_synchronize(stream); }
 WARPSIM_DRIVER_API int cuStreamSynchronize_ptsz(void* stream) { return stream_synchronize(stream); }
@@ -64,10 +93,14 @@ WARPSIM_DRIVER_API int cuEventCreate(void** event, unsigned flags) {
   return call("cuEventCreate", Needs::Context, [&](Runtime& rt) {
     require(event, "cuEventCreate", "phEvent");
     *event = rt.create_event(flags);  // CU_EVENT_* are cudaEvent*'s values
+    note_owner(*event);
   });
 }
 WARPSIM_DRIVER_API int cuEventDestroy_v2(void* event) {
-  return call("cuEventDestroy", Needs::Context, [&](Runtime& rt) { rt.destroy_event(event); });
+  return call("cuEventDestroy", Needs::Context, [&](Runtime& rt) {
+    rt.destroy_event(event);
+    forget_owner(event);
+  });
 }
 WARPSIM_DRIVER_API int cuEventRecord(void* event, void* stream) { return event_record(event, stream); }
 WARPSIM_DRIVER_API int cuEventRecord_ptsz(void* event, void* stream) { return event_record(event, stream); }
@@ -90,6 +123,7 @@ namespace {
 int elapsed(float* ms, void* start, void* end) {
   return call("cuEventElapsedTime", Needs::Context, [&](Runtime& rt) {
     require(ms, "cuEventElapsedTime", "pMilliseconds");
+    require_same_context(owner_of(start), "the start event", owner_of(end), "the end event", "cuEventElapsedTime");
     *ms = rt.elapsed_ms(start, end);
   });
 }
