@@ -42,6 +42,15 @@ TEST_CASE("ipc: a child process opens the parent's memory and event and the pare
   }
 }
 
+TEST_CASE("ipc: another process sees an interprocess event not ready while the work before its record runs") {
+  REQUIRE_NVCC();
+  // The parent's kernel marks that it started and waits for a flag the child sets; the
+  // child, between the two, finds the parent's event cudaErrorNotReady, and cudaSuccess once
+  // it waited on it. ipc_event_pending.expected is an H200's output, three runs alike
+  // (docs/measurements/h200_ipc_event_pending_2026-11-30.txt).
+  rttest::check_prints_expected("ipc_event_pending");
+}
+
 TEST_CASE("ipc: the child process reports its own launches, into its own JSON file") {
   REQUIRE_NVCC();
   namespace fs = std::filesystem;
