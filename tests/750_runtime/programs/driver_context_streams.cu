@@ -7,13 +7,9 @@
 
 #include <cstdio>
 
-static const char* name_of(CUresult r) {
-  const char* s = nullptr;
-  cuGetErrorName(r, &s);
-  return s ? s : "?";
-}
+#include "process_helpers.h"
 
-#define SHOW(call) std::printf("%s: %s\n", #call, name_of(call))
+#define SHOW(call) std::printf("%s: %s\n", #call, cu_name(call))
 
 static const char* kPtx =
     ".version 7.0\n"
@@ -83,7 +79,7 @@ int main() {
   SHOW(cuEventSynchronize(b.event));
   float ms = -1;
   CUresult r = cuEventElapsedTime(&ms, a.event, b.event);
-  std::printf("cuEventElapsedTime(A's event, B's event): %s\n", name_of(r));
+  std::printf("cuEventElapsedTime(A's event, B's event): %s\n", cu_name(r));
 
   std::printf("-- launches that mix contexts (B current)\n");
   unsigned v = 5;
