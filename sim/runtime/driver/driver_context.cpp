@@ -10,6 +10,8 @@
 #include <mutex>
 #include <vector>
 
+#include "sim/runtime/driver/handle_owners.hpp"
+
 namespace warpsim::runtime::driver {
 
 namespace {
@@ -145,7 +147,10 @@ void destroy_context_and_contents(Runtime& rt, void* ctx, const char* call) {
       switch (it->first) {
         case Owned::DeviceMemory: rt.free(it->second); break;
         case Owned::HostMemory: rt.free_host(it->second); break;
-        case Owned::Module: rt.unload_module(it->second, call); break;
+        case Owned::Module:
+          rt.unload_module(it->second, call);
+          forget_owner(it->second);
+          break;
       }
     } catch (const ApiError&) {
     }

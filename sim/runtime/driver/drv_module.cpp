@@ -88,7 +88,7 @@ WARPSIM_DRIVER_API int cuModuleLoadDataEx(void** module, const void* image, unsi
     try {
       *module = rt.load_module(image, rt.options().program + " (cuModuleLoadDataEx)", "cuModuleLoadDataEx");
       own(rt, Owned::Module, *module);
-    note_owner(*module);
+      note_owner(*module);
       logs.succeeded();
     } catch (const ApiError& e) {
       logs.failed(e.what());
@@ -107,17 +107,20 @@ WARPSIM_DRIVER_API int cuModuleLoadFatBinary(void** module, const void* image) {
 }
 
 WARPSIM_DRIVER_API int cuModuleUnload(void* module) {
-  return call("cuModuleUnload", Needs::Context, [&](Runtime& rt) {
+  return call(
+      "cuModuleUnload", Needs::Context,
+      [&](Runtime& rt) {
         rt.unload_module(module, "cuModuleUnload");
         forget_owner(module);
-      }, api::Sticky::Ignore);
+      },
+      api::Sticky::Ignore);
 }
 
 WARPSIM_DRIVER_API int cuModuleGetFunction(void** function, void* module, const char* name) {
   return call("cuModuleGetFunction", Needs::Context, [&](Runtime& rt) {
     require(function, "cuModuleGetFunction", "hfunc");
     *function = rt.module_function(module, name, "cuModuleGetFunction");
-    note_owner(*function, owner_of(module));
+    note_function(*function, module);
   });
 }
 

@@ -66,7 +66,9 @@ WARPSIM_DRIVER_API int cuStreamDestroy_v2(void* stream) {
   });
 }
 // The context a stream belongs to (the current one for the null and special streams).
-WARPSIM_DRIVER_API int cuStreamGetCtx(void* stream, void** ctx) { return stream_context_of("cuStreamGetCtx", stream, ctx); }
+WARPSIM_DRIVER_API int cuStreamGetCtx(void* stream, void** ctx) {
+  return stream_context_of("cuStreamGetCtx", stream, ctx);
+}
 WARPSIM_DRIVER_API int cuStreamGetCtx_ptsz(void* stream, void** ctx) {
   return stream_context_of("cuStreamGetCtx", stream, ctx);
 }

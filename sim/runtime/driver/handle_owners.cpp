@@ -14,6 +14,7 @@ namespace {
 struct Owners {
   std::mutex mutex;
   std::unordered_map<const void*, void*> of;  // handle -> the context that made it
+  std::unordered_multimap<const void*, const void*> functions;  // module -> its noted functions
 };
 
 // The driver layer's record of makers (process-wide, as the handles are).
@@ -34,6 +35,19 @@ void note_owner(const void* handle, void* ctx) {
   else o.of.erase(handle);
 }
 
+void note_function(const void* function, const void* module) {
+  if (!function) return;
+  Owners& o = owners();
+  std::lock_guard lock(o.mutex);
+  auto it = o.of.find(module);
+  if (it == o.of.end()) {
+    o.of.erase(function);
+    return;
+  }
+  o.of[function] = it->second;
+  o.functions.emplace(module, function);
+}
+
 void* owner_of(const void* handle) {
   Owners& o = owners();
   std::lock_guard lock(o.mutex);
@@ -45,6 +59,9 @@ void forget_owner(const void* handle) {
   Owners& o = owners();
   std::lock_guard lock(o.mutex);
   o.of.erase(handle);
+  auto [first, last] = o.functions.equal_range(handle);
+  for (auto it = first; it != last; ++it) o.of.erase(it->second);
+  o.functions.erase(first, last);
 }
 
 void* stream_context(const void* stream) {

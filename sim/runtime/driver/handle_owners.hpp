@@ -15,11 +15,14 @@ namespace warpsim::runtime::driver {
 // once the runtime API has been used); a handle destroyed and handed out again is noted
 // anew.
 void note_owner(const void* handle);
-// Records `handle` as made by `ctx` (a function: its module's context).
+// Records `handle` as made by `ctx`.
 void note_owner(const void* handle, void* ctx);
+// Records a module's function as made by the module's context; forgetting the module
+// forgets its functions.
+void note_function(const void* function, const void* module);
 // The context that made `handle`; null when it was not noted or was forgotten.
 void* owner_of(const void* handle);
-// Called when the program destroys `handle`.
+// Called when the program destroys `handle` (a module: its functions too).
 void forget_owner(const void* handle);
 // The context a stream argument stands for: its maker, or the current context for the
 // special streams (and streams not noted).
