@@ -264,6 +264,25 @@ TEST_CASE("driver: streams, events and functions belong to the context that made
   rttest::check_prints_expected("driver_context_streams", "-cudart shared -lcuda");
 }
 
+TEST_CASE("runtime: an event and its stream, and an elapsed time's two events, belong to one context, as on an H200") {
+  REQUIRE_NVCC();
+  // runtime_context_streams.expected: an H200's output, three runs alike
+  // (docs/measurements/h200_runtime_context_streams_2026-11-30.txt). With a context the
+  // driver API made beside the primary one, runtime launches run on either's streams, and
+  // cudaStreamWaitEvent mixes them, but cudaEventRecord of one's event on the other's stream
+  // and cudaEventElapsedTime between their events are cudaErrorInvalidResourceHandle.
+  rttest::check_prints_expected("runtime_context_streams", "-cudart shared -lcuda");
+}
+
+TEST_CASE("runtime: a program built with --default-stream per-thread runs (the *_ptds and *_ptsz calls)") {
+  REQUIRE_NVCC();
+  // cuda_runtime_api.h names cudaMemcpy cudaMemcpy_ptds (and so on) in such a program;
+  // before these forms existed its first copy was cudaErrorNotSupported.
+  const std::string app = rttest::build_program("per_thread_stream", "-cudart shared --default-stream per-thread");
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/per_thread_stream.expected");
+  rttest::check_prints(app, {"--functional --no-summary", "--no-summary --config h100"}, want);
+}
+
 TEST_CASE("driver: entry points by name and version as an H100's driver gives them") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("proc_address", "-cudart shared -lcuda");

@@ -196,6 +196,19 @@ WARPSIM_API int cudaMemset2D(void* dst, size_t pitch, int value, size_t width, s
   return call("cudaMemset2D", [&](Runtime& rt) { rt.memset_2d(dst, pitch, value, width, height); });
 }
 
+// In stream order, which is issue order: cudaMemset2D's work (a memset node when captured).
+WARPSIM_API int cudaMemset2DAsync(void* dst, size_t pitch, int value, size_t width, size_t height, void* stream) {
+  return call("cudaMemset2DAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemset2DAsync");
+    if (rt.capturing(stream)) {
+      warpsim::cuda::MemsetParams p{dst, pitch, unsigned(value) & 0xFFu, 1, width, height};
+      rt.capture(stream, rt.memset_node(&p, "cudaMemset2DAsync"));
+      return;
+    }
+    rt.memset_2d(dst, pitch, value, width, height);
+  });
+}
+
 WARPSIM_API int cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   return call("cudaMemGetInfo", [&](Runtime& rt) {
     uint64_t f = 0, t = 0;

@@ -159,11 +159,23 @@ WARPSIM_API int cudaEventDestroy(void* event) {
 }
 
 WARPSIM_API int cudaEventRecord(void* event, void* stream) {
-  return ordered_call("cudaEventRecord", [&](Runtime& rt) { rt.record_event(event, stream); });
+  return ordered_call("cudaEventRecord", [&](Runtime& rt) {
+    // An event and the stream it is recorded on belong to one context (an H200:
+    // runtime_context_streams.cu); launches may use any context's stream.
+    driver::require_same_context(driver::owner_of(event), "the event", driver::stream_context(stream), "the stream",
+                                 "cudaEventRecord");
+    rt.record_event(event, stream);
+  });
 }
 
 WARPSIM_API int cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
-  return ordered_call("cudaEventRecordWithFlags", [&](Runtime& rt) { rt.record_event(event, stream); });
+  return ordered_call("cudaEventRecordWithFlags", [&](Runtime& rt) {
+    // An event and the stream it is recorded on belong to one context (an H200:
+    // runtime_context_streams.cu); launches may use any context's stream.
+    driver::require_same_context(driver::owner_of(event), "the event", driver::stream_context(stream), "the stream",
+                                 "cudaEventRecordWithFlags");
+    rt.record_event(event, stream);
+  });
 }
 
 WARPSIM_API int cudaEventSynchronize(void* event) {
@@ -182,5 +194,9 @@ WARPSIM_API int cudaEventQuery(void* event) {
 }
 
 WARPSIM_API int cudaEventElapsedTime(float* ms, void* start, void* end) {
-  return call("cudaEventElapsedTime", [&](Runtime& rt) { *ms = rt.elapsed_ms(start, end); });
+  return call("cudaEventElapsedTime", [&](Runtime& rt) {
+    driver::require_same_context(driver::owner_of(start), "the start event", driver::owner_of(end), "the end event",
+                                 "cudaEventElapsedTime");
+    *ms = rt.elapsed_ms(start, end);
+  });
 }

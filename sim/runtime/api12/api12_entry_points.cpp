@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "sim/runtime/cuda_abi12.hpp"
+#include "sim/runtime/driver/handle_owners.hpp"
 #include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
@@ -243,6 +244,8 @@ WARPSIM_API int cudaStreamUpdateCaptureDependencies_ptsz(void* stream, void* con
 WARPSIM_API int cudaEventElapsedTime_v2(float* ms, void* start, void* end) {
   return call("cudaEventElapsedTime_v2", [&](Runtime& rt) {
     if (!ms) throw ApiError(cuda::ErrorInvalidValue, "cudaEventElapsedTime_v2: ms is NULL");
+    driver::require_same_context(driver::owner_of(start), "the start event", driver::owner_of(end), "the end event",
+                                 "cudaEventElapsedTime_v2");
     *ms = rt.elapsed_ms(start, end);
   });
 }
