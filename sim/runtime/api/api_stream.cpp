@@ -158,24 +158,24 @@ WARPSIM_API int cudaEventDestroy(void* event) {
   });
 }
 
-WARPSIM_API int cudaEventRecord(void* event, void* stream) {
-  return ordered_call("cudaEventRecord", [&](Runtime& rt) {
-    // An event and the stream it is recorded on belong to one context (an H200:
-    // runtime_context_streams.cu); launches may use any context's stream.
+namespace {
+// An event and the stream it is recorded on belong to one context (an H200:
+// runtime_context_streams.cu); launches may use any context's stream.
+int record_event(const char* name, void* event, void* stream) {
+  return ordered_call(name, [&](Runtime& rt) {
     driver::require_same_context(driver::owner_of(event), "the event", driver::stream_context(stream), "the stream",
-                                 "cudaEventRecord");
+                                 name);
     rt.record_event(event, stream);
   });
 }
+}  // namespace
+
+WARPSIM_API int cudaEventRecord(void* event, void* stream) {
+  return record_event("cudaEventRecord", event, stream);
+}
 
 WARPSIM_API int cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
-  return ordered_call("cudaEventRecordWithFlags", [&](Runtime& rt) {
-    // An event and the stream it is recorded on belong to one context (an H200:
-    // runtime_context_streams.cu); launches may use any context's stream.
-    driver::require_same_context(driver::owner_of(event), "the event", driver::stream_context(stream), "the stream",
-                                 "cudaEventRecordWithFlags");
-    rt.record_event(event, stream);
-  });
+  return record_event("cudaEventRecordWithFlags", event, stream);
 }
 
 WARPSIM_API int cudaEventSynchronize(void* event) {
