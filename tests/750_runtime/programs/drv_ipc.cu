@@ -14,20 +14,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "ipc_kernels.h"
 #include "process_helpers.h"
 
 #define CHECK(x) CHECK_CU(x)
 #define SHOW(who, x) printf("%s: %-70s %s\n", who, #x, cu_name(x))
-
-__global__ void fill(int* p, int n, int v) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] = v + (i & 3);
-}
-
-__global__ void add_one(int* p, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] += 1;
-}
 
 static const int kN = 1 << 16;
 
@@ -75,7 +66,7 @@ int main(int argc, char** argv) {
   use_primary_context();
   CUdeviceptr d = 0;
   CHECK(cuMemAlloc(&d, kN * sizeof(int)));
-  fill<<<kN / 256, 256>>>((int*)d, kN, 7);
+  fill<<<kN / 256, 256>>>((int*)d, kN, 7, 3);
   CHECK(cuCtxSynchronize());
   CUipcMemHandle mh, inner;
   CHECK(cuIpcGetMemHandle(&mh, d));

@@ -7,7 +7,8 @@
 // pointers, and runs itself again as a child (fork + exec; the descriptor stays open across
 // exec). The child imports the pool and the pointers, sets its access, adds 1 to each buffer
 // and frees its imports; the parent then reads the child's results. Also the error cases
-// on either side, and a pointer imported twice: the same pointer, freed once. drv_pool_ipc.expected is the program's output on an H200.
+// on either side, and a pointer imported twice: the same pointer, freed once.
+// drv_pool_ipc.expected is the program's output on an H200.
 #include <cuda.h>
 #include <unistd.h>
 
@@ -16,20 +17,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "ipc_kernels.h"
 #include "process_helpers.h"
 
 #define CHECK(x) CHECK_CU(x)
 #define SHOW(who, x) printf("%s: %-76s %s\n", who, #x, cu_name(x))
-
-__global__ void fill(int* p, int n, int v) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] = v + (i & 7);
-}
-
-__global__ void add_one(int* p, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] += 1;
-}
 
 static const int kN = 1 << 15;
 
@@ -81,7 +73,8 @@ int main(int argc, char** argv) {
   CUdevice dev = use_primary_context();
   int types = 0;
   CHECK(cuDeviceGetAttribute(&types, CU_DEVICE_ATTRIBUTE_MEMPOOL_SUPPORTED_HANDLE_TYPES, dev));
-  printf("parent: POSIX descriptors supported: %s\n", (types & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) ? "yes" : "no");
+  printf("parent: POSIX descriptors supported: %s\n",
+         (types & CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR) ? "yes" : "no");
   CUmemPoolProps props = {};
   props.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
   props.handleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
@@ -92,8 +85,8 @@ int main(int argc, char** argv) {
   CUdeviceptr a = 0, b = 0;
   CHECK(cuMemAllocFromPoolAsync(&a, kN * sizeof(int), pool, 0));
   CHECK(cuMemAllocFromPoolAsync(&b, kN * sizeof(int), pool, 0));
-  fill<<<kN / 256, 256>>>((int*)a, kN, 100);
-  fill<<<kN / 256, 256>>>((int*)b, kN, 200);
+  fill<<<kN / 256, 256>>>((int*)a, kN, 100, 7);
+  fill<<<kN / 256, 256>>>((int*)b, kN, 200, 7);
   CHECK(cuCtxSynchronize());
 
   int fd = -1;

@@ -12,19 +12,10 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "ipc_kernels.h"
 #include "process_helpers.h"
 
 #define CHECK(x) CHECK_CUDA(x)
-
-__global__ void fill(int* p, int n, int v) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] = v + (i & 3);
-}
-
-__global__ void add_one(int* p, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] += 1;
-}
 
 static const int kN = 1 << 16;
 
@@ -68,7 +59,7 @@ int main(int argc, char** argv) {
 
   int* d = nullptr;
   CHECK(cudaMalloc(&d, kN * sizeof(int)));
-  fill<<<kN / 256, 256>>>(d, kN, 7);
+  fill<<<kN / 256, 256>>>(d, kN, 7, 3);
   CHECK(cudaDeviceSynchronize());
   cudaIpcMemHandle_t mh, inner;
   CHECK(cudaIpcGetMemHandle(&mh, d));

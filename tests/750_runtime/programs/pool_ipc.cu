@@ -13,20 +13,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "ipc_kernels.h"
 #include "process_helpers.h"
 
 #define CHECK(x) CHECK_CUDA(x)
 #define SHOW(x) printf("%-58s %s\n", #x, cudaGetErrorName(x))
-
-__global__ void fill(int* p, int n, int v) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] = v + (i & 7);
-}
-
-__global__ void add_one(int* p, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] += 1;
-}
 
 static const int kN = 1 << 15;
 
@@ -83,8 +74,8 @@ int main(int argc, char** argv) {
   int *a = nullptr, *b = nullptr;
   CHECK(cudaMallocAsync((void**)&a, kN * sizeof(int), pool, 0));
   CHECK(cudaMallocAsync((void**)&b, kN * sizeof(int), pool, 0));
-  fill<<<kN / 256, 256>>>(a, kN, 100);
-  fill<<<kN / 256, 256>>>(b, kN, 200);
+  fill<<<kN / 256, 256>>>(a, kN, 100, 7);
+  fill<<<kN / 256, 256>>>(b, kN, 200, 7);
   CHECK(cudaDeviceSynchronize());
 
   int fd = -1;

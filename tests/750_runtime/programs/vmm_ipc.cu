@@ -14,20 +14,11 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "ipc_kernels.h"
 #include "process_helpers.h"
 
 #define CHECK(x) CHECK_CU(x)
 #define SHOW(x) printf("%-64s %s\n", #x, cu_name(x))
-
-__global__ void fill(int* p, int n, int v) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] = v + (i & 7);
-}
-
-__global__ void add_one(int* p, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) p[i] += 1;
-}
 
 static CUmemAllocationProp props(int handle_types) {
   CUmemAllocationProp p = {};
@@ -91,7 +82,7 @@ int main(int argc, char** argv) {
   printf("parent: the exportable handle's requestedHandleTypes: %d\n", (int)got.requestedHandleTypes);
   CUdeviceptr p = map(h, size);
   const int n = (int)(size / sizeof(int));
-  fill<<<n / 256, 256>>>((int*)p, n, 500);
+  fill<<<n / 256, 256>>>((int*)p, n, 500, 7);
   CHECK((CUresult)cudaDeviceSynchronize());
 
   int fd = -1, fd2 = -1;
