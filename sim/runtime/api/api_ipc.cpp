@@ -34,8 +34,9 @@ WARPSIM_API int cudaIpcOpenEventHandle(void** event, IpcHandle handle) {
 }
 
 WARPSIM_API int cudaMemPoolExportToShareableHandle(void* handle, void* pool, int handle_type, unsigned flags) {
-  return call("cudaMemPoolExportToShareableHandle",
-              [&](Runtime& rt) { rt.ipc_pool_export(handle, pool, handle_type, flags, "cudaMemPoolExportToShareableHandle"); });
+  return call("cudaMemPoolExportToShareableHandle", [&](Runtime& rt) {
+    rt.ipc_pool_export(handle, pool, handle_type, flags, "cudaMemPoolExportToShareableHandle");
+  });
 }
 
 WARPSIM_API int cudaMemPoolImportFromShareableHandle(void** pool, void* handle, int handle_type, unsigned flags) {
@@ -46,7 +47,8 @@ WARPSIM_API int cudaMemPoolImportFromShareableHandle(void** pool, void* handle, 
 }
 
 WARPSIM_API int cudaMemPoolExportPointer(void* data, void* ptr) {
-  return call("cudaMemPoolExportPointer", [&](Runtime& rt) { rt.ipc_pool_export_pointer(data, ptr, "cudaMemPoolExportPointer"); });
+  return call("cudaMemPoolExportPointer",
+              [&](Runtime& rt) { rt.ipc_pool_export_pointer(data, ptr, "cudaMemPoolExportPointer"); });
 }
 
 WARPSIM_API int cudaMemPoolImportPointer(void** ptr, void* pool, void* data) {

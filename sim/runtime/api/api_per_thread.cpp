@@ -144,7 +144,8 @@ WARPSIM_API int cudaMemsetAsync_ptsz(void* dst, int value, size_t bytes, void* s
 WARPSIM_API int cudaMemset_ptds(void* dst, int value, size_t bytes) {
   return cudaMemset(dst, value, bytes);
 }
-WARPSIM_API int cudaStreamAddCallback_ptsz(void* stream, void (*fn)(void*, int, void*), void* user_data, unsigned flags) {
+WARPSIM_API int cudaStreamAddCallback_ptsz(void* stream, void (*fn)(void*, int, void*), void* user_data,
+                                           unsigned flags) {
   return cudaStreamAddCallback(stream, fn, user_data, flags);
 }
 WARPSIM_API int cudaStreamQuery_ptsz(void* stream) {
