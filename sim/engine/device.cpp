@@ -488,6 +488,9 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   }
   if (!options.timeline_path.empty() && !timing)
     throw LaunchError("a timeline needs timing mode (drop --functional)");
+  if (options.epoch_cycles < 1 || options.epoch_cycles > kMaxEpochCycles)
+    throw LaunchError(fmt::format("an epoch of {} cycles: expected 1 (every cycle) to {}", options.epoch_cycles,
+                                  kMaxEpochCycles));
   // Device printf output, delivered when the launch ends (or faults).
   auto flush_printf = [&] {
     std::vector<std::string> out = executor.take_printf_output();
@@ -510,7 +513,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       if (options.phase_clock) impl_->timing_threads.chooser = PhaseChooser(options.phase_clock);
       try {
         run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, threads,
-                   options.threads_adaptive, impl_->memory.get(), &impl_->timing_threads);
+                   options.threads_adaptive, impl_->memory.get(), &impl_->timing_threads, options.epoch_cycles);
       } catch (...) {
         impl_->memory.reset();  // stopped mid-launch: requests in flight, misses outstanding
         throw;

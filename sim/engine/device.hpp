@@ -77,6 +77,8 @@ uint32_t host_cores();
 // A thread count as users write it: "auto" (kAutoThreads) or 1 to 256; anything else is a
 // ConfigError naming `what` (e.g. "--threads" or "WARPSIM_THREADS").
 uint32_t parse_thread_count(const std::string& text, const std::string& what);
+// The longest epoch LaunchOptions::epoch_cycles may ask for.
+inline constexpr uint32_t kMaxEpochCycles = 64;
 
 struct LaunchOptions {
   SimMode mode = SimMode::Timing;
@@ -92,6 +94,11 @@ struct LaunchOptions {
   // Sampled timing (engine/sampling.hpp): time the first `sample_waves` waves of blocks, run
   // the rest functionally and extrapolate the time. 0: every block is timed.
   uint32_t sample_waves = 0;
+  // Timing mode: the SMs and the memory system exchange requests and responses every
+  // `epoch_cycles` cycles (engine/sm_phase.hpp, "Epochs"): faster, and the same statistics
+  // for any thread count, but times that differ from 1's (every cycle) by a few cycles per
+  // memory round trip (docs/performance.md). 1 to kMaxEpochCycles.
+  uint32_t epoch_cycles = 1;
   CacheControl cache_control = CacheControl::Flush;
   // The program's L1/shared preferences (CUDA's cache configuration and carveout), from which
   // the device's "carveout" rules choose this launch's split.

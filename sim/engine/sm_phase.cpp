@@ -37,15 +37,15 @@ struct SmPhase::Share {
   std::unique_ptr<MemoryCounter> counter;
 };
 
-SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept)
-    : base_(base), nshares_(std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(1, base.spec->sm.count))) {
+SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept, bool epochs)
+    : base_(base), epochs_(epochs), nshares_(std::clamp<uint32_t>(threads, 1, std::max<uint32_t>(1, base.spec->sm.count))) {
   if (kept) pool_ = kept;
   pool_->chooser.resume();
   const uint32_t n = base_.spec->sm.count;
   const uint32_t nt = nshares_;
   const sm::LaunchContext& ctx = *base_.ctx;
   wiring_.assign(nt, base_);
-  if (nt > 1) {
+  if (nt > 1 || epochs_) {  // epochs: one thread ticks as the first pass of many would
     issue_alone_ = mark_issue_alone(*ctx.kernel);
     shares_.resize(nt);
     for (uint32_t t = 0; t < nt; ++t) {
@@ -75,6 +75,11 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept
   holds_.assign(n, 0);
   issued_.assign(n, 0);
   faults_.resize(n);
+  if (epochs_) {
+    responses_.resize(n);
+    next_tick_.assign(n, 0);
+    last_.assign(n, 0);
+  }
   total_insts_ = base_.stats->exec.inst_executed;
 }
 
@@ -84,7 +89,7 @@ void SmPhase::build(size_t i) {
   uint32_t t = 0;
   while (i >= first_sm_[t + 1]) ++t;
   sms_[i] = std::make_unique<sm::SmCore>(static_cast<uint32_t>(i), wiring_[t]);
-  if (nshares_ > 1) sms_[i]->set_parallel_ready(parallel_ready_);
+  if (nshares_ > 1 && !epochs_) sms_[i]->set_parallel_ready(parallel_ready_);
 }
 
 void SmPhase::set_parallel_ready(bool on) {
@@ -195,6 +200,111 @@ uint64_t SmPhase::tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& 
       holds_[i] = 0;
     }
   return next;
+}
+
+uint32_t SmPhase::advance(size_t i, uint64_t end, bool first_pass) {
+  sm::SmCore& s = *sms_[i];
+  uint32_t issued = 0;
+  uint64_t t = next_tick_[i], last = last_[i];  // locals: the workers' entries share cache lines
+  while (t < end) {
+    if (first_pass && s.alone_from <= t) break;
+    issued += s.tick(t);
+    last = t;
+    t = std::max(t + 1, s.wake);  // as the cycle-by-cycle runner: due while wake <= now
+  }
+  next_tick_[i] = t;
+  last_[i] = last;
+  wakes_[i] = s.wake;
+  alone_from_[i] = s.alone_from;
+  holds_[i] = !s.held_submits().empty();
+  return issued;
+}
+
+void SmPhase::run_epoch_share(void* self, uint32_t share) {
+  SmPhase& p = *static_cast<SmPhase*>(self);
+  const uint64_t end = p.end_;
+  const uint32_t last = p.first_sm_[share + 1];
+  for (uint32_t i = p.first_sm_[share]; i < last; ++i) {
+    p.issued_[i] = 0;
+    try {
+      if (std::vector<uint64_t>& rs = p.responses_[i]; !rs.empty()) {
+        sm::SmCore& s = *p.sms_[i];
+        for (uint64_t token : rs) s.memory_response(token, p.now_);
+        rs.clear();
+        p.next_tick_[i] = std::max(p.now_, s.wake);
+        p.wakes_[i] = s.wake;
+        p.alone_from_[i] = s.alone_from;
+      }
+      if (p.next_tick_[i] < end) p.issued_[i] = p.advance(i, end, /*first_pass=*/true);
+    } catch (...) {
+      p.faults_[i] = std::current_exception();
+      return;  // the launch stops at the first fault; later SMs do not matter
+    }
+  }
+}
+
+uint64_t SmPhase::tick_epoch(uint64_t start, uint64_t end, mem::MemorySystem& memory, LimitGuard& limits) {
+  const size_t n = sms_.size();
+  uint32_t busy_shares = 0;
+  uint64_t due_sms = 0;
+  for (uint32_t t = 0; t < nshares_; ++t) {
+    bool due = false;
+    for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1]; ++i) {
+      next_tick_[i] = std::max(start, wakes_[i]);
+      last_[i] = start;
+      const bool d = next_tick_[i] < end || !responses_[i].empty();
+      due |= d;
+      due_sms += d;
+    }
+    busy_shares += due;
+  }
+  // First pass: on the workers when SMs of two shares are due and parallel epochs measure
+  // cheaper (PhaseChooser, which also sees a host too busy for the workers; an epoch is
+  // long against a worker's wake-up, so the per-cycle pacing does not apply).
+  now_ = start;
+  end_ = end;
+  bool parallel = false;
+  if (nshares_ > 1) {
+    PhaseChooser& chooser = pool_->chooser;
+    parallel = (!adaptive_ || chooser.allow()) && busy_shares >= 2;
+    if (adaptive_) chooser.count(due_sms);
+  }
+  if (parallel) {
+    ++parallel_cycles_;
+    std::unique_ptr<WorkerTeam>& team = pool_->team;
+    if (!team || team->shares() != nshares_) team = std::make_unique<WorkerTeam>(nshares_);
+    team->run(&SmPhase::run_epoch_share, this);
+  } else {
+    for (uint32_t t = 0; t < nshares_; ++t) run_epoch_share(this, t);
+  }
+  for (size_t i = 0; i < n; ++i) {
+    if (faults_[i]) std::rethrow_exception(faults_[i]);
+    if (issued_[i]) limits.on_instructions(total_insts_ += issued_[i]);
+  }
+  // Second pass: what the first left, one SM after the other.
+  for (size_t i = 0; i < n; ++i)
+    if (next_tick_[i] < end)
+      if (const uint32_t k = advance(i, end, /*first_pass=*/false)) limits.on_instructions(total_insts_ += k);
+  uint64_t next = sm::kNever;
+  last_tick_ = start;
+  for (size_t i = 0; i < n; ++i) {
+    if (!sms_[i]) continue;
+    note_finite(i);
+    next = std::min(next, wakes_[i]);
+    last_tick_ = std::max(last_tick_, last_[i]);
+    if (holds_[i]) {
+      sms_[i]->held_submits().apply(memory, static_cast<uint32_t>(i));
+      holds_[i] = 0;
+    }
+  }
+  return next;
+}
+
+bool SmPhase::hold_responses(std::vector<mem::MemResponse>& responses) {
+  for (const mem::MemResponse& r : responses) responses_[r.sm].push_back(r.token);
+  const bool any = !responses.empty();
+  responses.clear();
+  return any;
 }
 
 void SmPhase::pace(bool prompt, uint64_t now) {

@@ -13,6 +13,13 @@
 // - instruction-limit checks and faults are replayed in SM order after the phase: the
 //   first fault (lowest SM) is thrown, after the limit checks of the SMs before it.
 // Timelines and warp traces are recorded by one thread only (the caller forces threads 1).
+//
+// Epochs (tick_epoch, LaunchOptions::epoch_cycles > 1): each SM ticks every cycle of an
+// epoch in a row, without the memory system, in two passes. First every SM ticks up to the
+// first cycle at which it may issue an instruction that must issue alone (in parallel: no
+// SM writes global memory in this pass); then, in SM order and on one thread, every SM
+// ticks the rest of the epoch. The result depends on no thread count: the first pass
+// reads global memory as the epoch found it, the second is one serial order.
 #pragma once
 #include <cstdint>
 #include <exception>
@@ -40,8 +47,8 @@ class SmPhase {
  public:
   // `base` is wired to the launch's executor, memory counter, stats and counters (share 0).
   // threads >= 1 (more threads than SMs are not used). `kept`: the device's threads and
-  // chooser (null: the launch's own).
-  SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept = nullptr);
+  // chooser (null: the launch's own). `epochs`: the launch ticks with tick_epoch() only.
+  SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept = nullptr, bool epochs = false);
   ~SmPhase();
 
   size_t size() const { return sms_.size(); }
@@ -70,6 +77,18 @@ class SmPhase {
   // instructions to `limits` (running total), all in SM order; returns the earliest wake.
   uint64_t tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& limits);
 
+  // Epoch mode (constructed with epochs): ticks every SM at each of its due cycles in
+  // [start, end) (two passes, above), then applies the held submissions to `memory` in SM
+  // order; reports issued instructions to `limits` in SM order (first pass, then second).
+  // Returns the earliest wake (the caller's next epoch starts at end or later).
+  // last_tick(): the latest cycle an SM ticked at in it (start when none did). Memory
+  // responses held by hold_responses() are handed to the SMs at `start`, by the thread that
+  // ticks them (an SM's state stays in that thread's caches).
+  uint64_t tick_epoch(uint64_t start, uint64_t end, mem::MemorySystem& memory, LimitGuard& limits);
+  // Epoch mode: keeps `responses` (emptied) for the next tick_epoch(); returns whether any.
+  bool hold_responses(std::vector<mem::MemResponse>& responses);
+  uint64_t last_tick() const { return last_tick_; }
+
   // Blocks finished so far, over all shares.
   uint64_t blocks_finished() const;
   // Adds the other shares' counts into share 0 (stats, counters, printf records). Once.
@@ -90,6 +109,10 @@ class SmPhase {
  private:
   struct Share;
   static void run_share(void* self, uint32_t share);
+  static void run_epoch_share(void* self, uint32_t share);
+  // Ticks SM i from next_tick_[i] at each cycle it is due before `end`; with `first_pass`,
+  // stops before a cycle at which it may issue alone. Returns instructions issued.
+  uint32_t advance(size_t i, uint64_t end, bool first_pass);
   uint64_t tick_serial(uint64_t now, LimitGuard& limits);
   void pace(bool prompt, uint64_t now);
 
@@ -123,6 +146,12 @@ class SmPhase {
   std::vector<uint32_t> issued_;
   std::vector<std::exception_ptr> faults_;
   uint64_t now_ = 0;
+  uint64_t end_ = 0;  // the epoch's end (run_epoch_share)
+  bool epochs_ = false;
+  std::vector<uint64_t> next_tick_;  // per SM: the next cycle of the epoch it may tick at
+  std::vector<std::vector<uint64_t>> responses_;  // per SM: tokens answered, not yet delivered
+  std::vector<uint64_t> last_;       // per SM: the last cycle it ticked at (the epoch's start: none)
+  uint64_t last_tick_ = 0;
   uint64_t total_insts_ = 0;
   uint64_t parallel_cycles_ = 0;
   bool adaptive_ = true;

@@ -42,7 +42,7 @@ namespace {
 
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
                 LimitGuard& limits, Timeline* timeline, uint64_t timed_blocks, uint32_t threads, bool adaptive,
-                mem::MemorySystem* kept, TimingThreads* pool) {
+                mem::MemorySystem* kept, TimingThreads* pool, uint32_t epoch) {
   const sm::LaunchContext& ctx = executor.context();
   const isa::Kernel& kernel = *ctx.kernel;
   sm::KernelDeps deps(ctx.source_kernel ? *ctx.source_kernel : kernel);  // virtual registers
@@ -74,7 +74,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   // caller forces parallel phases: not adaptive).
   if (timeline || !stats.traces.empty()) threads = 1;
   if (adaptive && threads > 1 && nblocks <= spec.sm.count / threads) threads = 1;
-  SmPhase phase(shared, threads, pool);
+  const bool epochs = epoch > 1;
+  SmPhase phase(shared, threads, pool, epochs);
   phase.set_adaptive(adaptive);
   const std::vector<std::unique_ptr<sm::SmCore>>& sms = phase.sms();
 
@@ -137,7 +138,44 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     rs.clear();
   };
 
-  try {
+  // Epochs (epoch > 1): the SMs tick [now, now + epoch) on their own (SmPhase::tick_epoch),
+  // then the memory system ticks the same cycles with every submission of the epoch, and
+  // its responses reach the SMs, and freed block slots their next blocks, at the epoch's
+  // end. A submission may so enter the memory system up to epoch - 1 cycles before it was
+  // issued and its response arrive up to epoch - 1 cycles late (docs/performance.md,
+  // "Epochs").
+  auto run_epochs = [&] {
+    while (true) {
+      if (dispatch_wake <= now) dispatch(now);
+      const uint64_t end = now + epoch;
+      uint64_t next = phase.tick_epoch(now, end, memory, limits);
+      uint64_t last = phase.last_tick();
+      if (memory.take_submitted()) mem_next = std::min(mem_next, now + 1);
+      for (uint64_t t = std::max(mem_next, now); t < end; t = std::max(t + 1, mem_next)) {
+        memory.tick(t);
+        mem_next = memory.next_event(t);
+        last = t;
+      }
+      if (phase.hold_responses(memory.responses())) soonest = std::min(soonest, end);  // delivered then
+      if (const uint64_t finished = phase.blocks_finished(); finished != finished_seen) {
+        if (sampling) note_finishes(sample, window, finished_seen, finished, last);
+        finished_seen = finished;
+        dispatch(end);
+      }
+      if (finished_seen == nblocks && memory.idle()) {
+        now = last;
+        return;
+      }
+      next = std::min({next, soonest, mem_next, dispatch_wake});
+      soonest = sm::kNever;
+      if (next == sm::kNever) stalled(sms, memory, last, kernel.name);
+      now = std::max(end, next);
+      limits.on_cycle(now);
+    }
+  };
+
+  // Every cycle: the SMs due, then the memory system, each cycle in turn.
+  auto run_cycles = [&] {
     while (true) {
       if (dispatch_wake <= now) dispatch(now);
       deliver(now);
@@ -154,7 +192,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
         finished_seen = finished;
         dispatch(now + 1);
       }
-      if (finished_seen == nblocks && memory.idle()) break;
+      if (finished_seen == nblocks && memory.idle()) return;
 
       next = std::min({next, soonest, mem_next, dispatch_wake});
       soonest = sm::kNever;
@@ -162,6 +200,11 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       now = std::max(now + 1, next);
       limits.on_cycle(now);
     }
+  };
+
+  try {
+    if (epochs) run_epochs();
+    else run_cycles();
   } catch (...) {
     phase.merge_printf();  // a faulting launch still prints what it printed
     memory.set_dram_command_sink(nullptr);

@@ -25,8 +25,13 @@ struct TimingThreads;
 // state this launch starts from (MemorySystem::begin_launch); null: a new, cold one. When
 // the launch throws, `kept` is left mid-launch and must not be used again. `pool`
 // (optional): the device's worker threads and phase chooser, kept across launches.
+// `epoch` > 1: SMs and the memory system exchange requests and responses only every `epoch`
+// cycles (the SMs of an epoch tick on their own: faster, and parallel for longer stretches;
+// the times move by a few cycles per memory round trip; docs/performance.md, "Epochs"). 1:
+// every cycle.
 void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounter& counter, LaunchStats& stats,
                 LimitGuard& limits, Timeline* timeline = nullptr, uint64_t timed_blocks = 0, uint32_t threads = 1,
-                bool adaptive = true, mem::MemorySystem* kept = nullptr, TimingThreads* pool = nullptr);
+                bool adaptive = true, mem::MemorySystem* kept = nullptr, TimingThreads* pool = nullptr,
+                uint32_t epoch = 1);
 
 }  // namespace warpsim

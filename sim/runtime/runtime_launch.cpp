@@ -153,6 +153,7 @@ bool Runtime::launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work
   lo.no_caches = !timed && !options_.caches;
   lo.cache_control = options_.cache_control;
   lo.threads = options_.threads;
+  lo.epoch_cycles = options_.epoch_cycles;
   lo.limits = options_.limits;
   lo.stack_bytes = stack_bytes_;
   lo.shared_preference = g.preference;

@@ -55,6 +55,12 @@ RuntimeOptions RuntimeOptions::from_environment(const std::function<const char*(
     if (o.sample_launches > 1000000)
       throw ConfigError(fmt::format("WARPSIM_SAMPLE_LAUNCHES=\"{}\": expected 0 (off) to 1000000 launches", *v));
   }
+  if (auto v = get("WARPSIM_EPOCH")) {
+    o.epoch_cycles = parse_number<uint32_t>("WARPSIM_EPOCH", *v);
+    if (o.epoch_cycles < 1 || o.epoch_cycles > kMaxEpochCycles)
+      throw ConfigError(
+          fmt::format("WARPSIM_EPOCH=\"{}\": expected 1 (every cycle) to {} cycles", *v, kMaxEpochCycles));
+  }
   if (auto v = get("WARPSIM_THREADS")) o.threads = parse_thread_count(std::string(*v), "WARPSIM_THREADS");
   if (auto v = get("WARPSIM_CACHE_CONTROL")) {
     if (*v == cache_control_name(CacheControl::Keep)) o.cache_control = CacheControl::Keep;

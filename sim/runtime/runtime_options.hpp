@@ -8,6 +8,9 @@
 //   WARPSIM_SAMPLE_LAUNCHES=N            time only the first N launches of each kernel and
 //                                        shape, the rest functionally with the time of the
 //                                        last timed one (engine/launch_sampling.hpp; 0: off)
+//   WARPSIM_EPOCH=CYCLES                 timing mode: the SMs and the memory system exchange
+//                                        requests every CYCLES cycles (1, the default: every
+//                                        cycle; up to 64; engine/sm_phase.hpp, "Epochs")
 //   WARPSIM_CACHE_CONTROL=none|all      none (default): each launch finds the caches and DRAM
 //                                        as the last one left them, as on hardware; all: each
 //                                        starts cold, as Nsight Compute measures by default
@@ -44,6 +47,7 @@ struct RuntimeOptions {
   SimMode mode = SimMode::Timing;
   uint32_t sample_waves = 0;
   uint32_t sample_launches = 0;
+  uint32_t epoch_cycles = 1;
   uint32_t threads = kAutoThreads;
   CacheControl cache_control = CacheControl::Keep;
   bool caches = true;  // WARPSIM_CACHES: false only in functional mode

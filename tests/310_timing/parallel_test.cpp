@@ -24,10 +24,12 @@ namespace {
 
 // adaptive false: every cycle that may tick in parallel does, however busy the host is
 // (tests must exercise the parallel path; this costs wake-ups on a loaded machine).
-LaunchOptions with_threads(uint32_t threads, bool adaptive = false) {
+// epoch > 1: SMs and memory exchange requests every `epoch` cycles (sm_phase.hpp, "Epochs").
+LaunchOptions with_threads(uint32_t threads, bool adaptive = false, uint32_t epoch = 1) {
   LaunchOptions o;
   o.threads = threads;
   o.threads_adaptive = adaptive;
+  o.epoch_cycles = epoch;
   return o;
 }
 
@@ -39,10 +41,11 @@ struct SpecRun {
 };
 
 SpecRun run_spec_threads(const std::string& path, const DeviceSpec& dev_spec, uint32_t threads,
-                         SimMode mode = SimMode::Timing, bool adaptive = true, uint64_t max_instructions = 0) {
+                         SimMode mode = SimMode::Timing, bool adaptive = true, uint64_t max_instructions = 0,
+                         uint32_t epoch = 1) {
   Device dev(dev_spec);
   PreparedLaunch p = prepare(dev, load_launch_spec(path));
-  LaunchOptions o = with_threads(threads, adaptive);
+  LaunchOptions o = with_threads(threads, adaptive, epoch);
   o.limits.max_warp_instructions = max_instructions;
   o.mode = mode;
   SpecRun r;
@@ -79,24 +82,24 @@ std::vector<std::pair<std::string, uint64_t>> all_specs(const DeviceSpec& dev, u
 
 // Specs of up to `max_instructions` warp instructions, with each thread count (adaptive),
 // and those of up to `forced_up_to` also with threads[0] ticking every possible cycle in
-// parallel.
+// parallel; all with `epoch`-cycle epochs.
 void compare_specs(const std::string& config, uint64_t max_instructions, const std::vector<uint32_t>& threads,
-                   int at_least, uint64_t forced_up_to = 200000) {
+                   int at_least, uint64_t forced_up_to = 200000, uint32_t epoch = 1) {
   const DeviceSpec dev = load_device_spec(test::repo("configs/" + config + ".json"));
   int compared = 0;
   for (const auto& [path, insts] : all_specs(dev, max_instructions)) {
-    INFO(config << " " << path);
-    const SpecRun one = run_spec_threads(path, dev, 1);
+    INFO(config << " " << path << " epoch " << epoch);
+    const SpecRun one = run_spec_threads(path, dev, 1, SimMode::Timing, true, 0, epoch);
     CHECK(one.correct);
     for (uint32_t t : threads) {
       INFO("threads " << t);
-      const SpecRun par = run_spec_threads(path, dev, t);
+      const SpecRun par = run_spec_threads(path, dev, t, SimMode::Timing, true, 0, epoch);
       CHECK(par.correct == one.correct);
       CHECK(par.check == one.check);
       CHECK(par.dump == one.dump);
     }
     if (insts <= forced_up_to) {
-      const SpecRun forced = run_spec_threads(path, dev, threads[0], SimMode::Timing, /*adaptive=*/false);
+      const SpecRun forced = run_spec_threads(path, dev, threads[0], SimMode::Timing, /*adaptive=*/false, 0, epoch);
       CHECK(forced.check == one.check);
       CHECK(forced.dump == one.dump);
     }
@@ -155,14 +158,14 @@ struct RaceRun {
   std::vector<uint32_t> out, acc;
 };
 
-RaceRun run_race(uint32_t threads, const std::string& config) {
+RaceRun run_race(uint32_t threads, const std::string& config, uint32_t epoch = 1) {
   ptxtest::Sim sim{Device(load_device_spec(test::repo("configs/" + config + ".json")))};
   const auto& k = sim.kernel(kRace);
   const uint32_t blocks = 90, per_block = 96, n = blocks * per_block;
   auto dout = sim.zeros<uint32_t>(4 * n);
   auto dacc = sim.zeros<uint32_t>(2);
   auto dflag = sim.zeros<uint32_t>(1);
-  LaunchOptions o = with_threads(threads);
+  LaunchOptions o = with_threads(threads, false, epoch);
   RaceRun r;
   r.dump = test::dump_all(sim.dev.launch(k, {blocks, 1, 1}, {per_block, 1, 1}, 0, std::vector<KernelArg>{ptr(dout), ptr(dacc), ptr(dflag)}, o));
   r.out = sim.download<uint32_t>(dout, 4 * n);
@@ -181,6 +184,27 @@ TEST_CASE("310: parallel timing gives bit-identical statistics on every small ke
 TEST_CASE("310: parallel timing gives bit-identical statistics on the FX5800 and H100", "[timing][parallel]") {
   compare_specs("fx5800", 200000, {2}, 20, 100000);
   compare_specs("h100", 200000, {4}, 20, 100000);
+}
+
+TEST_CASE("310: with epochs, statistics are bit-identical for any thread count", "[timing][parallel][epoch]") {
+  compare_specs("c2070", 600000, {2, 3}, 30, 200000, 8);
+  compare_specs("h100", 200000, {4}, 20, 100000, 16);
+}
+
+TEST_CASE("310: an epoch length out of range is refused before the launch", "[timing][epoch]") {
+  const DeviceSpec dev = load_device_spec(test::repo("configs/c2070.json"));
+  const std::string path = test::repo("kernels/vecadd/vecadd_1003.json");
+  for (uint32_t bad : {0u, kMaxEpochCycles + 1}) {
+    Device d(dev);
+    PreparedLaunch p = prepare(d, load_launch_spec(path));
+    LaunchOptions o = with_threads(1, true, bad);
+    CHECK_THROWS_WITH(launch(d, p, o), Catch::StartsWith("an epoch of " + std::to_string(bad) + " cycles: expected 1"));
+  }
+  // The longest allowed runs, and counts what every cycle counts.
+  const SpecRun every = run_spec_threads(path, dev, 1);
+  const SpecRun longest = run_spec_threads(path, dev, 2, SimMode::Timing, false, 0, kMaxEpochCycles);
+  CHECK(longest.correct);
+  CHECK(longest.instructions == every.instructions);
 }
 
 namespace {
@@ -240,6 +264,18 @@ TEST_CASE("310: racy stores, loads and atomics across blocks come out the same f
       CHECK(par.acc == one.acc);
     }
     CHECK(one.acc[1] == 90 * 96);
+    for (uint32_t epoch : {4u, 16u}) {  // stores and atomics tick serially in epochs too
+      INFO("epoch " << epoch);
+      const RaceRun e1 = run_race(1, config, epoch);
+      CHECK(e1.acc[1] == 90 * 96);
+      for (uint32_t t : {2u, 5u}) {
+        INFO("threads " << t);
+        const RaceRun par = run_race(t, config, epoch);
+        CHECK(par.dump == e1.dump);
+        CHECK(par.out == e1.out);
+        CHECK(par.acc == e1.acc);
+      }
+    }
   }
 }
 
@@ -283,11 +319,12 @@ SPIN:
 }
 )"));
   std::vector<std::string> outputs;
-  for (uint32_t t : {1u, 2u, 5u}) {
+  for (uint32_t run = 0; run < 6; ++run) {  // 1, 2 and 5 threads, every cycle and with epochs
+    const uint32_t t = run % 3 == 0 ? 1 : run % 3 == 1 ? 2 : 5;
     ptxtest::Sim sim;
     const auto& k = sim.kernel(text);
     auto dout = sim.zeros<uint32_t>(1);
-    LaunchOptions o = with_threads(t);
+    LaunchOptions o = with_threads(t, false, run < 3 ? 1 : 8);
     std::string printed;
     o.printf_sink = [&](std::string_view s) { printed += s; };
     const LaunchStats s = sim.dev.launch(k, {40, 1, 1}, {64, 1, 1}, 0, std::vector<KernelArg>{ptr(dout)}, o);
@@ -296,6 +333,9 @@ SPIN:
   CHECK(outputs[0].find("b39 t63\n") != std::string::npos);
   CHECK(outputs[1] == outputs[0]);
   CHECK(outputs[2] == outputs[0]);
+  CHECK(outputs[3].find("b39 t63\n") != std::string::npos);
+  CHECK(outputs[4] == outputs[3]);
+  CHECK(outputs[5] == outputs[3]);
 }
 
 TEST_CASE("310: faults and the instruction limit stop a parallel run as they stop a serial one",
@@ -330,13 +370,13 @@ LOOP:
   ret;
 }
 )");
-  auto attempt = [&](uint32_t threads, uint64_t max_instructions) {
+  auto attempt = [&](uint32_t threads, uint64_t max_instructions, uint32_t epoch = 1) {
     ptxtest::Sim sim;
     const auto& k = sim.kernel(text);
     const uint32_t n = 64 * 80;
     auto din = sim.zeros<float>(n);
     auto dout = sim.zeros<float>(n);
-    LaunchOptions o = with_threads(threads);
+    LaunchOptions o = with_threads(threads, false, epoch);
     o.limits.max_warp_instructions = max_instructions;
     return ptxtest::catch_error([&] { sim.dev.launch(k, {80, 1, 1}, {64, 1, 1}, 0, std::vector<KernelArg>{ptr(din), ptr(dout)}, o); });
   };
@@ -354,6 +394,20 @@ LOOP:
     const ptxtest::Thrown limit = attempt(t, 5000);
     CHECK(limit.type == limit1.type);
     CHECK(limit.what == limit1.what);
+  }
+  // With epochs: the same fault (its cycle may differ from every-cycle timing's), and the
+  // same for any thread count.
+  const ptxtest::Thrown efault1 = attempt(1, 0, 8);
+  REQUIRE(efault1.type == "KernelFault");
+  CHECK(efault1.what.find("block (37,") != std::string::npos);
+  const ptxtest::Thrown elimit1 = attempt(1, 5000, 8);
+  REQUIRE(elimit1.type == "KernelFault");
+  for (uint32_t t : {2u, 3u, 8u}) {
+    INFO("epochs, threads " << t);
+    const ptxtest::Thrown fault = attempt(t, 0, 8);
+    CHECK(fault.what == efault1.what);
+    const ptxtest::Thrown limit = attempt(t, 5000, 8);
+    CHECK(limit.what == elimit1.what);
   }
 }
 

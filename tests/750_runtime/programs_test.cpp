@@ -113,6 +113,50 @@ TEST_CASE("programs: --threads 2 and auto give the report of one thread, in both
   CHECK(bad.err.find("--threads=\"0\": expected auto") != std::string::npos);
 }
 
+TEST_CASE("programs: with --epoch, one report for any thread count, near every-cycle timing") {
+  REQUIRE_NVCC();
+  const std::string app = rttest::build_program("host_loop");
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/";
+  auto launches = [&](const std::string& file) {
+    auto j = nlohmann::json::parse(rttest::slurp(dir + file));
+    for (auto& l : j["launches"]) {
+      for (auto it = l.begin(); it != l.end();)
+        it = it.key().find("host") != std::string::npos ? l.erase(it) : std::next(it);
+      l["metrics"].erase("host_seconds");
+    }
+    return j["launches"];
+  };
+  auto every = exec("--threads 1 --json " + dir + "host_loop_every.json", app);
+  auto one = exec("--epoch 8 --threads 1 --json " + dir + "host_loop_e1.json", app);
+  auto two = exec("--epoch 8 --threads 2 --json " + dir + "host_loop_e2.json", app);
+  INFO(two.err);
+  REQUIRE(every.status == 0);
+  REQUIRE(one.status == 0);
+  REQUIRE(two.status == 0);
+  CHECK(one.out == every.out);  // the program's results
+  CHECK(two.out == one.out);
+  const auto a = launches("host_loop_e1.json"), b = launches("host_loop_e2.json"), ref = launches("host_loop_every.json");
+  REQUIRE(a.size() == 23);
+  CHECK(a == b);
+  REQUIRE(ref.size() == a.size());
+  bool some_differ = false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    INFO("launch " << i);
+    CHECK(a[i]["metrics"]["inst_executed"] == ref[i]["metrics"]["inst_executed"]);
+    const double e = a[i]["metrics"]["elapsed_cycles_sm"].get<double>();
+    const double r = ref[i]["metrics"]["elapsed_cycles_sm"].get<double>();
+    CHECK(std::abs(e - r) <= 0.05 * r + 8 * 4);  // a few epochs per launch at most
+    some_differ |= e != r;
+  }
+  CHECK(some_differ);  // the option took effect
+  auto zero = exec("--epoch 0", app);
+  CHECK(zero.status != 0);
+  CHECK_THAT(zero.err, Catch::Contains("--epoch"));
+  auto functional = exec("--functional --epoch 4", app);
+  CHECK(functional.status != 0);
+  CHECK_THAT(functional.err, Catch::Contains("--functional excludes --epoch"));
+}
+
 TEST_CASE("programs: --sample-launches times each kernel shape's first launches, the rest take their time") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("host_loop");

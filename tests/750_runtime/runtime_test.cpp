@@ -346,6 +346,15 @@ TEST_CASE("runtime: the environment sets the options") {
   env["WARPSIM_SAMPLE"] = "100000";
   CHECK_THROWS_WITH(RuntimeOptions::from_environment(get), "WARPSIM_SAMPLE=\"100000\": expected 0 (off) to 1000 waves");
   env["WARPSIM_SAMPLE"] = "0";
+  CHECK(RuntimeOptions::from_environment(get).epoch_cycles == 1);  // every cycle by default
+  env["WARPSIM_EPOCH"] = "8";
+  CHECK(RuntimeOptions::from_environment(get).epoch_cycles == 8);
+  for (const char* bad : {"0", "65"}) {
+    env["WARPSIM_EPOCH"] = bad;
+    CHECK_THROWS_WITH(RuntimeOptions::from_environment(get),
+                      "WARPSIM_EPOCH=\"" + std::string(bad) + "\": expected 1 (every cycle) to 64 cycles");
+  }
+  env["WARPSIM_EPOCH"] = "1";
   CHECK(RuntimeOptions::from_environment(get).cache_control == CacheControl::Keep);  // as on hardware
   env["WARPSIM_CACHE_CONTROL"] = "all";
   CHECK(RuntimeOptions::from_environment(get).cache_control == CacheControl::Flush);

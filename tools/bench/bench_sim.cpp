@@ -6,7 +6,10 @@
 // asserts nothing but that every result is correct and the parallel runs' cycles and
 // instructions equal the serial ones.
 //   build/tools/bench_sim [--config c2070|fx5800|PATH] [--repeat N] [--threads T] [--rounds R]
-//                         [--threads-only | --functional-only]
+//                         [--epoch E] [--threads-only | --functional-only]
+// --epoch E (> 1) adds epochs to the parallel rounds: each round also runs 1 and T threads
+// with E-cycle epochs (LaunchOptions::epoch_cycles), and the summary gives their speed-ups
+// against 1 thread without epochs and their cycles' difference from it.
 // --functional-only measures functional mode alone (no timing runs, no parallel rounds):
 // with 1 thread and, unless --threads 1, with the caches on a second thread.
 #include <fmt/format.h>
@@ -32,12 +35,13 @@ struct Case {
 };
 
 double run_once(const DeviceSpec& dev_spec, const LaunchSpec& spec, SimMode mode, uint64_t& insts, uint64_t& cycles,
-                uint32_t threads = 1, FunctionalParallelReport* report = nullptr) {
+                uint32_t threads = 1, FunctionalParallelReport* report = nullptr, uint32_t epoch = 1) {
   Device dev(dev_spec);
   PreparedLaunch p = prepare(dev, spec);
   LaunchOptions o;
   o.mode = mode;
   o.threads = threads;
+  o.epoch_cycles = epoch;
   o.parallel_report = report;
   auto t0 = std::chrono::steady_clock::now();
   LaunchStats s = launch(dev, p, o);
@@ -79,24 +83,72 @@ void parallel_rounds(const DeviceSpec& dev, const LaunchSpec& spec, const char* 
              threads, insts, median, ups.front(), ups.back(), n);
 }
 
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Rounds of three timing runs of `spec`: 1 thread every cycle (the reference), 1 thread and
+// `threads` threads with `epoch`-cycle epochs (the order rotates between rounds). The two
+// epoch runs must agree with each other bit for bit; their cycles differ from the reference.
+void epoch_rounds(const DeviceSpec& dev, const LaunchSpec& spec, const char* name, uint32_t threads, uint32_t epoch,
+                  int rounds) {
+  fmt::print("\nepochs, {}: 1 thread every cycle vs {}-cycle epochs on 1 and {} threads, {} rounds\n", name, epoch,
+             threads, rounds);
+  fmt::print("{:>5} {:>10} {:>10} {:>10} {:>9} {:>9} {:>9}\n", "round", "1 thr s", "E 1 thr s",
+             fmt::format("E {} thr s", threads), "E 1 thr", fmt::format("E {} thr", threads), "threads");
+  std::vector<double> up1, upn, upt;
+  uint64_t ref_cycles = 0, epoch_cycles = 0, insts = 0;
+  for (int r = 0; r < rounds; ++r) {
+    double t[3];
+    uint64_t i[3] = {0, 0, 0}, c[3] = {0, 0, 0};
+    const uint32_t th[3] = {1, 1, threads}, ep[3] = {1, epoch, epoch};
+    for (int k = 0; k < 3; ++k) {
+      const int j = (k + r) % 3;
+      t[j] = run_once(dev, spec, SimMode::Timing, i[j], c[j], th[j], nullptr, ep[j]);
+    }
+    if (i[1] != i[0] || i[2] != i[0] || c[2] != c[1])
+      throw Error(fmt::format("{}: epochs on {} threads gave {} instructions and {} cycles, on 1 thread {} and {} "
+                              "(every cycle: {} instructions)",
+                              spec.path, threads, i[2], c[2], i[1], c[1], i[0]));
+    ref_cycles = c[0];
+    epoch_cycles = c[1];
+    insts = i[0];
+    up1.push_back(t[0] / t[1]);
+    upn.push_back(t[0] / t[2]);
+    upt.push_back(t[1] / t[2]);
+    fmt::print("{:>5} {:>10.3f} {:>10.3f} {:>10.3f} {:>8.2f}x {:>8.2f}x {:>8.2f}x\n", r + 1, t[0], t[1], t[2],
+               up1.back(), upn.back(), upt.back());
+  }
+  fmt::print("{} warp insts; cycles {} every cycle, {} with {}-cycle epochs ({:+.2f} %)\n", insts, ref_cycles,
+             epoch_cycles, epoch, 100.0 * (double(epoch_cycles) - double(ref_cycles)) / double(ref_cycles));
+  fmt::print("median speed-up against 1 thread every cycle: epochs on 1 thread {:.2f}x, on {} threads {:.2f}x "
+             "(range {:.2f}x-{:.2f}x); {} threads against 1 with epochs {:.2f}x\n",
+             median_of(up1), threads, median_of(upn), *std::min_element(upn.begin(), upn.end()),
+             *std::max_element(upn.begin(), upn.end()), threads, median_of(upt));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string config = "c2070";
   int repeat = 3;
-  int threads = 2, rounds = 0;
+  int threads = 2, rounds = 0, epoch = 1;
   bool threads_only = false, functional_only = false;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--config") && i + 1 < argc) config = argv[++i];
     else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc) threads = std::max(1, std::atoi(argv[++i]));
     else if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = std::max(1, std::atoi(argv[++i]));
+    else if (!std::strcmp(argv[i], "--epoch") && i + 1 < argc)
+      epoch = std::clamp(std::atoi(argv[++i]), 1, int(kMaxEpochCycles));
     else if (!std::strcmp(argv[i], "--threads-only")) threads_only = true;
     else if (!std::strcmp(argv[i], "--functional-only")) functional_only = true;
     else {
       fmt::print(stderr,
                  "usage: bench_sim [--config c2070|fx5800|PATH] [--repeat N] [--threads T] [--rounds R] "
-                 "[--threads-only | --functional-only]\n");
+                 "[--epoch E] [--threads-only | --functional-only]\n");
       return 2;
     }
   }
@@ -148,6 +200,9 @@ int main(int argc, char** argv) {
     }
     if (!functional_only)
       parallel_rounds(dev, load_launch_spec(root + "/" + cases[0].spec), cases[0].name, uint32_t(threads), rounds);
+    if (!functional_only && epoch > 1)
+      epoch_rounds(dev, load_launch_spec(root + "/" + cases[0].spec), cases[0].name, uint32_t(threads),
+                   uint32_t(epoch), rounds);
   } catch (const Error& e) {
     fmt::print(stderr, "bench_sim: {}\n", e.what());
     return 1;

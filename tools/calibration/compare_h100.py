@@ -8,6 +8,7 @@ global-load and L2 read hit rates are from ncu's (h100_hit_rates.csv, h100_hit_r
 whether the read sectors its L2 counts are within 10 % of ncu's (after the GPCs' merging), and
 whether its DRAM read bytes are within 10 % of ncu's.
   tools/calibration/compare_h100.py [--warpsim build/tools/warpsim] [--csv OUT] [--markdown OUT] [--min-us X] [-j N]
+                                    [--epoch N]
 --min-us drops kernels whose measured time is under X us from the summary (all are listed).
 --markdown writes the tables of docs/calibration.md ("Kernel times"): the summary over all
 launches and over those of 10 us and more, then one row per launch."""
@@ -62,12 +63,16 @@ def main():
     ap.add_argument('--min-us', type=float, default=0.0)
     ap.add_argument('-j', type=int, default=2)
     ap.add_argument('--set', action='append', default=[], help='config override passed to warpsim')
+    ap.add_argument('--epoch', type=int, default=1,
+                    help='warpsim run --epoch: SMs and memory exchange requests every N cycles (default 1)')
     ap.add_argument('--spec-registers', action='store_true',
                     help="simulate with the spec's register count (ptxas for sm_75) instead of the one the "
                          "H100's binary used (ncu's launch__registers_per_thread)")
     a = ap.parse_args()
     rows = list(csv.DictReader(open(a.measured)))
     extra = [x for s in a.set for x in ('--set', s)]
+    if a.epoch > 1:
+        extra += ['--epoch', str(a.epoch)]
     with ThreadPoolExecutor(a.j) as ex:
         # The same launch as on the GPU: the registers per thread ptxas gave the sm_90 binary
         # that was measured (they set the occupancy), unless --spec-registers.

@@ -32,6 +32,7 @@ struct ExecOptions {
   bool functional = false;
   bool no_caches = false;
   uint32_t sample_waves = 0;
+  uint32_t epoch = 1;
   uint32_t sample_launches = 0;
   std::string threads = "auto";
   std::string cache_control = "none";
@@ -123,6 +124,7 @@ int exec(const ExecOptions& o) {
   set("WARPSIM_MODE", o.functional ? "functional" : "timing");
   set("WARPSIM_CACHES", o.no_caches ? "0" : "1");
   set("WARPSIM_SAMPLE", std::to_string(o.sample_waves));
+  set("WARPSIM_EPOCH", std::to_string(o.epoch));
   set("WARPSIM_SAMPLE_LAUNCHES", std::to_string(o.sample_launches));
   parse_thread_count(o.threads, "--threads");  // checked here, so a mistake is warpsim's
   set("WARPSIM_THREADS", o.threads);
@@ -167,6 +169,13 @@ void register_exec_command(CLI::App& app) {
                   "the last timed one's time, scaled by their work")
       ->check(CLI::Range(1, 1000000))
       ->excludes("--functional");
+  cmd->add_option("--epoch", o->epoch,
+                  "SMs and memory exchange requests every CYCLES cycles instead of every cycle: faster, most with "
+                  "--threads, and times that move by a few cycles per memory round trip (docs/performance.md, "
+                  "\"Epochs\"); execution counts stay exact, cache and DRAM counts may move with the times")
+      ->check(CLI::Range(1u, kMaxEpochCycles))
+      ->excludes("--functional")
+      ->capture_default_str();
   cmd->add_option("--threads", o->threads,
                   "host threads per launch, or auto (every core the process may use, at most 8): timing mode "
                   "ticks the SMs on them where that measures faster than one thread, functional mode runs "

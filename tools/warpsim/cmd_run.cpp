@@ -30,6 +30,7 @@ struct RunOptions {
   bool functional = false;
   bool no_caches = false;
   uint32_t sample_waves = 0;
+  uint32_t epoch = 1;
   std::string threads = "auto";
   std::string json_out;
   bool by_line = false;
@@ -58,6 +59,8 @@ int run(const RunOptions& o) {
                       "mode models the caches)");
   lo.no_caches = o.no_caches;
   lo.sample_waves = o.sample_waves;
+  if (o.epoch > 1 && o.functional) throw ConfigError("--epoch sets how timing mode ticks: drop --functional");
+  lo.epoch_cycles = o.epoch;
   lo.threads = parse_thread_count(o.threads, "--threads");
   lo.limits.max_warp_instructions = o.max_instructions;
   lo.limits.max_cycles = o.max_cycles;
@@ -124,6 +127,12 @@ void register_run_command(CLI::App& app) {
                   "(counts stay exact; use 6 waves or more: 2.8 % mean error with 6 on the C2070 specs, "
                   "docs/performance.md)")
       ->check(CLI::Range(1, 1000));
+  cmd->add_option("--epoch", o->epoch,
+                  "SMs and memory exchange requests every CYCLES cycles instead of every cycle: faster, most with "
+                  "--threads, and times that move by a few cycles per memory round trip (docs/performance.md, "
+                  "\"Epochs\"); execution counts stay exact, cache and DRAM counts may move with the times")
+      ->check(CLI::Range(1u, kMaxEpochCycles))
+      ->capture_default_str();
   cmd->add_option("--threads", o->threads,
                   "host threads, or auto (every core the process may use, at most 8): timing mode ticks the "
                   "SMs on them where that measures faster than one thread (a timeline or --trace-warp uses one), "
