@@ -288,7 +288,19 @@ class Runtime {
   void update_capture_dependencies(const void* stream, void* const* deps, size_t ndeps, unsigned flags);
 
   // --- Streams and events (simulated time) ---
-  void* create_stream();
+  // What a stream says about itself (cudaStreamGetFlags/Priority/Id).
+  struct StreamProperties {
+    unsigned flags = 0;  // cudaStreamNonBlocking or not
+    int priority = 0;    // within stream_priority_range()
+    uint64_t id = 0;     // unique and increasing in creation order; the null and legacy streams share one
+  };
+  // `flags` (0 or cudaStreamNonBlocking; checked by the caller) and `priority`, clamped to
+  // the device's range as CUDA does.
+  void* create_stream(unsigned flags = 0, int priority = 0);
+  // The special streams (null, legacy, per-thread) answer flags 0 and priority 0.
+  StreamProperties stream_properties(const void* stream, const char* call) const;
+  // cudaDeviceGetStreamPriorityRange: {least, greatest} (runtime_device.cpp).
+  std::pair<int, int> stream_priority_range() const;
   void destroy_stream(void* stream);
   void check_stream(const void* stream, const char* call) const;
   // cudaStreamAttachMemAsync: checks only, since managed memory is always coherent here.
@@ -534,7 +546,8 @@ class Runtime {
   bool queueing_ = false;
   bool draining_ = false;
   bool drop_printf_ = false;  // drain_at_exit()
-  std::set<const void*> streams_;
+  std::map<const void*, StreamProperties> streams_;
+  uint64_t next_stream_id_ = 3;  // 1: the null (legacy) stream, 2: the per-thread stream
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::map<const void*, unsigned> event_flags_;  // cudaEventCreateWithFlags' flags
   std::unique_ptr<IpcTable> ipc_;                // exported and opened IPC memory and events

@@ -62,7 +62,20 @@ constexpr std::pair<int, int> kHopperTextureLimits[] = {
     {68, 2046},      {69, 268435456}, {70, 131072}, {71, 65000}, {72, 2097120}, {73, 32768}, {74, 32768},
     {77, 32768}};
 
+// CUDA's stream priorities (cudaDeviceGetStreamPriorityRange): {least, greatest}. An H200
+// (cc 9.0, driver 580) reports 0 and -5 (tests/750_runtime/programs/stream_properties.expected);
+// devices before cc 3.5 have none (CUDA Programming Guide, "Stream Priorities") and report 0
+// and 0. Capabilities between are given Hopper's range, not measured here.
+std::pair<int, int> priority_range(int cc_major, int cc_minor) {
+  if (cc_major < 3 || (cc_major == 3 && cc_minor < 5)) return {0, 0};
+  return {0, -5};
+}
+
 }  // namespace
+
+std::pair<int, int> Runtime::stream_priority_range() const {
+  return priority_range(spec().cc_major(), spec().cc_minor());
+}
 
 void Runtime::device_properties(cuda::DeviceProp* p) const {
   if (!p) throw ApiError(cuda::ErrorInvalidValue, "cudaGetDeviceProperties: prop is NULL");
@@ -108,6 +121,7 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   p->localL1CacheSupported = s.has_l1;
   p->sharedMemPerMultiprocessor = s.sm.shared_memory;
   p->regsPerMultiprocessor = as_int(s.sm.registers);
+  p->streamPrioritiesSupported = stream_priority_range().second != 0;
   p->managedMemory = 1;
   p->cooperativeLaunch = 1;
   p->canUseHostPointerForRegisteredMem = 1;
@@ -153,6 +167,7 @@ int Runtime::device_attribute(int attr) const {
     case 42: return p.maxTexture1DLayered[0];    // cudaDevAttrMaxTexture1DLayeredWidth
     case 43: return p.maxTexture1DLayered[1];
     case 51: return as_int(p.texturePitchAlignment);  // cudaDevAttrTexturePitchAlignment
+    case 78: return p.streamPrioritiesSupported;      // cudaDevAttrStreamPrioritiesSupported
     case 79: return p.globalL1CacheSupported;         // cudaDevAttrGlobalL1CacheSupported
     case 80: return p.localL1CacheSupported;
     case 131: return p.deviceNumaId;                  // cudaDevAttrNumaId: -1, not a NUMA node

@@ -4,6 +4,7 @@
 // cudaEventElapsedTime measures the simulated GPU.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "sim/runtime/runtime.hpp"
@@ -40,10 +41,20 @@ void Runtime::drain_at_exit() {
   drain();
 }
 
-void* Runtime::create_stream() {
+void* Runtime::create_stream(unsigned flags, int priority) {
   handles_.push_back(std::make_unique<char>());
-  streams_.insert(handles_.back().get());
+  const auto [least, greatest] = stream_priority_range();
+  streams_[handles_.back().get()] = {flags, std::clamp(priority, greatest, least), next_stream_id_++};
   return handles_.back().get();
+}
+
+Runtime::StreamProperties Runtime::stream_properties(const void* stream, const char* call) const {
+  const uintptr_t special = reinterpret_cast<uintptr_t>(stream);
+  if (special <= 2) return {0, 0, special == 2 ? 2u : 1u};  // per-thread: 2; null and legacy: 1
+  auto it = streams_.find(stream);
+  if (it == streams_.end())
+    throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: {} is not a live stream", call, stream));
+  return it->second;
 }
 
 void Runtime::check_stream(const void* stream, const char* call) const {

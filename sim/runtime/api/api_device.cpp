@@ -116,9 +116,10 @@ WARPSIM_API int cudaDeviceCanAccessPeer(int* can, int, int) {
 }
 
 WARPSIM_API int cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
-  return call("cudaDeviceGetStreamPriorityRange", [&](Runtime&) {
-    if (least) *least = 0;
-    if (greatest) *greatest = 0;
+  return call("cudaDeviceGetStreamPriorityRange", [&](Runtime& rt) {
+    const auto [l, g] = rt.stream_priority_range();
+    if (least) *least = l;
+    if (greatest) *greatest = g;
   });
 }
 

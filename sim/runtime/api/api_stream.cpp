@@ -10,25 +10,79 @@ using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
 using warpsim::runtime::api::ordered_call;
 
-WARPSIM_API int cudaStreamCreate(void** stream) {
-  return call("cudaStreamCreate", [&](Runtime& rt) {
-    *stream = rt.create_stream();
+namespace {
+
+// cudaStreamCreate*: flags other than cudaStreamDefault and cudaStreamNonBlocking are
+// cudaErrorInvalidValue (as on an H200: stream_properties.cu).
+int create_stream(const char* name, void** stream, unsigned flags, int priority) {
+  return call(name, [&](Runtime& rt) {
+    if (!stream) throw ApiError(warpsim::cuda::ErrorInvalidValue, fmt::format("{}: pStream is NULL", name));
+    if (flags > 1)
+      throw ApiError(warpsim::cuda::ErrorInvalidValue,
+                     fmt::format("{}: flags {} is not cudaStreamDefault (0) or cudaStreamNonBlocking (1)", name, flags));
+    *stream = rt.create_stream(flags, priority);
     driver::note_owner(*stream);  // the current context's, as the driver's are
   });
 }
 
-WARPSIM_API int cudaStreamCreateWithFlags(void** stream, unsigned) {
-  return call("cudaStreamCreateWithFlags", [&](Runtime& rt) {
-    *stream = rt.create_stream();
-    driver::note_owner(*stream);  // the current context's, as the driver's are
-  });
+// The special stream a _ptsz form's null stream stands for: the per-thread one.
+void* per_thread(void* stream) { return stream ? stream : reinterpret_cast<void*>(uintptr_t(2)); }
+
+}  // namespace
+
+WARPSIM_API int cudaStreamCreate(void** stream) { return create_stream("cudaStreamCreate", stream, 0, 0); }
+
+WARPSIM_API int cudaStreamCreateWithFlags(void** stream, unsigned flags) {
+  return create_stream("cudaStreamCreateWithFlags", stream, flags, 0);
 }
 
-WARPSIM_API int cudaStreamCreateWithPriority(void** stream, unsigned, int) {
-  return call("cudaStreamCreateWithPriority", [&](Runtime& rt) {
-    *stream = rt.create_stream();
-    driver::note_owner(*stream);  // the current context's, as the driver's are
+// A priority outside the device's range is clamped to it (cudaDeviceGetStreamPriorityRange).
+WARPSIM_API int cudaStreamCreateWithPriority(void** stream, unsigned flags, int priority) {
+  return create_stream("cudaStreamCreateWithPriority", stream, flags, priority);
+}
+
+// What a stream says about itself. The null, legacy and per-thread streams: flags 0,
+// priority 0; the null and legacy streams share an id, the per-thread stream has its own.
+WARPSIM_API int cudaStreamGetFlags(void* stream, unsigned* flags) {
+  return call("cudaStreamGetFlags", [&](Runtime& rt) {
+    if (!flags) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamGetFlags: flags is NULL");
+    *flags = rt.stream_properties(stream, "cudaStreamGetFlags").flags;
   });
+}
+WARPSIM_API int cudaStreamGetFlags_ptsz(void* stream, unsigned* flags) {
+  return cudaStreamGetFlags(per_thread(stream), flags);
+}
+
+WARPSIM_API int cudaStreamGetPriority(void* stream, int* priority) {
+  return call("cudaStreamGetPriority", [&](Runtime& rt) {
+    if (!priority) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamGetPriority: priority is NULL");
+    *priority = rt.stream_properties(stream, "cudaStreamGetPriority").priority;
+  });
+}
+WARPSIM_API int cudaStreamGetPriority_ptsz(void* stream, int* priority) {
+  return cudaStreamGetPriority(per_thread(stream), priority);
+}
+
+WARPSIM_API int cudaStreamGetId(void* stream, unsigned long long* id) {
+  return call("cudaStreamGetId", [&](Runtime& rt) {
+    if (!id) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamGetId: streamId is NULL");
+    *id = rt.stream_properties(stream, "cudaStreamGetId").id;
+  });
+}
+WARPSIM_API int cudaStreamGetId_ptsz(void* stream, unsigned long long* id) {
+  return cudaStreamGetId(per_thread(stream), id);
+}
+
+// The one simulated device. (Into NULL: an H200's runtime crashes; this one says so.)
+WARPSIM_API int cudaStreamGetDevice(void* stream, int* device) {
+  return call("cudaStreamGetDevice", [&](Runtime& rt) {
+    if (!device) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamGetDevice: device is NULL");
+    rt.stream_properties(stream, "cudaStreamGetDevice");  // a live stream
+    *device = 0;
+  });
+}
+WARPSIM_API int cudaStreamGetDevice_ptsz(void* stream, int* device) {
+  return cudaStreamGetDevice(per_thread(stream), device);
 }
 
 WARPSIM_API int cudaStreamDestroy(void* stream) {

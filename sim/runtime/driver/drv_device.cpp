@@ -203,9 +203,10 @@ WARPSIM_DRIVER_API int cuCtxGetLimit(size_t* value, int limit) {
 }
 
 WARPSIM_DRIVER_API int cuCtxGetStreamPriorityRange(int* least, int* greatest) {
-  return check("cuCtxGetStreamPriorityRange", Needs::Context, [&] {
-    if (least) *least = 0;
-    if (greatest) *greatest = 0;
+  return call("cuCtxGetStreamPriorityRange", Needs::Context, [&](Runtime& rt) {
+    const auto [l, g] = rt.stream_priority_range();
+    if (least) *least = l;
+    if (greatest) *greatest = g;
   });
 }
 

@@ -11,13 +11,23 @@ namespace cuda = warpsim::cuda;
 
 namespace {
 
-int create_stream(const char* name, void** stream) {
+int create_stream(const char* name, void** stream, unsigned flags, int priority) {
   return call(name, Needs::Context, [&](Runtime& rt) {
     require(stream, name, "phStream");
-    *stream = rt.create_stream();
+    *stream = rt.create_stream(flags & 1, priority);  // CU_STREAM_NON_BLOCKING
     note_owner(*stream);
   });
 }
+
+// What a stream says about itself (as the runtime API's cudaStreamGet*: api_stream.cpp).
+template <typename T, typename F>
+int stream_property(const char* name, void* stream, T* out, const char* what, F get) {
+  return call(name, Needs::Context, [&](Runtime& rt) {
+    require(out, name, what);
+    *out = get(rt.stream_properties(stream, name));
+  });
+}
+void* per_thread(void* stream) { return stream ? stream : reinterpret_cast<void*>(uintptr_t(2)); }
 
 int stream_synchronize(void* stream) {
   return call("cuStreamSynchronize", Needs::Context, [&](Runtime& rt) {
@@ -55,9 +65,36 @@ int stream_context_of(const char* name, void* stream, void** ctx) {
 }
 }  // namespace
 
-WARPSIM_DRIVER_API int cuStreamCreate(void** stream, unsigned) { return create_stream("cuStreamCreate", stream); }
-WARPSIM_DRIVER_API int cuStreamCreateWithPriority(void** stream, unsigned, int) {
-  return create_stream("cuStreamCreateWithPriority", stream);
+WARPSIM_DRIVER_API int cuStreamCreate(void** stream, unsigned flags) {
+  return create_stream("cuStreamCreate", stream, flags, 0);
+}
+WARPSIM_DRIVER_API int cuStreamCreateWithPriority(void** stream, unsigned flags, int priority) {
+  return create_stream("cuStreamCreateWithPriority", stream, flags, priority);
+}
+WARPSIM_DRIVER_API int cuStreamGetFlags(void* stream, unsigned* flags) {
+  return stream_property("cuStreamGetFlags", stream, flags, "flags", [](auto p) { return p.flags; });
+}
+WARPSIM_DRIVER_API int cuStreamGetFlags_ptsz(void* stream, unsigned* flags) {
+  return cuStreamGetFlags(per_thread(stream), flags);
+}
+WARPSIM_DRIVER_API int cuStreamGetPriority(void* stream, int* priority) {
+  return stream_property("cuStreamGetPriority", stream, priority, "priority", [](auto p) { return p.priority; });
+}
+WARPSIM_DRIVER_API int cuStreamGetPriority_ptsz(void* stream, int* priority) {
+  return cuStreamGetPriority(per_thread(stream), priority);
+}
+WARPSIM_DRIVER_API int cuStreamGetId(void* stream, unsigned long long* id) {
+  return stream_property("cuStreamGetId", stream, id, "streamId", [](auto p) { return (unsigned long long)p.id; });
+}
+WARPSIM_DRIVER_API int cuStreamGetId_ptsz(void* stream, unsigned long long* id) {
+  return cuStreamGetId(per_thread(stream), id);
+}
+// The one simulated device (CUdevice 0).
+WARPSIM_DRIVER_API int cuStreamGetDevice(void* stream, int* device) {
+  return stream_property("cuStreamGetDevice", stream, device, "device", [](auto) { return 0; });
+}
+WARPSIM_DRIVER_API int cuStreamGetDevice_ptsz(void* stream, int* device) {
+  return cuStreamGetDevice(per_thread(stream), device);
 }
 WARPSIM_DRIVER_API int cuStreamDestroy_v2(void* stream) {
   return call("cuStreamDestroy", Needs::Context, [&](Runtime& rt) {
