@@ -288,6 +288,14 @@ class Runtime {
   void update_capture_dependencies(const void* stream, void* const* deps, size_t ndeps, unsigned flags);
 
   // --- Streams and events (simulated time) ---
+  // The special stream handles: the null stream (0), cudaStreamLegacy (1) and
+  // cudaStreamPerThread (2); they stand for the device's default stream and are never made.
+  static constexpr uintptr_t kPerThreadStream = 2;
+  static bool special_stream(const void* stream) { return reinterpret_cast<uintptr_t>(stream) <= kPerThreadStream; }
+  // The stream a _ptsz form's argument stands for: its null stream is the per-thread one.
+  static void* per_thread_default(void* stream) {
+    return stream ? stream : reinterpret_cast<void*>(kPerThreadStream);
+  }
   // What a stream says about itself (cudaStreamGetFlags/Priority/Id).
   struct StreamProperties {
     unsigned flags = 0;  // cudaStreamNonBlocking or not

@@ -141,7 +141,7 @@ void Runtime::run_conditional(const GraphNode& n, void* stream) {
 void Runtime::begin_capture_to_graph(const void* stream, const void* handle, void* const* deps, size_t ndeps) {
   check_stream(stream, "cudaStreamBeginCaptureToGraph");
   Graph& g = graph(handle, "cudaStreamBeginCaptureToGraph");
-  if (reinterpret_cast<uintptr_t>(stream) <= 2)
+  if (special_stream(stream))
     throw ApiError(cuda::ErrorStreamCaptureUnsupported,
                    "cudaStreamBeginCaptureToGraph: the default stream cannot be captured; use a stream from "
                    "cudaStreamCreate");

@@ -263,7 +263,7 @@ void Runtime::no_capture(const void* stream, const char* call) const {
 
 void Runtime::begin_capture(const void* stream) {
   check_stream(stream, "cudaStreamBeginCapture");
-  if (reinterpret_cast<uintptr_t>(stream) <= 2)
+  if (special_stream(stream))
     throw ApiError(cuda::ErrorStreamCaptureUnsupported,
                    "cudaStreamBeginCapture: the default stream cannot be captured; use a stream from cudaStreamCreate");
   if (capturing(stream))

@@ -13,7 +13,7 @@ namespace warpsim::runtime {
 namespace {
 
 // The default stream has one window whichever name a program uses for it.
-const void* stream_key(const void* stream) { return reinterpret_cast<uintptr_t>(stream) <= 2 ? nullptr : stream; }
+const void* stream_key(const void* stream) { return Runtime::special_stream(stream) ? nullptr : stream; }
 
 const char* property_name(int p) {
   switch (p) {

@@ -49,20 +49,17 @@ void* Runtime::create_stream(unsigned flags, int priority) {
 }
 
 Runtime::StreamProperties Runtime::stream_properties(const void* stream, const char* call) const {
-  const uintptr_t special = reinterpret_cast<uintptr_t>(stream);
-  if (special <= 2) return {0, 0, special == 2 ? 2u : 1u};  // per-thread: 2; null and legacy: 1
+  if (special_stream(stream)) {  // ids: the per-thread stream's own, the null and legacy streams' one
+    const bool per_thread = reinterpret_cast<uintptr_t>(stream) == kPerThreadStream;
+    return {0, 0, per_thread ? uint64_t(2) : uint64_t(1)};
+  }
   auto it = streams_.find(stream);
   if (it == streams_.end())
     throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: {} is not a live stream", call, stream));
   return it->second;
 }
 
-void Runtime::check_stream(const void* stream, const char* call) const {
-  // 0 is the legacy default stream, 1 cudaStreamLegacy, 2 cudaStreamPerThread.
-  if (reinterpret_cast<uintptr_t>(stream) <= 2) return;
-  if (!streams_.count(stream))
-    throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("{}: {} is not a live stream", call, stream));
-}
+void Runtime::check_stream(const void* stream, const char* call) const { stream_properties(stream, call); }
 
 void Runtime::attach_managed(const void* stream, const void* ptr, unsigned flags) const {
   check_stream(stream, "cudaStreamAttachMemAsync");
@@ -75,7 +72,7 @@ void Runtime::attach_managed(const void* stream, const void* ptr, unsigned flags
 }
 
 void Runtime::destroy_stream(void* stream) {
-  if (reinterpret_cast<uintptr_t>(stream) <= 2 || !streams_.erase(stream))
+  if (special_stream(stream) || !streams_.erase(stream))
     throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("cudaStreamDestroy: {} is not a live stream", stream));
   stream_windows_.erase(stream);
 }

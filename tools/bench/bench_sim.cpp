@@ -52,6 +52,12 @@ double run_once(const DeviceSpec& dev_spec, const LaunchSpec& spec, SimMode mode
   return secs;
 }
 
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 // Rounds of a serial and a parallel timing run of `spec` (the order alternates between
 // rounds, so a drift in the machine's speed affects both alike).
 void parallel_rounds(const DeviceSpec& dev, const LaunchSpec& spec, const char* name, uint32_t threads, int rounds) {
@@ -77,16 +83,8 @@ void parallel_rounds(const DeviceSpec& dev, const LaunchSpec& spec, const char* 
     fmt::print("{:>5} {:>10.3f} {:>10.3f} {:>8.2f}x\n", r + 1, t1, t2, t1 / t2);
   }
   std::sort(ups.begin(), ups.end());
-  const size_t n = ups.size();
-  const double median = n % 2 ? ups[n / 2] : (ups[n / 2 - 1] + ups[n / 2]) / 2;
   fmt::print("speed-up with {} threads ({} warp insts): median {:.2f}x, range {:.2f}x-{:.2f}x over {} rounds\n",
-             threads, insts, median, ups.front(), ups.back(), n);
-}
-
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+             threads, insts, median_of(ups), ups.front(), ups.back(), ups.size());
 }
 
 // Rounds of three timing runs of `spec`: 1 thread every cycle (the reference), 1 thread and

@@ -25,9 +25,6 @@ int create_stream(const char* name, void** stream, unsigned flags, int priority)
   });
 }
 
-// The special stream a _ptsz form's null stream stands for: the per-thread one.
-void* per_thread(void* stream) { return stream ? stream : reinterpret_cast<void*>(uintptr_t(2)); }
-
 }  // namespace
 
 WARPSIM_API int cudaStreamCreate(void** stream) { return create_stream("cudaStreamCreate", stream, 0, 0); }
@@ -50,7 +47,7 @@ WARPSIM_API int cudaStreamGetFlags(void* stream, unsigned* flags) {
   });
 }
 WARPSIM_API int cudaStreamGetFlags_ptsz(void* stream, unsigned* flags) {
-  return cudaStreamGetFlags(per_thread(stream), flags);
+  return cudaStreamGetFlags(Runtime::per_thread_default(stream), flags);
 }
 
 WARPSIM_API int cudaStreamGetPriority(void* stream, int* priority) {
@@ -60,7 +57,7 @@ WARPSIM_API int cudaStreamGetPriority(void* stream, int* priority) {
   });
 }
 WARPSIM_API int cudaStreamGetPriority_ptsz(void* stream, int* priority) {
-  return cudaStreamGetPriority(per_thread(stream), priority);
+  return cudaStreamGetPriority(Runtime::per_thread_default(stream), priority);
 }
 
 WARPSIM_API int cudaStreamGetId(void* stream, unsigned long long* id) {
@@ -70,7 +67,7 @@ WARPSIM_API int cudaStreamGetId(void* stream, unsigned long long* id) {
   });
 }
 WARPSIM_API int cudaStreamGetId_ptsz(void* stream, unsigned long long* id) {
-  return cudaStreamGetId(per_thread(stream), id);
+  return cudaStreamGetId(Runtime::per_thread_default(stream), id);
 }
 
 // The one simulated device. (Into NULL: an H200's runtime crashes; this one says so.)
@@ -82,7 +79,7 @@ WARPSIM_API int cudaStreamGetDevice(void* stream, int* device) {
   });
 }
 WARPSIM_API int cudaStreamGetDevice_ptsz(void* stream, int* device) {
-  return cudaStreamGetDevice(per_thread(stream), device);
+  return cudaStreamGetDevice(Runtime::per_thread_default(stream), device);
 }
 
 WARPSIM_API int cudaStreamDestroy(void* stream) {

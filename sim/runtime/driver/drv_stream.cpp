@@ -27,7 +27,6 @@ int stream_property(const char* name, void* stream, T* out, const char* what, F 
     *out = get(rt.stream_properties(stream, name));
   });
 }
-void* per_thread(void* stream) { return stream ? stream : reinterpret_cast<void*>(uintptr_t(2)); }
 
 int stream_synchronize(void* stream) {
   return call("cuStreamSynchronize", Needs::Context, [&](Runtime& rt) {
@@ -75,26 +74,26 @@ WARPSIM_DRIVER_API int cuStreamGetFlags(void* stream, unsigned* flags) {
   return stream_property("cuStreamGetFlags", stream, flags, "flags", [](auto p) { return p.flags; });
 }
 WARPSIM_DRIVER_API int cuStreamGetFlags_ptsz(void* stream, unsigned* flags) {
-  return cuStreamGetFlags(per_thread(stream), flags);
+  return cuStreamGetFlags(Runtime::per_thread_default(stream), flags);
 }
 WARPSIM_DRIVER_API int cuStreamGetPriority(void* stream, int* priority) {
   return stream_property("cuStreamGetPriority", stream, priority, "priority", [](auto p) { return p.priority; });
 }
 WARPSIM_DRIVER_API int cuStreamGetPriority_ptsz(void* stream, int* priority) {
-  return cuStreamGetPriority(per_thread(stream), priority);
+  return cuStreamGetPriority(Runtime::per_thread_default(stream), priority);
 }
 WARPSIM_DRIVER_API int cuStreamGetId(void* stream, unsigned long long* id) {
   return stream_property("cuStreamGetId", stream, id, "streamId", [](auto p) { return (unsigned long long)p.id; });
 }
 WARPSIM_DRIVER_API int cuStreamGetId_ptsz(void* stream, unsigned long long* id) {
-  return cuStreamGetId(per_thread(stream), id);
+  return cuStreamGetId(Runtime::per_thread_default(stream), id);
 }
 // The one simulated device (CUdevice 0).
 WARPSIM_DRIVER_API int cuStreamGetDevice(void* stream, int* device) {
   return stream_property("cuStreamGetDevice", stream, device, "device", [](auto) { return 0; });
 }
 WARPSIM_DRIVER_API int cuStreamGetDevice_ptsz(void* stream, int* device) {
-  return cuStreamGetDevice(per_thread(stream), device);
+  return cuStreamGetDevice(Runtime::per_thread_default(stream), device);
 }
 WARPSIM_DRIVER_API int cuStreamDestroy_v2(void* stream) {
   return call("cuStreamDestroy", Needs::Context, [&](Runtime& rt) {
