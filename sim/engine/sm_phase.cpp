@@ -2,12 +2,17 @@
 
 #include <algorithm>
 #include <bit>
+#include <utility>
 
+#include "sim/engine/phase_chooser.hpp"
 #include "sim/foundation/launch_stats_merge.hpp"
 
 namespace warpsim {
 
 namespace {
+
+// Epochs on threads: SM groups per thread.
+constexpr uint32_t kEpochGroupsPerThread = 4;
 
 // Instructions that must not issue while other SMs tick: global (or generic) stores,
 // atomics and surface stores change what another SM's load would read, and printf records
@@ -42,6 +47,10 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept
   if (kept) pool_ = kept;
   pool_->chooser.resume();
   const uint32_t n = base_.spec->sm.count;
+  nthreads_ = nshares_;
+  // Epochs: a few groups per thread, so that the thread that also ticks the memory system
+  // can own fewer SMs (rebalance).
+  if (epochs_ && nthreads_ > 1) nshares_ = std::min<uint32_t>(std::max<uint32_t>(n, 1), kEpochGroupsPerThread * nthreads_);
   const uint32_t nt = nshares_;
   const sm::LaunchContext& ctx = *base_.ctx;
   wiring_.assign(nt, base_);
@@ -76,9 +85,10 @@ SmPhase::SmPhase(const sm::SmShared& base, uint32_t threads, TimingThreads* kept
   issued_.assign(n, 0);
   faults_.resize(n);
   if (epochs_) {
-    responses_.resize(n);
-    next_tick_.assign(n, 0);
-    last_.assign(n, 0);
+    busy_.resize(nthreads_);
+    for (uint32_t t = 0; t <= nthreads_; ++t) owned_.push_back(uint32_t(uint64_t(nt) * t / nthreads_));
+    epoch_sm_.resize(n);
+    responded_.assign(n, 0);
   }
   total_insts_ = base_.stats->exec.inst_executed;
 }
@@ -184,7 +194,7 @@ uint64_t SmPhase::tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& 
     ++parallel_cycles_;
     now_ = now;
     std::unique_ptr<WorkerTeam>& team = pool_->team;
-    if (!team || team->shares() != nshares_) team = std::make_unique<WorkerTeam>(nshares_);
+    if (!team || team->shares() != nthreads_) team = std::make_unique<WorkerTeam>(nthreads_);
     const bool prompt = team->run(&SmPhase::run_share, this);
     if (adaptive_) pace(prompt, now);
     for (size_t i = 0; i < n; ++i) {
@@ -204,104 +214,167 @@ uint64_t SmPhase::tick_due(uint64_t now, mem::MemorySystem& memory, LimitGuard& 
 
 uint32_t SmPhase::advance(size_t i, uint64_t end, bool first_pass) {
   sm::SmCore& s = *sms_[i];
+  EpochSm& e = epoch_sm_[i];
   uint32_t issued = 0;
-  uint64_t t = next_tick_[i], last = last_[i];  // locals: the workers' entries share cache lines
+  uint64_t t = e.next_tick, last = e.last;
   while (t < end) {
     if (first_pass && s.alone_from <= t) break;
     issued += s.tick(t);
     last = t;
     t = std::max(t + 1, s.wake);  // as the cycle-by-cycle runner: due while wake <= now
   }
-  next_tick_[i] = t;
-  last_[i] = last;
-  wakes_[i] = s.wake;
-  alone_from_[i] = s.alone_from;
-  holds_[i] = !s.held_submits().empty();
+  e.next_tick = t;
+  e.last = last;
   return issued;
 }
 
 void SmPhase::run_epoch_share(void* self, uint32_t share) {
   SmPhase& p = *static_cast<SmPhase*>(self);
-  const uint64_t end = p.end_;
+  const uint64_t now = p.now_, end = p.end_;
   const uint32_t last = p.first_sm_[share + 1];
   for (uint32_t i = p.first_sm_[share]; i < last; ++i) {
-    p.issued_[i] = 0;
+    if (!p.sms_[i]) continue;
+    sm::SmCore& s = *p.sms_[i];
+    EpochSm& e = p.epoch_sm_[i];
+    e.issued = 0;
+    e.last = 0;
     try {
-      if (std::vector<uint64_t>& rs = p.responses_[i]; !rs.empty()) {
-        sm::SmCore& s = *p.sms_[i];
-        for (uint64_t token : rs) s.memory_response(token, p.now_);
-        rs.clear();
-        p.next_tick_[i] = std::max(p.now_, s.wake);
-        p.wakes_[i] = s.wake;
-        p.alone_from_[i] = s.alone_from;
-      }
-      if (p.next_tick_[i] < end) p.issued_[i] = p.advance(i, end, /*first_pass=*/true);
+      for (uint64_t token : e.responses) s.memory_response(token, now);
+      e.responses.clear();
+      e.next_tick = std::max(now, s.wake);
+      if (e.next_tick < end) e.issued = p.advance(i, end, /*first_pass=*/true);
     } catch (...) {
       p.faults_[i] = std::current_exception();
       return;  // the launch stops at the first fault; later SMs do not matter
     }
+    e.wake = s.wake;
+    e.alone_from = s.alone_from;
+    e.holds = !s.held_submits().empty();
   }
 }
 
-uint64_t SmPhase::tick_epoch(uint64_t start, uint64_t end, mem::MemorySystem& memory, LimitGuard& limits) {
+void SmPhase::run_memory_range() {
+  MemoryRange& r = *range_;
+  try {
+    for (uint64_t t = std::max(r.next, r.from); t < r.to; t = std::max(t + 1, r.next)) {
+      memory_->tick(t);
+      r.next = memory_->next_event(t);
+      r.last = t;
+    }
+  } catch (...) {
+    memory_fault_ = std::current_exception();
+  }
+}
+
+void SmPhase::run_epoch_tasks(void* self, uint32_t thread) {
+  SmPhase& p = *static_cast<SmPhase*>(self);
+  // The calling thread (0) ticks the memory system, so that its state stays in one core's
+  // caches, and thread t the groups it owns: each SM's state stays in one core's caches
+  // too, but when the owners change (rebalance). Taking another thread's groups when done
+  // measured slower: the SMs' state moves between the cores.
+  if (thread == 0 && p.has_memory_task_) p.run_memory_range();
+  for (uint32_t g = p.owned_[thread]; g < p.owned_[thread + 1]; ++g) run_epoch_share(self, g);
+  p.busy_[thread].ns = PhaseChooser::host_stamp();
+}
+
+void SmPhase::rebalance() {
+  // Thread 0 ticks the memory system besides its groups: it owns fewer groups when its
+  // tasks take longer than a worker's by more than a group's time, more when a worker's do.
+  const uint32_t nt = nthreads_, g = nshares_;
+  double own0 = double(busy_[0].sum), slowest = 0, workers = 0;
+  for (uint32_t t = 1; t < nt; ++t) {
+    slowest = std::max(slowest, double(busy_[t].sum));
+    workers += double(busy_[t].sum);
+  }
+  const uint32_t n0 = owned_[1];
+  const double group = workers / double(g - n0);
+  uint32_t m = n0;
+  if (own0 - slowest > group && n0 > 0) --m;
+  else if (slowest - own0 > group && g - n0 > nt - 1) ++m;
+  if (m != n0)
+    for (uint32_t t = 1; t < nt; ++t) owned_[t] = m + (g - m) * (t - 1) / (nt - 1);
+  for (uint32_t t = 0; t < nt; ++t) busy_[t].sum = 0;
+  balance_window_ = 0;
+}
+
+uint64_t SmPhase::tick_epoch(uint64_t start, uint64_t end, mem::MemorySystem& memory, LimitGuard& limits,
+                             MemoryRange& range) {
   const size_t n = sms_.size();
   uint32_t busy_shares = 0;
   uint64_t due_sms = 0;
   for (uint32_t t = 0; t < nshares_; ++t) {
     bool due = false;
     for (uint32_t i = first_sm_[t]; i < first_sm_[t + 1]; ++i) {
-      next_tick_[i] = std::max(start, wakes_[i]);
-      last_[i] = start;
-      const bool d = next_tick_[i] < end || !responses_[i].empty();
+      const bool d = wakes_[i] < end || responded_[i];
+      responded_[i] = 0;
       due |= d;
       due_sms += d;
     }
     busy_shares += due;
   }
-  // First pass: on the workers when SMs of two shares are due and parallel epochs measure
+  memory_ = &memory;
+  range_ = &range;
+  has_memory_task_ = std::max(range.next, range.from) < range.to;
+  // First pass: on the workers when two tasks have work and parallel epochs measure
   // cheaper (PhaseChooser, which also sees a host too busy for the workers; an epoch is
   // long against a worker's wake-up, so the per-cycle pacing does not apply).
   now_ = start;
   end_ = end;
   bool parallel = false;
-  if (nshares_ > 1) {
+  if (nthreads_ > 1) {
     PhaseChooser& chooser = pool_->chooser;
-    parallel = (!adaptive_ || chooser.allow()) && busy_shares >= 2;
+    parallel = (!adaptive_ || chooser.allow()) && busy_shares + (has_memory_task_ ? 1 : 0) >= 2;
     if (adaptive_) chooser.count(due_sms);
   }
+  memory.freeze_admission();
   if (parallel) {
     ++parallel_cycles_;
     std::unique_ptr<WorkerTeam>& team = pool_->team;
-    if (!team || team->shares() != nshares_) team = std::make_unique<WorkerTeam>(nshares_);
-    team->run(&SmPhase::run_epoch_share, this);
+    if (!team || team->shares() != nthreads_) team = std::make_unique<WorkerTeam>(nthreads_);
+    const uint64_t began = PhaseChooser::host_stamp();
+    team->run(&SmPhase::run_epoch_tasks, this);
+    for (uint32_t t = 0; t < nthreads_; ++t) busy_[t].sum += busy_[t].ns - began;
+    if (++balance_window_ == kBalanceWindow) rebalance();
   } else {
-    for (uint32_t t = 0; t < nshares_; ++t) run_epoch_share(this, t);
+    if (has_memory_task_) run_memory_range();
+    for (uint32_t g = 0; g < nshares_; ++g) run_epoch_share(this, g);
   }
+  memory.thaw_admission();
+  if (memory_fault_) std::rethrow_exception(std::exchange(memory_fault_, nullptr));
   for (size_t i = 0; i < n; ++i) {
     if (faults_[i]) std::rethrow_exception(faults_[i]);
-    if (issued_[i]) limits.on_instructions(total_insts_ += issued_[i]);
+    if (const uint32_t k = epoch_sm_[i].issued) limits.on_instructions(total_insts_ += k);
   }
   // Second pass: what the first left, one SM after the other.
-  for (size_t i = 0; i < n; ++i)
-    if (next_tick_[i] < end)
-      if (const uint32_t k = advance(i, end, /*first_pass=*/false)) limits.on_instructions(total_insts_ += k);
+  for (size_t i = 0; i < n; ++i) {
+    EpochSm& e = epoch_sm_[i];
+    if (!sms_[i] || e.next_tick >= end) continue;
+    if (const uint32_t k = advance(i, end, /*first_pass=*/false)) limits.on_instructions(total_insts_ += k);
+    sm::SmCore& s = *sms_[i];
+    e.wake = s.wake;
+    e.alone_from = s.alone_from;
+    e.holds = !s.held_submits().empty();
+  }
   uint64_t next = sm::kNever;
-  last_tick_ = start;
+  last_tick_ = 0;
   for (size_t i = 0; i < n; ++i) {
     if (!sms_[i]) continue;
+    const EpochSm& e = epoch_sm_[i];
+    wakes_[i] = e.wake;
+    alone_from_[i] = e.alone_from;
     note_finite(i);
     next = std::min(next, wakes_[i]);
-    last_tick_ = std::max(last_tick_, last_[i]);
-    if (holds_[i]) {
-      sms_[i]->held_submits().apply(memory, static_cast<uint32_t>(i));
-      holds_[i] = 0;
-    }
+    last_tick_ = std::max(last_tick_, e.last);
+    if (e.holds) sms_[i]->held_submits().apply(memory, static_cast<uint32_t>(i));
   }
   return next;
 }
 
 bool SmPhase::hold_responses(std::vector<mem::MemResponse>& responses) {
-  for (const mem::MemResponse& r : responses) responses_[r.sm].push_back(r.token);
+  for (const mem::MemResponse& r : responses) {
+    epoch_sm_[r.sm].responses.push_back(r.token);
+    responded_[r.sm] = 1;
+  }
   const bool any = !responses.empty();
   responses.clear();
   return any;

@@ -1,9 +1,9 @@
 // The SMs of one timed launch and the SM phase of each cycle: every SM whose wake time has
 // come ticks, serially or, with threads > 1, in parallel on a WorkerTeam. Statistics are
 // the same for any thread count (bit for bit), because:
-// - SM i always counts into one share (the executor, memory counter, LaunchStats and
-//   TimingCounters of the thread that owns it; share 0 is the launch's own) and shares
-//   are summed at the end (integers only: launch_stats_merge.hpp);
+// - SM i always counts into one share (an executor, memory counter, LaunchStats and
+//   TimingCounters that only one thread uses at a time; share 0 is the launch's own) and
+//   shares are summed at the end (integers only: launch_stats_merge.hpp);
 // - SMs hold their memory submissions back during the phase; they are applied after it,
 //   in SM order, as a serial run makes them (an SM's admission check counts its own
 //   held submissions; no other SM's queue changes during the phase);
@@ -18,8 +18,14 @@
 // epoch in a row, without the memory system, in two passes. First every SM ticks up to the
 // first cycle at which it may issue an instruction that must issue alone (in parallel: no
 // SM writes global memory in this pass); then, in SM order and on one thread, every SM
-// ticks the rest of the epoch. The result depends on no thread count: the first pass
-// reads global memory as the epoch found it, the second is one serial order.
+// ticks the rest of the epoch. Beside the first pass the memory system ticks the epoch
+// before (a MemoryRange): it shares nothing with the SMs then (they read its queues' lengths
+// as frozen at the epoch's start, MemorySystem::freeze_admission). With threads, the SMs
+// are split into groups with statistics of their own (a few per thread); the calling thread
+// ticks the memory range and its groups, each worker its own, and who owns which group
+// follows the threads' measured busy times (rebalance). The result depends on no thread
+// count: the first pass reads global memory as the epoch found it, the second is one
+// serial order, and groups are summed in one order.
 #pragma once
 #include <cstdint>
 #include <exception>
@@ -81,13 +87,22 @@ class SmPhase {
   // [start, end) (two passes, above), then applies the held submissions to `memory` in SM
   // order; reports issued instructions to `limits` in SM order (first pass, then second).
   // Returns the earliest wake (the caller's next epoch starts at end or later).
-  // last_tick(): the latest cycle an SM ticked at in it (start when none did). Memory
+  // last_tick(): the latest cycle an SM ticked at in it (0 when none did). Memory
   // responses held by hold_responses() are handed to the SMs at `start`, by the thread that
   // ticks them (an SM's state stays in that thread's caches).
-  uint64_t tick_epoch(uint64_t start, uint64_t end, mem::MemorySystem& memory, LimitGuard& limits);
+  // The memory system ticks [range.from, range.to) meanwhile (every cycle at or after
+  // range.next, as next_event() leads), on the calling thread, and range.next and
+  // range.last come back updated (last: its latest tick, unchanged if none).
+  struct MemoryRange {
+    uint64_t from = 0, to = 0;
+    uint64_t next = 0;
+    uint64_t last = 0;
+  };
+  uint64_t tick_epoch(uint64_t start, uint64_t end, mem::MemorySystem& memory, LimitGuard& limits,
+                      MemoryRange& range);
   // Epoch mode: keeps `responses` (emptied) for the next tick_epoch(); returns whether any.
   bool hold_responses(std::vector<mem::MemResponse>& responses);
-  uint64_t last_tick() const { return last_tick_; }
+  uint64_t last_tick() const { return last_tick_; }  // 0 if no SM ticked
 
   // Blocks finished so far, over all shares.
   uint64_t blocks_finished() const;
@@ -110,7 +125,11 @@ class SmPhase {
   struct Share;
   static void run_share(void* self, uint32_t share);
   static void run_epoch_share(void* self, uint32_t share);
-  // Ticks SM i from next_tick_[i] at each cycle it is due before `end`; with `first_pass`,
+  // A thread's part of an epoch's first pass: the memory range (thread 0), then its own
+  // SM groups.
+  static void run_epoch_tasks(void* self, uint32_t thread);
+  void run_memory_range();
+  // Ticks SM i from its next_tick at each cycle it is due before `end`; with `first_pass`,
   // stops before a cycle at which it may issue alone. Returns instructions issued.
   uint32_t advance(size_t i, uint64_t end, bool first_pass);
   uint64_t tick_serial(uint64_t now, LimitGuard& limits);
@@ -148,9 +167,21 @@ class SmPhase {
   uint64_t now_ = 0;
   uint64_t end_ = 0;  // the epoch's end (run_epoch_share)
   bool epochs_ = false;
-  std::vector<uint64_t> next_tick_;  // per SM: the next cycle of the epoch it may tick at
-  std::vector<std::vector<uint64_t>> responses_;  // per SM: tokens answered, not yet delivered
-  std::vector<uint64_t> last_;       // per SM: the last cycle it ticked at (the epoch's start: none)
+  // Per SM, what an epoch's first pass writes, on a cache line of its own: the threads
+  // write their SMs' entries at the same time (the wake copies above are refreshed after).
+  // The thread that ticks the SM in the first pass writes all but `responses` (which the
+  // serial part fills), so that the serial part reads one line per SM.
+  struct alignas(64) EpochSm {
+    uint64_t next_tick = 0;           // the next cycle of the epoch it may tick at
+    uint64_t last = 0;                // the last cycle it ticked at in the epoch (0: none)
+    uint64_t wake = sm::kNever;       // SmCore::wake and alone_from after the pass
+    uint64_t alone_from = sm::kNever;
+    uint32_t issued = 0;              // instructions issued in the first pass
+    bool holds = false;               // whether it holds submissions
+    std::vector<uint64_t> responses;  // tokens answered, not yet delivered
+  };
+  std::vector<EpochSm> epoch_sm_;
+  std::vector<uint8_t> responded_;  // per SM: whether its `responses` has tokens
   uint64_t last_tick_ = 0;
   uint64_t total_insts_ = 0;
   uint64_t parallel_cycles_ = 0;
@@ -158,7 +189,25 @@ class SmPhase {
   uint32_t window_ = 0, window_slow_ = 0;  // parallel phases in the current window, slow ones
   uint64_t serial_until_ = 0;              // back-off: serial phases before this cycle
   uint64_t backoff_ = 0;                   // the next back-off's length
-  uint32_t nshares_ = 1;
+  uint32_t nshares_ = 1;   // groups of SMs, each with its own executor and statistics
+  uint32_t nthreads_ = 1;  // the worker team's size (nshares_ but with epochs)
+  // The epoch's tasks: the memory range (if has_memory_task_; thread 0), and the groups:
+  // thread t ticks groups [owned_[t], owned_[t + 1]).
+  bool has_memory_task_ = false;
+  std::vector<uint32_t> owned_;
+  // Per thread: when it finished its tasks (host ns), and its busy time summed over the
+  // parallel epochs of the current window; each on a cache line of its own.
+  struct alignas(64) Busy {
+    uint64_t ns = 0;
+    uint64_t sum = 0;
+  };
+  std::vector<Busy> busy_;
+  uint32_t balance_window_ = 0;
+  static constexpr uint32_t kBalanceWindow = 64;  // parallel epochs between rebalances
+  void rebalance();
+  mem::MemorySystem* memory_ = nullptr;
+  MemoryRange* range_ = nullptr;
+  std::exception_ptr memory_fault_;
   TimingThreads own_;
   TimingThreads* pool_ = &own_;  // the team is started at the first parallel phase
 };

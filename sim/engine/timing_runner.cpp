@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -138,37 +139,40 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
     rs.clear();
   };
 
-  // Epochs (epoch > 1): the SMs tick [now, now + epoch) on their own (SmPhase::tick_epoch),
-  // then the memory system ticks the same cycles with every submission of the epoch, and
-  // its responses reach the SMs, and freed block slots their next blocks, at the epoch's
-  // end. A submission may so enter the memory system up to epoch - 1 cycles before it was
-  // issued and its response arrive up to epoch - 1 cycles late (docs/performance.md,
-  // "Epochs").
+  // Epochs (epoch > 1): the SMs tick [now, now + epoch) on their own (SmPhase::tick_epoch)
+  // while the memory system catches up to `now`, ticking the cycles since the last epoch's
+  // start with that epoch's submissions. Its responses reach the SMs, and freed block slots
+  // their next blocks, at the start of the next epoch. A submission may so enter the memory
+  // system up to epoch - 1 cycles before it was issued, and a response arrives epoch + 1 to
+  // 2 * epoch cycles after the memory system made it (docs/performance.md, "Epochs").
   auto run_epochs = [&] {
+    uint64_t mem_from = 0;    // the memory system has ticked every cycle before this
+    uint64_t last_event = 0;  // the latest cycle at which an SM or the memory system ticked
     while (true) {
       if (dispatch_wake <= now) dispatch(now);
       const uint64_t end = now + epoch;
-      uint64_t next = phase.tick_epoch(now, end, memory, limits);
-      uint64_t last = phase.last_tick();
+      SmPhase::MemoryRange range{mem_from, now, mem_next, 0};
+      uint64_t next = phase.tick_epoch(now, end, memory, limits, range);
+      mem_next = range.next;
+      mem_from = now;
+      last_event = std::max({last_event, phase.last_tick(), range.last});
+      // This epoch's submissions enter the memory system in the next one, from `now` on.
       if (memory.take_submitted()) mem_next = std::min(mem_next, now + 1);
-      for (uint64_t t = std::max(mem_next, now); t < end; t = std::max(t + 1, mem_next)) {
-        memory.tick(t);
-        mem_next = memory.next_event(t);
-        last = t;
-      }
       if (phase.hold_responses(memory.responses())) soonest = std::min(soonest, end);  // delivered then
       if (const uint64_t finished = phase.blocks_finished(); finished != finished_seen) {
-        if (sampling) note_finishes(sample, window, finished_seen, finished, last);
+        if (sampling) note_finishes(sample, window, finished_seen, finished, std::max(now, phase.last_tick()));
         finished_seen = finished;
         dispatch(end);
       }
       if (finished_seen == nblocks && memory.idle()) {
-        now = last;
+        now = last_event;
         return;
       }
-      next = std::min({next, soonest, mem_next, dispatch_wake});
+      // The memory system's next event falls in the next epoch's catch-up if that epoch
+      // starts after it.
+      next = std::min({next, soonest, mem_next == sm::kNever ? sm::kNever : mem_next + 1, dispatch_wake});
       soonest = sm::kNever;
-      if (next == sm::kNever) stalled(sms, memory, last, kernel.name);
+      if (next == sm::kNever) stalled(sms, memory, last_event, kernel.name);
       now = std::max(end, next);
       limits.on_cycle(now);
     }

@@ -356,7 +356,14 @@ MemorySystem::MemorySystem(const DeviceSpec& spec) : impl_(std::make_unique<Impl
 MemorySystem::~MemorySystem() = default;
 
 bool MemorySystem::can_accept(uint32_t sm, size_t queued) const {
-  return impl_->sms[sm].lsu.size() + queued < kLsuAcceptBelow;
+  return (admission_.frozen ? admission_.lengths[sm] : impl_->sms[sm].lsu.size()) + queued < kLsuAcceptBelow;
+}
+
+void MemorySystem::freeze_admission() {
+  std::vector<uint32_t>& l = admission_.lengths;
+  l.resize(impl_->sms.size());
+  for (size_t i = 0; i < l.size(); ++i) l[i] = static_cast<uint32_t>(impl_->sms[i].lsu.size());
+  admission_.frozen = true;
 }
 
 void MemorySystem::submit(uint32_t sm, const Transaction* txns, size_t ntxns, AccessKind kind, bool local,

@@ -57,6 +57,11 @@ class MemorySystem {
   // `queued` more transactions than it holds (an SM's submissions held back during a
   // parallel SM phase, engine/sm_phase.hpp).
   bool can_accept(uint32_t sm, size_t queued = 0) const;
+  // From freeze_admission() until thaw_admission(), can_accept() answers from the queues
+  // as they were at the freeze, while tick() may go on on another thread (epochs: the SMs
+  // tick beside the memory system, engine/sm_phase.hpp). Nothing else may be called then.
+  void freeze_admission();
+  void thaw_admission() { admission_.frozen = false; }
   // The transactions of one warp instruction. `use_l1`: loads that the L1 caches, and all
   // stores on a device with an L1 (write-through / write-back per its policy).
   // token == 0: no response wanted. A store's packet carries the bytes its lanes write
@@ -99,6 +104,13 @@ class MemorySystem {
   std::unique_ptr<Impl> impl_;
   std::vector<MemResponse> responses_;
   bool submitted_ = false;
+  // Per SM, its queue's length at the freeze. On cache lines of their own: SMs on other
+  // threads read them while tick() writes the members around.
+  struct alignas(64) Admission {
+    bool frozen = false;
+    std::vector<uint32_t> lengths;
+  };
+  Admission admission_;
   uint64_t base_ = 0;        // the memory clock at the current launch's cycle 0
   uint64_t next_base_ = 0;   // ... and at the next launch's
   uint64_t launches_ = 0;    // begun so far
