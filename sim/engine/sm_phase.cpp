@@ -247,9 +247,7 @@ void SmPhase::run_epoch_share(void* self, uint32_t share) {
       p.faults_[i] = std::current_exception();
       return;  // the launch stops at the first fault; later SMs do not matter
     }
-    e.wake = s.wake;
-    e.alone_from = s.alone_from;
-    e.holds = !s.held_submits().empty();
+    e.note(s);
   }
 }
 
@@ -350,10 +348,7 @@ uint64_t SmPhase::tick_epoch(uint64_t start, uint64_t end, mem::MemorySystem& me
     EpochSm& e = epoch_sm_[i];
     if (!sms_[i] || e.next_tick >= end) continue;
     if (const uint32_t k = advance(i, end, /*first_pass=*/false)) limits.on_instructions(total_insts_ += k);
-    sm::SmCore& s = *sms_[i];
-    e.wake = s.wake;
-    e.alone_from = s.alone_from;
-    e.holds = !s.held_submits().empty();
+    e.note(*sms_[i]);
   }
   uint64_t next = sm::kNever;
   last_tick_ = 0;

@@ -179,9 +179,17 @@ class SmPhase {
     uint32_t issued = 0;              // instructions issued in the first pass
     bool holds = false;               // whether it holds submissions
     std::vector<uint64_t> responses;  // tokens answered, not yet delivered
+    // Copies what the serial part needs of `s` after a pass over it.
+    void note(sm::SmCore& s) {
+      wake = s.wake;
+      alone_from = s.alone_from;
+      holds = !s.held_submits().empty();
+    }
   };
   std::vector<EpochSm> epoch_sm_;
-  std::vector<uint8_t> responded_;  // per SM: whether its `responses` has tokens
+  // Per SM: whether its `responses` has tokens (the serial part's own copy, so that it does
+  // not read the lines the threads write).
+  std::vector<uint8_t> responded_;
   uint64_t last_tick_ = 0;
   uint64_t total_insts_ = 0;
   uint64_t parallel_cycles_ = 0;
