@@ -66,35 +66,65 @@ Transaction make_unit_txn(uint64_t unit, uint32_t unit_bytes, UnitSize sizing, u
 
 namespace {
 
-// The commonest access of all, without a loop over lanes: every lane of the range active,
-// lane l at a0 + (l - first) x bytes, with bytes a power of two (at most a unit) and a0
-// aligned to it, so each lane lies in one unit and each unit's lanes and sectors follow from
-// the ends of the range. Appends what emit_units_in_lane_order would; returns false,
-// appending nothing, for any other access.
-bool emit_units_contiguous(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
-                           UnitSize sizing, std::vector<Transaction>& out) {
+// The commonest accesses, without a loop over each lane's sectors: the active lanes of the
+// range fall into runs of consecutive lanes at consecutive elements (one run for a fully
+// active contiguous request; two for the rows of a 16 x 16 tile), with the element size a
+// power of two (at most a unit) and every run's first address aligned to it, so each lane
+// lies in one unit and a run's units and their lanes and sectors follow from its ends.
+// A run that starts in the unit the last one ended in joins that unit's transaction, as in
+// emit_units_in_lane_order. Appends what that function would; returns false, having
+// appended nothing, for anything else (a run going back to a lower unit, say).
+bool emit_units_runs(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes, UnitSize sizing,
+                     std::vector<Transaction>& out) {
   const uint32_t end = std::min<uint32_t>(first + count, 32);
-  if (first >= end) return false;
-  const uint32_t range = lanes_in(0xFFFFFFFFu, first, count);
-  if ((a.mask & range) != range) return false;
+  const uint32_t active = lanes_in(a.mask, first, count);
   const uint64_t bytes = a.bytes_per_lane();
-  if (!std::has_single_bit(bytes) || bytes > unit_bytes) return false;
-  const uint64_t lo = a.addr[first], hi = lo + uint64_t(end - first) * bytes;  // bytes [lo, hi)
-  if ((lo & (bytes - 1)) || hi < lo) return false;
-  uint64_t differ = 0;
-  for (uint32_t l = first; l < end; ++l) differ |= a.addr[l] ^ (lo + uint64_t(l - first) * bytes);
-  if (differ) return false;
-  for (uint64_t u = lo & ~uint64_t(unit_bytes - 1); u < hi; u += unit_bytes) {
-    const uint64_t b = std::max(u, lo), e = std::min(u + unit_bytes, hi);
-    const uint32_t l0 = first + uint32_t((b - lo) / bytes), n = uint32_t((e - b) / bytes);  // lanes [l0, l0 + n)
-    const uint32_t lanes = uint32_t(((uint64_t(1) << n) - 1) << l0);
-    if (sizing == UnitSize::UsedSectors) {
-      const uint32_t s0 = uint32_t(b - u) / 32, s1 = uint32_t(e - 1 - u) / 32;
-      const uint8_t used = uint8_t((2u << s1) - (1u << s0));  // sectors s0..s1
-      out.push_back(Transaction{u, 32u * uint32_t(std::popcount(unsigned(used))), lanes, used});
-    } else {
-      out.push_back(Transaction{u, unit_bytes, lanes, sectors_of(u, unit_bytes)});
+  if (!active || !std::has_single_bit(bytes) || bytes > unit_bytes) return false;
+  // breaks: lanes that do not continue the element before them (the first lane always starts a run)
+  uint32_t breaks = 1u << first;
+  bool plain = true;  // every run's first address aligned, and no run past the top of the address space
+  for (uint32_t l = first + 1; l < end; ++l) breaks |= uint32_t(a.addr[l] != a.addr[l - 1] + bytes) << l;
+  breaks |= active & ~(active << 1);  // a lane after an inactive one
+  const size_t start = out.size();
+  for (uint32_t m = active; m;) {
+    const uint32_t l0 = uint32_t(std::countr_zero(m));
+    // the run: l0 and the active lanes after it up to the next break
+    const uint32_t later_breaks = (breaks | ~active) & ~((2u << l0) - 1);
+    const uint32_t l1 = later_breaks ? uint32_t(std::countr_zero(later_breaks)) : 32;  // one past the run
+    m &= l1 >= 32 ? 0u : ~((1u << l1) - 1);
+    const uint64_t lo = a.addr[l0], hi = lo + uint64_t(l1 - l0) * bytes;  // bytes [lo, hi)
+    if ((lo & (bytes - 1)) || hi < lo) {
+      plain = false;
+      break;
     }
+    for (uint64_t u = lo & ~uint64_t(unit_bytes - 1); u < hi; u += unit_bytes) {
+      const uint64_t b = std::max(u, lo), e = std::min(u + unit_bytes, hi);
+      const uint32_t n = uint32_t((e - b) / bytes), f = l0 + uint32_t((b - lo) / bytes);  // lanes [f, f + n)
+      const uint32_t lanes = uint32_t(((uint64_t(1) << n) - 1) << f);
+      const uint32_t s0 = uint32_t(b - u) / 32, s1 = uint32_t(e - 1 - u) / 32;
+      const uint8_t used = uint8_t((2u << s1) - (1u << s0));  // sectors s0..s1 (UsedSectors: 128-byte units)
+      if (out.size() > start && out.back().addr >= u) {
+        Transaction& t = out.back();
+        if (t.addr > u) {  // back to a lower unit: the sorting path
+          out.resize(start);
+          return false;
+        }
+        t.lanes |= lanes;
+        if (sizing == UnitSize::UsedSectors) {
+          t.sectors = uint8_t(t.sectors | used);
+          t.size = 32u * uint32_t(std::popcount(unsigned(t.sectors)));
+        }
+        continue;
+      }
+      if (sizing == UnitSize::UsedSectors)
+        out.push_back(Transaction{u, 32u * uint32_t(std::popcount(unsigned(used))), lanes, used});
+      else
+        out.push_back(Transaction{u, unit_bytes, lanes, sectors_of(u, unit_bytes)});
+    }
+  }
+  if (!plain) {
+    out.resize(start);
+    return false;
   }
   return true;
 }
@@ -144,7 +174,7 @@ bool emit_units_in_lane_order(const WarpMemAccess& a, uint32_t first, uint32_t c
 
 void emit_units(const WarpMemAccess& a, uint32_t first, uint32_t count, uint32_t unit_bytes,
                 UnitSize sizing, bool split_overlaps, std::vector<Transaction>& out) {
-  if (!split_overlaps && (emit_units_contiguous(a, first, count, unit_bytes, sizing, out) ||
+  if (!split_overlaps && (emit_units_runs(a, first, count, unit_bytes, sizing, out) ||
                           emit_units_in_lane_order(a, first, count, unit_bytes, sizing, out)))
     return;
   // Called for every global access: pieces live on the stack (a lane of at most 16 bytes

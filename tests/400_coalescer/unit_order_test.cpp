@@ -47,7 +47,21 @@ TEST_CASE("coalescer: transactions equal a brute-force statement of the rules on
     const auto [elem, vec] = std::pair{sizes[iter % 7][0], sizes[iter % 7][1]};
     const uint32_t bytes = elem * vec;
     const uint64_t base = 0x10000 + (rng() % 64) * bytes;
-    const int pattern = int(rng() % 6);
+    const int pattern = int(rng() % 8);
+    // Rows of a tile: lanes 0-15 and 16-31 each at consecutive elements, the second row
+    // further on (in a later unit or the same one), overlapping the first, or before it.
+    const int64_t row_strides[] = {16, 17, 24, 8, 64, 1024, -16, -3};
+    const int64_t row = row_strides[rng() % 8] * int64_t(bytes);
+    // Runs of consecutive elements of random lengths, each starting at a random element.
+    std::vector<uint64_t> run_start(32);
+    for (uint32_t l = 0, next = 0; l < 32; ++l) {
+      if (l == next) {
+        run_start[l] = base + (rng() % 128) * bytes - l * bytes;
+        next = l + 1 + uint32_t(rng() % 12);
+      } else {
+        run_start[l] = run_start[l - 1];
+      }
+    }
     std::vector<uint64_t> addr(32);
     const uint64_t stride = bytes * (1 + rng() % 9);
     for (uint32_t l = 0; l < 32; ++l) {
@@ -57,6 +71,8 @@ TEST_CASE("coalescer: transactions equal a brute-force statement of the rules on
         case 2: addr[l] = base + uint64_t(31 - l) * bytes; break;         // reversed
         case 3: addr[l] = base + (rng() % 256) * bytes; break;           // scattered
         case 4: addr[l] = base + uint64_t(l / 4) * bytes; break;          // groups on one word
+        case 6: addr[l] = base + 4096 + uint64_t(l % 16) * bytes + (l < 16 ? 0 : uint64_t(row)); break;
+        case 7: addr[l] = run_start[l] + uint64_t(l) * bytes; break;      // runs
         default: addr[l] = base + uint64_t(l) * bytes + (l > 20 ? 1 : 0); break;  // straddles
       }
     }
