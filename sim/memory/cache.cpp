@@ -342,7 +342,61 @@ std::vector<uint64_t> Cache::fill(uint64_t line_addr, uint32_t sector_mask, uint
   return ready;
 }
 
+AccessResult Cache::read_filled(const CacheRequest& req, uint64_t line, uint32_t set) {
+  const bool atomic = req.type == AccessType::Atomic;
+  const bool write_back = spec_.write_policy == WritePolicy::WriteBack;
+  const uint32_t want = req.sector_mask;
+  AccessResult r;
+  r.line_addr = line;
+  const std::optional<uint32_t> way = tags_.find(set, line);
+  const uint32_t valid = way ? tags_.at(set, *way).valid : 0;
+  const uint32_t missing = want & ~valid;
+  const uint32_t forward = (atomic && spec_.write_policy == WritePolicy::WriteThrough) ? want : 0;
+  // read_like's count_sectors(0): nothing is pending
+  (atomic ? stats_.sector_atomics : stats_.sector_reads) += popcount(want);
+  (atomic ? stats_.sector_atomic_hits : stats_.sector_read_hits) += popcount(want & valid);
+  if (!atomic) stats_.sector_read_tag_hits += popcount(want & valid);
+  stats_.forwarded_write_sectors += popcount(forward);
+  r.forward_mask = forward;
+  if (missing == 0) {
+    tags_.touch(set, *way);
+    if (atomic && write_back) tags_.at(set, *way).dirty |= want;
+    ++(atomic ? stats_.atomic_hits : stats_.read_hits);
+    r.status = AccessStatus::Hit;
+    r.ready_cycle = spec_.hit_latency;
+    return r;
+  }
+  uint32_t w;
+  if (way) {
+    w = *way;
+    tags_.touch(set, w);
+  } else {
+    const std::optional<uint32_t> v = tags_.victim(set);  // no line is reserved
+    if (!v) throw std::logic_error("Cache::access_functional: no victim with nothing reserved");
+    w = *v;
+    replace(set, w, line, AccessProperty::Normal, r);
+  }
+  const uint32_t fetch = spec_.fetch_groups(missing) & ~valid;  // within the line, and not empty
+  ++(atomic ? stats_.atomic_misses : stats_.read_misses);
+  stats_.fetch_sectors += popcount(fetch);
+  r.status = AccessStatus::Miss;
+  r.fetch_mask = fetch;
+  // fill(): the fetched sectors arrive and wake this access, its only waiter
+  CacheLine& l = tags_.at(set, w);
+  l.valid |= fetch;
+  stats_.fill_sectors += popcount(fetch);
+  if (atomic && write_back) l.dirty |= want;
+  return r;
+}
+
 AccessResult Cache::access_functional(const CacheRequest& req) {
+  if (req.type != AccessType::Write && !req.fabric && mshr_.used() == 0 && !policy_.window.bytes &&
+      !properties_used_ && req.sector_mask != 0 && (req.sector_mask & ~spec_.full_line_mask()) == 0) {
+    pristine_ = tags_fresh_ = false;
+    last_fail_ = FailReason::None;
+    const uint64_t line = spec_.line_addr(req.addr);
+    return read_filled(req, line, index_(line));
+  }
   AccessResult r = access(req, 0);
   if (r.status == AccessStatus::ReservationFail)
     throw std::logic_error("Cache::access_functional: reservation failed with immediate fills");

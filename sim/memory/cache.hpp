@@ -70,7 +70,9 @@ class Cache {
   void fill(uint64_t line_addr, uint32_t sector_mask, uint64_t now, std::vector<uint64_t>& ready);
   std::vector<uint64_t> fill(uint64_t line_addr, uint32_t sector_mask, uint64_t now);
 
-  // access() then, on a miss, an immediate fill of the fetched sectors. Never fails.
+  // access() then, on a miss, an immediate fill of the fetched sectors. Never fails. Reads
+  // and atomics with no miss outstanding and no access policy take a shortcut without the
+  // MSHR, with the same results (tests/420_cache/functional_access_test.cpp).
   AccessResult access_functional(const CacheRequest& req);
   // A hint that addr's line is about to be accessed (CacheTags::prefetch); no effect on
   // any result.
@@ -109,6 +111,9 @@ class Cache {
 
  private:
   AccessResult read_like(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now);
+  // access_functional() of a read or atomic where no miss is outstanding and no access
+  // policy is in use: what read_like() and the fill would do, without the MSHR.
+  AccessResult read_filled(const CacheRequest& req, uint64_t line, uint32_t set);
   AccessResult write(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now);
   AccessResult fail(AccessResult r, FailReason why);
   // Put `line` into `way` of `set` with property `prop` (property_of), evicting what is
