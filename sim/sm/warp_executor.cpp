@@ -136,6 +136,12 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
     st.top().pc = static_cast<int32_t>(pc + 1);
     return r;
   }
+  // The commonest memory access, straight to its fast path (what load_store would call).
+  if (exec && in.space == isa::Space::Shared && (in.op == Op::Ld || in.op == Op::St) && in.vec == 1 &&
+      shared_fast(w, in, exec, r)) {
+    st.top().pc = static_cast<int32_t>(pc + 1);
+    return r;
+  }
   step_other(w, in, now, r);
   return r;
 }

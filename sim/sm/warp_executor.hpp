@@ -113,6 +113,9 @@ class WarpExecutor {
   // nothing done (warp_shared_ops.cpp).
   template <int EB>
   bool shared_scalar(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
+  // shared_scalar for the instruction's element size; false where it leaves the access to
+  // load_store_sized (other sizes, a fault).
+  bool shared_fast(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
   void atomic(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   // tex, tld4, suld, sust through the launch's texture/surface objects (warp_texture_ops.cpp).
   void texture_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);

@@ -91,18 +91,18 @@ void WarpExecutor::memory_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
 }
 
 
-void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
-  if (in.space == Space::Shared && in.vec == 1) {
-    bool done = false;
-    switch (isa::dtype_bytes(in.type)) {
-      case 1: done = shared_scalar<1>(w, in, mask, r); break;
-      case 2: done = shared_scalar<2>(w, in, mask, r); break;
-      case 4: done = shared_scalar<4>(w, in, mask, r); break;
-      case 8: done = shared_scalar<8>(w, in, mask, r); break;
-      default: break;
-    }
-    if (done) return;
+bool WarpExecutor::shared_fast(Warp& w, const Instr& in, uint32_t mask, StepResult& r) {
+  switch (isa::dtype_bytes(in.type)) {
+    case 1: return shared_scalar<1>(w, in, mask, r);
+    case 2: return shared_scalar<2>(w, in, mask, r);
+    case 4: return shared_scalar<4>(w, in, mask, r);
+    case 8: return shared_scalar<8>(w, in, mask, r);
+    default: return false;
   }
+}
+
+void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
+  if (in.space == Space::Shared && in.vec == 1 && shared_fast(w, in, mask, r)) return;
   switch (isa::dtype_bytes(in.type)) {
     case 1: load_store_sized<1>(w, in, pc, mask, r); break;
     case 2: load_store_sized<2>(w, in, pc, mask, r); break;

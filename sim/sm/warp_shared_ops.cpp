@@ -3,9 +3,7 @@
 // lane in bounds and aligned. Anything else, a fault included, is left to
 // load_store_sized (warp_memory_ops.cpp), which produces the same record and counts and
 // names the faulting thread.
-#if defined(__SSE4_1__)
-#include <smmintrin.h>
-#endif
+#include <cstring>
 
 #include "sim/sm/lane_elements.hpp"
 #include "sim/sm/warp_executor.hpp"
@@ -20,39 +18,26 @@ using detail::write_elem;
 
 namespace {
 
-// A full warp's 4-byte words, zero-extended into its 32 register lanes: four lanes at a
-// time as one 16-byte load where their addresses are four consecutive words (a row) or one
-// word (a broadcast), the usual patterns of a tiled kernel, and lane by lane otherwise.
-// A warp whose first four lanes are neither is read lane by lane throughout (a column of
-// a tile, say: its other lanes are most likely not either). Every address is in bounds
-// (checked), so the 16 bytes from a row's first word are too.
-void gather_words(const uint8_t* sh, const uint64_t* addr, uint64_t* d) {
-  const bool row = addr[1] == addr[0] + 4 && addr[2] == addr[0] + 8 && addr[3] == addr[0] + 12;
-  const bool one = addr[1] == addr[0] && addr[2] == addr[0] && addr[3] == addr[0];
-  if (!row && !one) {
-    for (int l = 0; l < isa::kWarpLanes; ++l) d[l] = read_elem<4>(sh + addr[l], false);
-    return;
-  }
-  for (int g = 0; g < isa::kWarpLanes; g += 4) {
-    const uint64_t a0 = addr[g], a1 = addr[g + 1], a2 = addr[g + 2], a3 = addr[g + 3];
-#if defined(__SSE4_1__)
-    if (a1 == a0 + 4 && a2 == a0 + 8 && a3 == a0 + 12) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(sh + a0));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + g), _mm_cvtepu32_epi64(v));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + g + 2), _mm_cvtepu32_epi64(_mm_unpackhi_epi64(v, v)));
-      continue;
-    }
-    if (a1 == a0 && a2 == a0 && a3 == a0) {
-      const __m128i v = _mm_set1_epi64x(static_cast<long long>(read_elem<4>(sh + a0, false)));
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + g), v);
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(d + g + 2), v);
-      continue;
-    }
+// A full warp's 32-bit shared offsets, base register plus offset wrapped to 32 bits, and
+// the OR of them (it bounds their maximum and shows misalignment). Called for most shared
+// accesses; the x86-64-v3 clone adds four lanes per instruction.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
-    d[g] = read_elem<4>(sh + a0, false);
-    d[g + 1] = read_elem<4>(sh + a1, false);
-    d[g + 2] = read_elem<4>(sh + a2, false);
-    d[g + 3] = read_elem<4>(sh + a3, false);
+uint64_t full_warp_offsets(const uint64_t* base, uint64_t off, uint64_t* addr) {
+  uint64_t any = 0;
+  for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = (base[l] + off) & 0xFFFFFFFFull;
+  return any;
+}
+
+// A full warp's 4-byte words, zero-extended into its 32 register lanes. Every address is in
+// bounds (checked). One plain load and store a lane: cheaper than looking for rows or
+// broadcasts to load four lanes at once (the compares cost more than the loads they save).
+void gather_words(const uint8_t* sh, const uint64_t* addr, uint64_t* d) {
+  for (int l = 0; l < isa::kWarpLanes; ++l) {
+    uint32_t v;
+    std::memcpy(&v, sh + addr[l], 4);
+    d[l] = v;
   }
 }
 
@@ -71,8 +56,7 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
   uint64_t any = 0;
   if (mask == 0xFFFFFFFFu) {
     if (ao.has_base) {
-      const uint64_t* base = w.regs + size_t(ao.base) * isa::kWarpLanes;
-      for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = (base[l] + off) & 0xFFFFFFFFull;
+      any = full_warp_offsets(w.regs + size_t(ao.base) * isa::kWarpLanes, off, addr);
     } else {
       for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = off & 0xFFFFFFFFull;
     }
