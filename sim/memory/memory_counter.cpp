@@ -60,6 +60,10 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
     }
     for (auto& slice : l2_) slice.reset_stats();
   }
+  const uint64_t l1_ways = spec_.has_l1 ? uint64_t(spec_.sm.count) * spec_.l1.sets * spec_.l1.ways : 0;
+  const uint64_t l2_ways = spec_.has_l2 ? uint64_t(spec_.l2.slices) * spec_.l2.slice.sets * spec_.l2.slice.ways : 0;
+  const uint64_t tag_bytes = (l1_ways + l2_ways) * kTagBytesPerWay;
+  prefetch_tags_ = tag_bytes > kPrefetchTagBytes;
 }
 
 void MemoryCounter::on_access(const mem::WarpMemAccess& a, const isa::Instr& in, uint32_t pc, uint32_t block,
@@ -250,7 +254,8 @@ void MemoryCounter::apply_in_order(const mem::CacheLog& log) {
   const std::vector<mem::CacheAccess>& acc = log.accesses;
   const mem::Transaction* t = log.txns.data();
   const mem::Transaction* ahead = t;
-  size_t next = 0;  // the next access to prefetch
+  // Small caches' tags stay in the host's caches: prefetching them only costs time.
+  size_t next = prefetch_tags_ ? 0 : acc.size();  // the next access to prefetch
   for (size_t i = 0; i < acc.size(); ++i) {
     for (; next < acc.size() && next <= i + kLookahead; ++next) {
       prefetch_sets(acc[next], ahead);

@@ -88,6 +88,11 @@ class MemoryCounter final : public MemoryObserver {
   // counts are those of applying them one by one.
   void apply_in_order(const mem::CacheLog& log);
   static constexpr size_t kLookahead = 8;
+  // Only where the caches' tag state is larger than a host core's own caches hold: the
+  // H100 config's (about 15 MB), not the C2070's (about 0.3 MB). kTagBytesPerWay: a way's
+  // CacheLine and key, near enough.
+  static constexpr uint64_t kTagBytesPerWay = 32, kPrefetchTagBytes = uint64_t(2) << 20;
+  bool prefetch_tags_ = true;
   // Serial runs: accesses wait in pending_ until kPendingAccesses are there (or finish(),
   // a cache log or the destructor needs them applied), then apply_in_order.
   void apply_pending();
