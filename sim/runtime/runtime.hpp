@@ -130,6 +130,15 @@ class Runtime {
   const isa::Kernel& kernel_for(const void* host_fn, const char* call);
   void func_attributes(cuda::FuncAttributes* attr, const void* host_fn);
   int occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64_t dynamic_shared);
+  // cudaOccupancyAvailableDynamicSMemPerBlock: the dynamic shared memory each of `blocks`
+  // blocks of `block_size` threads may have with all of them on one SM (runtime_functions.cpp).
+  uint64_t available_dynamic_shared(const void* host_fn, int blocks, int block_size);
+  // cudaFuncGetName: the kernel's (mangled) name, valid while its module is loaded.
+  const char* function_name(const void* host_fn);
+  // The shared-memory bank size (cudaSharedMemConfig): the device's, fixed; asking for
+  // another is accepted and changes nothing, as on devices without a configurable one.
+  int shared_mem_config() const;
+  void set_shared_mem_config(const void* host_fn, int config, const char* call);  // host_fn null: device-wide
   // cuOccupancyMaxPotentialBlockSize: {the grid that fills the device, the block size with
   // the most resident threads}; `dynamic_shared` gives the shared memory a block size needs.
   std::pair<int, int> max_potential_block_size(const void* host_fn, const std::function<uint64_t(int)>& dynamic_shared,
@@ -139,6 +148,8 @@ class Runtime {
   void* malloc(uint64_t bytes, const char* call = "cudaMalloc");
   void* malloc_managed(uint64_t bytes);
   void* malloc_pitch(uint64_t* pitch, uint64_t width, uint64_t height);
+  // cudaMalloc3D: height x depth rows of cudaMallocPitch's pitch; a null pointer for nothing.
+  cuda::PitchedPtr malloc_3d(const cuda::Extent& e);
   void free(void* ptr);
   // Pinned host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister). With unified
   // addressing it is mapped: kernels read and write it in place at the host address, which
@@ -158,6 +169,10 @@ class Runtime {
                  cuda::MemcpyKind kind);
   void memset(void* dst, int value, uint64_t bytes);
   void memset_2d(void* dst, uint64_t pitch, int value, uint64_t width, uint64_t height);
+  // cudaMemset3D: e.width bytes of e.height rows of e.depth slices (slices p.pitch * p.ysize apart).
+  void memset_3d(const cuda::PitchedPtr& p, int value, const cuda::Extent& e, const char* call);
+  // Its argument checks alone (a captured cudaMemset3DAsync).
+  void check_memset_3d(const cuda::PitchedPtr& p, const cuda::Extent& e, const char* call) const;
   // cuMemsetD8/D16/D32 and their 2D forms: `height` rows of `width` elements of 1, 2 or 4
   // bytes, each set to the low bytes of `value`, rows `pitch` bytes apart.
   void memset_elements(void* dst, uint64_t pitch, uint32_t value, unsigned element_bytes, uint64_t width,

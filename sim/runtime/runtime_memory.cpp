@@ -88,6 +88,15 @@ void* Runtime::malloc_pitch(uint64_t* pitch, uint64_t width, uint64_t height) {
   return this->malloc(*pitch * height);
 }
 
+cuda::PitchedPtr Runtime::malloc_3d(const cuda::Extent& e) {
+  cuda::PitchedPtr p{nullptr, 0, e.width, e.height};
+  if (e.width == 0 || e.height == 0 || e.depth == 0) return p;  // measured: a null pointer, pitch 0
+  uint64_t pitch = 0;
+  p.ptr = malloc_pitch(&pitch, e.width, e.height * e.depth);
+  p.pitch = pitch;
+  return p;
+}
+
 void Runtime::free(void* ptr) {
   if (!ptr) return;
   if (free_pool_allocation(addr(ptr), "cudaFree")) return;  // cudaMallocAsync memory, or imported from another process's pool
@@ -455,9 +464,30 @@ void Runtime::memset_elements(void* dst, uint64_t pitch, uint32_t value, unsigne
 }
 
 void Runtime::memset_2d(void* dst, uint64_t pitch, int value, uint64_t width, uint64_t height) {
-  if (width > pitch) throw ApiError(cuda::ErrorInvalidPitchValue, "cudaMemset2D: width exceeds the pitch");
+  // Measured on an H200: one row may be wider than the pitch; two may not.
+  if (width > pitch && height > 1)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaMemset2D: width {} exceeds the pitch {}", width, pitch));
   for (uint64_t row = 0; row < height; ++row) fill(static_cast<char*>(dst) + row * pitch, value, width, "cudaMemset2D");
   account_memset(width * height);
+}
+
+void Runtime::check_memset_3d(const cuda::PitchedPtr& p, const cuda::Extent& e, const char* call) const {
+  // Measured on an H200: as cudaMemset2D, rows wider than the pitch only for a single row,
+  // and slices no closer than the extent's rows.
+  if (e.width > p.pitch && e.height * e.depth > 1)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: width {} exceeds the pitch {}", call, e.width, p.pitch));
+  if (e.depth > 1 && e.height > p.ysize)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} rows in slices of {} (pitchedDevPtr.ysize)", call,
+                                                        e.height, p.ysize));
+}
+
+void Runtime::memset_3d(const cuda::PitchedPtr& p, int value, const cuda::Extent& e, const char* call) {
+  check_memset_3d(p, e, call);
+  const uint64_t slice = uint64_t(p.pitch) * p.ysize;
+  for (uint64_t z = 0; z < e.depth; ++z)
+    for (uint64_t y = 0; y < e.height; ++y)
+      fill(static_cast<char*>(p.ptr) + z * slice + y * p.pitch, value, e.width, call);
+  account_memset(uint64_t(e.width) * e.height * e.depth);
 }
 
 void Runtime::mem_get_info(uint64_t* free_bytes, uint64_t* total_bytes) const {

@@ -253,6 +253,24 @@ TEST_CASE("programs: every runtime call returns what CUDA returns") {
                                     "6442450944 bytes of device memory"));
 }
 
+TEST_CASE("programs: 3D pitched memory, bank-size, occupancy, name and PCI calls answer as an H200 does") {
+  REQUIRE_NVCC();
+  // memory_3d_and_queries.expected is an H200's output: cudaMalloc3D's pitch, cudaMemset3D(Async)
+  // boxes read back with cudaMemcpy3D, the bank size that stays four bytes,
+  // cudaOccupancyAvailableDynamicSMemPerBlock over block counts and sizes, cudaFuncGetName's
+  // mangled names, a PCI bus id that finds its device, and each call's errors.
+  const std::string app = rttest::build_program("memory_3d_and_queries");
+  const std::string want =
+      rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/memory_3d_and_queries.expected");
+  rttest::check_prints(app, {"--functional --no-summary --config h100", "--no-summary --config h100"}, want);
+  auto r = exec("--functional --no-summary --config h100", app);
+  CHECK_THAT(r.err, Catch::Contains("cudaMemset3D: 2 rows in slices of 1 (pitchedDevPtr.ysize)"));
+  CHECK_THAT(r.err, Catch::Contains("cudaOccupancyAvailableDynamicSMemPerBlock: 3 blocks of 1024 threads do not fit "
+                                    "on one SM (2 do)"));
+  CHECK_THAT(r.err, Catch::Contains("cudaDeviceGetByPCIBusId: \"not a bus id\" is not a PCI bus id"));
+  CHECK_THAT(r.err, Catch::Contains("cudaFuncGetName: ") && Catch::Contains("is not a registered __global__ function"));
+}
+
 TEST_CASE("programs: an out-of-bounds write is cudaErrorIllegalAddress, sticky until reset") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("out_of_bounds");

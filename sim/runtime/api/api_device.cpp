@@ -1,6 +1,9 @@
 // Device, version, limit and synchronisation entry points. There is one device, 0.
 #include <fmt/format.h>
 
+#include <cstring>
+#include <string_view>
+
 #include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
@@ -20,6 +23,40 @@ constexpr int kRuntimeVersion = warpsim::cuda12::kRuntimeVersion;
 constexpr int kRuntimeVersion = warpsim::cuda::kRuntimeVersion;
 #endif
 constexpr int kDriverVersion = warpsim::cuda::kRuntimeVersion;
+
+// The device's PCI location, as its attributes report it (cudaDevAttrPciDomainId, ...: 0).
+constexpr unsigned kPciDomain = 0, kPciBus = 0, kPciDevice = 0;
+
+// A field of hex digits (at most 8), whole.
+bool hex_field(std::string_view f, unsigned& out) {
+  if (f.empty() || f.size() > 8) return false;
+  out = 0;
+  for (char c : f) {
+    const int d = c >= '0' && c <= '9'   ? c - '0'
+                  : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                  : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                         : -1;
+    if (d < 0) return false;
+    out = out * 16 + unsigned(d);
+  }
+  return true;
+}
+
+// A PCI bus id as cudaDeviceGetByPCIBusId takes it: [domain:]bus:device[.function], in hex.
+// False for anything else.
+bool parse_pci_bus_id(std::string_view s, unsigned& domain, unsigned& bus, unsigned& device) {
+  unsigned function = 0;
+  const size_t dot = s.find('.');
+  if (dot != std::string_view::npos && !hex_field(s.substr(dot + 1), function)) return false;
+  const std::string_view head = s.substr(0, dot);
+  const size_t c1 = head.find(':'), c2 = c1 == std::string_view::npos ? c1 : head.find(':', c1 + 1);
+  if (c1 == std::string_view::npos) return false;
+  domain = 0;
+  if (c2 == std::string_view::npos)
+    return hex_field(head.substr(0, c1), bus) && hex_field(head.substr(c1 + 1), device);
+  return hex_field(head.substr(0, c1), domain) && hex_field(head.substr(c1 + 1, c2 - c1 - 1), bus) &&
+         hex_field(head.substr(c2 + 1), device);
+}
 }  // namespace
 
 WARPSIM_API int cudaGetDeviceCount(int* count) {
@@ -120,6 +157,51 @@ WARPSIM_API int cudaDeviceGetStreamPriorityRange(int* least, int* greatest) {
     const auto [l, g] = rt.stream_priority_range();
     if (least) *least = l;
     if (greatest) *greatest = g;
+  });
+}
+
+WARPSIM_API int cudaDeviceGetSharedMemConfig(int* config) {
+  return call("cudaDeviceGetSharedMemConfig", [&](Runtime& rt) {
+    if (!config) throw ApiError(cuda::ErrorInvalidValue, "cudaDeviceGetSharedMemConfig: pConfig is NULL");
+    *config = rt.shared_mem_config();
+  });
+}
+
+WARPSIM_API int cudaDeviceSetSharedMemConfig(int config) {
+  return call("cudaDeviceSetSharedMemConfig",
+              [&](Runtime& rt) { rt.set_shared_mem_config(nullptr, config, "cudaDeviceSetSharedMemConfig"); });
+}
+
+WARPSIM_API int cudaDeviceGetPCIBusId(char* id, int len, int device) {
+  return call("cudaDeviceGetPCIBusId", [&](Runtime&) {
+    check_device(device, "cudaDeviceGetPCIBusId");
+    const std::string s = fmt::format("{:04x}:{:02x}:{:02x}.0", kPciDomain, kPciBus, kPciDevice);
+    if (!id || len < int(s.size()) + 1)
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("cudaDeviceGetPCIBusId: a buffer of {} bytes for \"{}\" and its NUL", len, s));
+    std::memcpy(id, s.c_str(), s.size() + 1);
+  });
+}
+
+WARPSIM_API int cudaDeviceGetByPCIBusId(int* device, const char* id) {
+  return call("cudaDeviceGetByPCIBusId", [&](Runtime&) {
+    unsigned domain = 0, bus = 0, dev = 0;
+    if (!device || !id || !parse_pci_bus_id(id, domain, bus, dev))
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("cudaDeviceGetByPCIBusId: \"{}\" is not a PCI bus id", id ? id : "(null)"));
+    if (domain != kPciDomain || bus != kPciBus || dev != kPciDevice)
+      throw ApiError(cuda::ErrorInvalidDevice, fmt::format("cudaDeviceGetByPCIBusId: no device at {}", id));
+    *device = 0;
+  });
+}
+
+// Peers need two devices; there is one.
+WARPSIM_API int cudaDeviceGetP2PAttribute(int* value, int /*attr*/, int src, int dst) {
+  return call("cudaDeviceGetP2PAttribute", [&](Runtime&) {
+    check_device(src, "cudaDeviceGetP2PAttribute");
+    check_device(dst, "cudaDeviceGetP2PAttribute");
+    if (!value) throw ApiError(cuda::ErrorInvalidValue, "cudaDeviceGetP2PAttribute: value is NULL");
+    throw ApiError(cuda::ErrorInvalidDevice, "cudaDeviceGetP2PAttribute: a device is not its own peer");
   });
 }
 

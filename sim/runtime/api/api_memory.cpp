@@ -209,6 +209,34 @@ WARPSIM_API int cudaMemset2DAsync(void* dst, size_t pitch, int value, size_t wid
   });
 }
 
+WARPSIM_API int cudaMalloc3D(warpsim::cuda::PitchedPtr* p, warpsim::cuda::Extent extent) {
+  return call("cudaMalloc3D", [&](Runtime& rt) {
+    if (!p) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMalloc3D: pitchedDevPtr is NULL");
+    *p = rt.malloc_3d(extent);
+  });
+}
+
+WARPSIM_API int cudaMemset3D(warpsim::cuda::PitchedPtr p, int value, warpsim::cuda::Extent extent) {
+  return call("cudaMemset3D", [&](Runtime& rt) { rt.memset_3d(p, value, extent, "cudaMemset3D"); });
+}
+
+// In stream order, which is issue order; captured as one 2D memset node a slice.
+WARPSIM_API int cudaMemset3DAsync(warpsim::cuda::PitchedPtr p, int value, warpsim::cuda::Extent extent, void* stream) {
+  return call("cudaMemset3DAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemset3DAsync");
+    if (rt.capturing(stream)) {
+      rt.check_memset_3d(p, extent, "cudaMemset3DAsync");
+      for (size_t z = 0; z < extent.depth; ++z) {
+        void* slice = static_cast<char*>(p.ptr) + z * p.pitch * p.ysize;
+        warpsim::cuda::MemsetParams m{slice, p.pitch, unsigned(value) & 0xFFu, 1, extent.width, extent.height};
+        rt.capture(stream, rt.memset_node(&m, "cudaMemset3DAsync"));
+      }
+      return;
+    }
+    rt.memset_3d(p, value, extent, "cudaMemset3DAsync");
+  });
+}
+
 WARPSIM_API int cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
   return call("cudaMemGetInfo", [&](Runtime& rt) {
     uint64_t f = 0, t = 0;

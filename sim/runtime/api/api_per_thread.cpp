@@ -29,6 +29,8 @@ WARPSIM_API int cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t s
                              int kind);
 WARPSIM_API int cudaMemcpy3DAsync(const cuda::Memcpy3DParms* p, void* stream);
 WARPSIM_API int cudaMemcpy3D(const cuda::Memcpy3DParms* p);
+WARPSIM_API int cudaMemset3DAsync(cuda::PitchedPtr p, int value, cuda::Extent extent, void* stream);
+WARPSIM_API int cudaMemset3D(cuda::PitchedPtr p, int value, cuda::Extent extent);
 WARPSIM_API int cudaMemcpyAsync(void* dst, const void* src, size_t bytes, int kind, void* stream);
 WARPSIM_API int cudaMemcpyFromArrayAsync(void* dst, const void* src, size_t wOffset, size_t hOffset, size_t count,
                                          int kind, void* stream);
@@ -134,6 +136,12 @@ WARPSIM_API int cudaMemcpy_ptds(void* dst, const void* src, size_t bytes, int ki
 }
 WARPSIM_API int cudaMemset2DAsync_ptsz(void* dst, size_t pitch, int value, size_t width, size_t height, void* stream) {
   return cudaMemset2DAsync(dst, pitch, value, width, height, stream);
+}
+WARPSIM_API int cudaMemset3DAsync_ptsz(cuda::PitchedPtr p, int value, cuda::Extent extent, void* stream) {
+  return cudaMemset3DAsync(p, value, extent, stream);
+}
+WARPSIM_API int cudaMemset3D_ptds(cuda::PitchedPtr p, int value, cuda::Extent extent) {
+  return cudaMemset3D(p, value, extent);
 }
 WARPSIM_API int cudaMemset2D_ptds(void* dst, size_t pitch, int value, size_t width, size_t height) {
   return cudaMemset2D(dst, pitch, value, width, height);

@@ -150,6 +150,29 @@ WARPSIM_API int cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const
               [&](Runtime& rt) { *blocks = rt.occupancy_blocks_per_sm(func, block_size, dynamic_shared); });
 }
 
+WARPSIM_API int cudaOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, const void* func, int blocks,
+                                                         int block_size) {
+  return call("cudaOccupancyAvailableDynamicSMemPerBlock", [&](Runtime& rt) {
+    const uint64_t b = rt.available_dynamic_shared(func, blocks, block_size);
+    if (!bytes)
+      throw ApiError(warpsim::cuda::ErrorInvalidValue,
+                     "cudaOccupancyAvailableDynamicSMemPerBlock: dynamicSmemSize is NULL");
+    *bytes = b;
+  });
+}
+
+WARPSIM_API int cudaFuncGetName(const char** name, const void* func) {
+  return call("cudaFuncGetName", [&](Runtime& rt) {
+    if (!name) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaFuncGetName: name is NULL");
+    *name = rt.function_name(func);
+  });
+}
+
+WARPSIM_API int cudaFuncSetSharedMemConfig(const void* func, int config) {
+  return call("cudaFuncSetSharedMemConfig",
+              [&](Runtime& rt) { rt.set_shared_mem_config(func, config, "cudaFuncSetSharedMemConfig"); });
+}
+
 WARPSIM_API int cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, const void* func, int block_size,
                                                                        size_t dynamic_shared, unsigned /*flags*/) {
   return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block_size, dynamic_shared);
