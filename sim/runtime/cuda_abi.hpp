@@ -302,6 +302,18 @@ struct Memcpy3DParms {
   Extent extent;
   MemcpyKind kind;
 };
+// cudaMemcpy3DPeerParms: cudaMemcpy3DParms' sides with a device each, and no kind.
+struct Memcpy3DPeerParms {
+  void* srcArray;
+  Pos srcPos;
+  PitchedPtr srcPtr;
+  int srcDevice;
+  void* dstArray;
+  Pos dstPos;
+  PitchedPtr dstPtr;
+  int dstDevice;
+  Extent extent;
+};
 // CUDA graphs' node parameters (cudaKernelNodeParams, cudaMemsetParams, cudaHostNodeParams)
 // and cudaGraphExecUpdate's result.
 struct KernelNodeParams {

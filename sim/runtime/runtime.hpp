@@ -135,6 +135,8 @@ class Runtime {
   uint64_t available_dynamic_shared(const void* host_fn, int blocks, int block_size);
   // cudaFuncGetName: the kernel's (mangled) name, valid while its module is loaded.
   const char* function_name(const void* host_fn);
+  // cudaFuncGetParamInfo: parameter `index`'s offset and size in the kernel's parameter buffer.
+  std::pair<uint64_t, uint64_t> param_info(const void* host_fn, uint64_t index);
   // The shared-memory bank size (cudaSharedMemConfig): the device's, fixed; asking for
   // another is accepted and changes nothing, as on devices without a configurable one.
   int shared_mem_config() const;

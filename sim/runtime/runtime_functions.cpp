@@ -57,6 +57,17 @@ const char* Runtime::function_name(const void* host_fn) {
   return kernel_for(host_fn, "cudaFuncGetName").name.c_str();
 }
 
+std::pair<uint64_t, uint64_t> Runtime::param_info(const void* host_fn, uint64_t index) {
+  if (!kernels_.count(host_fn))  // CUDA's code for a pointer that is no kernel
+    throw ApiError(cuda::ErrorInvalidResourceHandle,
+                   fmt::format("cudaFuncGetParamInfo: {} is not a registered __global__ function", host_fn));
+  const isa::Kernel& k = kernel_for(host_fn, "cudaFuncGetParamInfo");
+  if (index >= k.params.size())
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncGetParamInfo: parameter index {}, but {} has {}",
+                                                        index, k.name, k.params.size()));
+  return {k.params[index].offset, k.params[index].size};
+}
+
 int Runtime::shared_mem_config() const {
   return spec().shared.bank_width >= 8 ? kBankSizeEightByte : kBankSizeFourByte;
 }

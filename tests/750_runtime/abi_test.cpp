@@ -86,6 +86,13 @@ TEST_CASE("abi: CUDA arrays, texture and surface descriptors have CUDA 13's layo
   SAME_FIELD(cuda::Memcpy3DParms, cudaMemcpy3DParms, dstPtr);
   SAME_FIELD(cuda::Memcpy3DParms, cudaMemcpy3DParms, extent);
   SAME_FIELD(cuda::Memcpy3DParms, cudaMemcpy3DParms, kind);
+  CHECK(sizeof(cuda::Memcpy3DPeerParms) == sizeof(cudaMemcpy3DPeerParms));
+  SAME_FIELD(cuda::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, srcPtr);
+  SAME_FIELD(cuda::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, srcDevice);
+  SAME_FIELD(cuda::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, dstArray);
+  SAME_FIELD(cuda::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, dstPtr);
+  SAME_FIELD(cuda::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, dstDevice);
+  SAME_FIELD(cuda::Memcpy3DPeerParms, cudaMemcpy3DPeerParms, extent);
   CHECK(sizeof(cuda::ResourceDesc) == sizeof(cudaResourceDesc));
   SAME_FIELD(cuda::ResourceDesc, cudaResourceDesc, res);
   SAME_FIELD(cuda::ResourceDesc, cudaResourceDesc, res.linear.desc);

@@ -168,6 +168,14 @@ WARPSIM_API int cudaFuncGetName(const char** name, const void* func) {
   });
 }
 
+WARPSIM_API int cudaFuncGetParamInfo(const void* func, size_t index, size_t* offset, size_t* size) {
+  return call("cudaFuncGetParamInfo", [&](Runtime& rt) {
+    const auto [o, s] = rt.param_info(func, index);
+    if (offset) *offset = o;
+    if (size) *size = s;
+  });
+}
+
 WARPSIM_API int cudaFuncSetSharedMemConfig(const void* func, int config) {
   return call("cudaFuncSetSharedMemConfig",
               [&](Runtime& rt) { rt.set_shared_mem_config(func, config, "cudaFuncSetSharedMemConfig"); });

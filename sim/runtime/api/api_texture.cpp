@@ -176,6 +176,54 @@ WARPSIM_API int cudaMemcpy3DAsync(const cuda::Memcpy3DParms* p, void* stream) {
   });
 }
 
+namespace {
+// A peer copy on the one device: the devices checked, device memory (or arrays) on both
+// sides, as an H200 requires (a host pointer is cudaErrorInvalidValue), then
+// cudaMemcpy3D's copy.
+void peer_copy(Runtime& rt, const cuda::Memcpy3DPeerParms* p, const char* call) {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: the parameters are NULL", call));
+  check_device(p->srcDevice, call);
+  check_device(p->dstDevice, call);
+  auto device_side = [&](const void* array, const void* ptr, const char* side) {
+    if (array) return;
+    cuda::PointerAttributes a{};
+    rt.pointer_attributes(&a, ptr);
+    if (a.type != cuda::Device && a.type != cuda::Managed)
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: the {} {} is not device memory", call, side, ptr));
+  };
+  device_side(p->srcArray, p->srcPtr.ptr, "source");
+  device_side(p->dstArray, p->dstPtr.ptr, "destination");
+  cuda::Memcpy3DParms c{};
+  c.srcArray = p->srcArray;
+  c.srcPos = p->srcPos;
+  c.srcPtr = p->srcPtr;
+  c.dstArray = p->dstArray;
+  c.dstPos = p->dstPos;
+  c.dstPtr = p->dstPtr;
+  c.extent = p->extent;
+  c.kind = cuda::MemcpyKind::Default;
+  rt.memcpy_3d(&c, call);
+}
+}  // namespace
+
+WARPSIM_API int cudaMemcpy3DPeer(const cuda::Memcpy3DPeerParms* p) {
+  return call("cudaMemcpy3DPeer", [&](Runtime& rt) {
+    rt.synchronize();
+    peer_copy(rt, p, "cudaMemcpy3DPeer");
+  });
+}
+WARPSIM_API int cudaMemcpy3DPeerAsync(const cuda::Memcpy3DPeerParms* p, void* stream) {
+  return call("cudaMemcpy3DPeerAsync", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemcpy3DPeerAsync");
+    rt.no_capture(stream, "cudaMemcpy3DPeerAsync");
+    peer_copy(rt, p, "cudaMemcpy3DPeerAsync");
+  });
+}
+WARPSIM_API int cudaMemcpy3DPeer_ptds(const cuda::Memcpy3DPeerParms* p) { return cudaMemcpy3DPeer(p); }
+WARPSIM_API int cudaMemcpy3DPeerAsync_ptsz(const cuda::Memcpy3DPeerParms* p, void* stream) {
+  return cudaMemcpy3DPeerAsync(p, stream);
+}
+
 // --- Texture and surface objects ---
 
 #ifndef WARPSIM_CUDART_12  // CUDA 12's cudaResourceDesc is shorter (api12/)

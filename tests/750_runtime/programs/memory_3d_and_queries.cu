@@ -1,7 +1,8 @@
 // Pitched 3D memory from the host (cudaMalloc3D, cudaMemset3D, cudaMemset3DAsync, read back
-// with cudaMemcpy3D), and the queries and settings older course code calls: the shared-memory
-// bank size (cudaDeviceGetSharedMemConfig, cudaDeviceSetSharedMemConfig,
-// cudaFuncSetSharedMemConfig), cudaOccupancyAvailableDynamicSMemPerBlock, cudaFuncGetName,
+// with cudaMemcpy3D and cudaMemcpy3DPeer(Async)), and the queries and settings older course
+// code calls: the shared-memory bank size (cudaDeviceGetSharedMemConfig,
+// cudaDeviceSetSharedMemConfig, cudaFuncSetSharedMemConfig),
+// cudaOccupancyAvailableDynamicSMemPerBlock, cudaFuncGetName, cudaFuncGetParamInfo,
 // cudaDeviceGetPCIBusId / cudaDeviceGetByPCIBusId and cudaDeviceGetP2PAttribute, each with
 // the errors of bad arguments. Prints nothing that differs between GPUs of one SM design.
 // memory_3d_and_queries.expected is an H200's output (tools/runtime/ground_truth.sh).
@@ -28,6 +29,11 @@ __global__ void static_and_dynamic_shared(float* out) {
   __syncthreads();
   out[threadIdx.x] = t[blockDim.x - 1 - threadIdx.x];
 }
+
+struct Triple {
+  double x, y, z;
+};
+__global__ void params(char c, Triple t, int* out) { out[threadIdx.x] = c + int(t.x + t.y + t.z); }
 
 static void show(const char* what, cudaError_t e) { printf("%-58s %s\n", what, cudaGetErrorName(e)); }
 #define SHOW(x) show(#x, x)
@@ -94,6 +100,37 @@ int main() {
   SHOW(cudaMemcpy3D(&down));
   printf("round trip equal: %d\n", int(std::memcmp(src, back, sizeof src) == 0));
 
+  // the same box through the peer calls, device 0 to device 0 (the one GPU), into a third
+  // allocation read back as before; a peer copy takes device memory on both sides
+  cudaPitchedPtr q2{};
+  SHOW(cudaMalloc3D(&q2, make_cudaExtent(16, 2, 2)));
+  cudaMemcpy3DPeerParms peer{};
+  peer.srcPtr = q;
+  peer.dstPtr = q2;
+  peer.extent = make_cudaExtent(16, 2, 2);
+  SHOW(cudaMemcpy3DPeer(&peer));
+  static unsigned char peer_back[2][2][16];
+  down.srcPtr = q2;
+  down.dstPtr = make_cudaPitchedPtr(peer_back, 16, 16, 2);
+  SHOW(cudaMemcpy3D(&down));
+  printf("peer copy equal: %d\n", int(std::memcmp(src, peer_back, sizeof src) == 0));
+  SHOW(cudaMemset3D(q2, 0, make_cudaExtent(16, 2, 2)));
+  SHOW(cudaMemcpy3DPeerAsync(&peer, s));
+  SHOW(cudaStreamSynchronize(s));
+  std::memset(peer_back, 0, sizeof peer_back);
+  SHOW(cudaMemcpy3D(&down));
+  printf("async peer copy equal: %d\n", int(std::memcmp(src, peer_back, sizeof src) == 0));
+  cudaMemcpy3DPeerParms to_host = peer;
+  to_host.dstPtr = make_cudaPitchedPtr(peer_back, 16, 16, 2);
+  SHOW(cudaMemcpy3DPeer(&to_host));
+  cudaGetLastError();
+  peer.dstDevice = 1;
+  SHOW(cudaMemcpy3DPeer(&peer));
+  cudaGetLastError();
+  SHOW(cudaMemcpy3DPeer(nullptr));
+  cudaGetLastError();
+  SHOW(cudaFree(q2.ptr));
+
   SHOW(cudaMalloc3D(nullptr, e));
   cudaGetLastError();
   SHOW(cudaMemset3D(p, 0, make_cudaExtent(p.pitch + 1, 1, 1)));  // one row: no pitch to exceed
@@ -158,6 +195,19 @@ int main() {
   SHOW(cudaFuncGetName(nullptr, touch));
   cudaGetLastError();
   SHOW(cudaFuncGetName(&name, reinterpret_cast<const void*>(&bus_id_format)));
+  cudaGetLastError();
+
+  // ---- parameters
+  size_t offset = 0, size = 0;
+  for (size_t i = 0; i < 2; ++i) {
+    const cudaError_t r = cudaFuncGetParamInfo(reinterpret_cast<const void*>(params), i, &offset, &size);
+    printf("params parameter %zu: %s offset %zu size %zu\n", i, cudaGetErrorName(r), offset, size);
+  }
+  SHOW(cudaFuncGetParamInfo(reinterpret_cast<const void*>(params), 3, &offset, &size));
+  cudaGetLastError();
+  SHOW(cudaFuncGetParamInfo(reinterpret_cast<const void*>(params), 2, &offset, &size));
+  printf("parameter 2: offset %zu size %zu\n", offset, size);
+  SHOW(cudaFuncGetParamInfo(reinterpret_cast<const void*>(&bus_id_format), 0, &offset, &size));
   cudaGetLastError();
 
   // ---- PCI bus ids and peer attributes (one GPU)
