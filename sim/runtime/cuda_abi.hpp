@@ -381,8 +381,18 @@ enum MemPoolAttr : int { MemPoolReuseFollowEventDependencies = 1, MemPoolReuseAl
                          MemPoolAttrUsedMemCurrent = 7, MemPoolAttrUsedMemHigh = 8 };
 enum GraphMemAttr : int { GraphMemAttrUsedMemCurrent = 0, GraphMemAttrUsedMemHigh = 1,
                           GraphMemAttrReservedMemCurrent = 2, GraphMemAttrReservedMemHigh = 3 };
-enum MemLocationType : int { MemLocationTypeInvalid = 0, MemLocationTypeDevice = 1 };
-enum MemAllocationType : int { MemAllocationTypeInvalid = 0, MemAllocationTypePinned = 1 };
+enum MemLocationType : int {
+  MemLocationTypeInvalid = 0,
+  MemLocationTypeDevice = 1,
+  MemLocationTypeHost = 2,
+  MemLocationTypeHostNuma = 3,
+  MemLocationTypeHostNumaCurrent = 4
+};
+enum MemAllocationType : int {
+  MemAllocationTypeInvalid = 0,
+  MemAllocationTypePinned = 1,
+  MemAllocationTypeManaged = 2
+};
 enum MemAccessFlags : int { MemAccessFlagsProtNone = 0, MemAccessFlagsProtRead = 1, MemAccessFlagsProtReadWrite = 3 };
 struct MemLocation {
   int type;  // MemLocationType

@@ -271,6 +271,27 @@ TEST_CASE("programs: 3D pitched memory, bank-size, occupancy, name and PCI calls
   CHECK_THAT(r.err, Catch::Contains("cudaFuncGetName: ") && Catch::Contains("is not a registered __global__ function"));
 }
 
+TEST_CASE("programs: CUDA 13's pools by location answer as an H200 does for the device's pinned pools") {
+  REQUIRE_NVCC();
+  // mem_pool_locations.expected is an H200's output: cudaMemGetDefaultMemPool,
+  // cudaMemGetMemPool and cudaMemSetMemPool on device 0's pinned pools, an allocation from a
+  // created current pool, and the errors of other devices, types and null arguments.
+  const std::string app = rttest::build_program("mem_pool_locations");
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/mem_pool_locations.expected");
+  rttest::check_prints(app, {"--functional --no-summary", "--no-summary --config h100"}, want);
+  // The host location's pools and managed pools, which the H200 has
+  // (docs/measurements/h200_mem_pool_locations_2026-11-30.txt), are not modelled: said, and
+  // cudaErrorNotSupported.
+  auto r = exec("--functional --no-summary", app, "host");
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "cudaMemGetDefaultMemPool(&h, &host, cudaMemAllocationTypePinned) cudaErrorNotSupported\n"
+        "cudaMemGetMemPool(&h, &host, cudaMemAllocationTypePinned)      cudaErrorNotSupported\n"
+        "cudaMemGetDefaultMemPool(&h, &dev, cudaMemAllocationTypeManaged) cudaErrorNotSupported\n");
+  CHECK_THAT(r.err, Catch::Contains("cudaMemGetDefaultMemPool: warpsim models the device's pinned memory pools only "
+                                    "(location type 2, allocation type 1)"));
+}
+
 TEST_CASE("programs: an out-of-bounds write is cudaErrorIllegalAddress, sticky until reset") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("out_of_bounds");

@@ -32,6 +32,56 @@ WARPSIM_API int cudaDeviceSetMemPool(int device, void* pool) {
   });
 }
 
+namespace {
+// CUDA 13's pools by location and allocation type: a device location's pinned pools are the
+// device's (the calls above). Host locations and managed pools, which an H200 has, are not
+// modelled: cudaErrorNotSupported. Anything else is cudaErrorInvalidValue, as on an H200
+// (tests/750_runtime/programs/mem_pool_locations.expected).
+void check_pool_location(const cuda::MemLocation* loc, int type, const char* call) {
+  if (!loc) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: location is NULL", call));
+  const bool host = loc->type >= cuda::MemLocationTypeHost && loc->type <= cuda::MemLocationTypeHostNumaCurrent;
+  if (type != cuda::MemAllocationTypePinned && type != cuda::MemAllocationTypeManaged)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a cudaMemAllocationType", call, type));
+  if (host || type == cuda::MemAllocationTypeManaged)
+    throw ApiError(cuda::ErrorNotSupported,
+                   fmt::format("{}: warpsim models the device's pinned memory pools only (location type {}, "
+                               "allocation type {})", call, loc->type, type));
+  if (loc->type != cuda::MemLocationTypeDevice)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: location type {}", call, loc->type));
+  if (loc->id != 0)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: device {} does not exist (warpsim simulates one device, 0)", call, loc->id));
+}
+}  // namespace
+
+WARPSIM_API int cudaMemGetDefaultMemPool(void** pool, cuda::MemLocation* location, int type) {
+  return call("cudaMemGetDefaultMemPool", [&](Runtime& rt) {
+    if (!pool) throw ApiError(cuda::ErrorInvalidValue, "cudaMemGetDefaultMemPool: memPool is NULL");
+    check_pool_location(location, type, "cudaMemGetDefaultMemPool");
+    *pool = rt.default_pool();
+  });
+}
+
+WARPSIM_API int cudaMemGetMemPool(void** pool, cuda::MemLocation* location, int type) {
+  return call("cudaMemGetMemPool", [&](Runtime& rt) {
+    if (!pool) throw ApiError(cuda::ErrorInvalidValue, "cudaMemGetMemPool: memPool is NULL");
+    check_pool_location(location, type, "cudaMemGetMemPool");
+    *pool = rt.current_pool();
+  });
+}
+
+WARPSIM_API int cudaMemSetMemPool(cuda::MemLocation* location, int type, void* pool) {
+  return call("cudaMemSetMemPool", [&](Runtime& rt) {
+    if (!pool) throw ApiError(cuda::ErrorInvalidValue, "cudaMemSetMemPool: memPool is NULL");
+    // Every pool here is a device's pinned pool: another type does not match it.
+    if (type != cuda::MemAllocationTypePinned)
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("cudaMemSetMemPool: allocation type {} for a pinned memory pool", type));
+    check_pool_location(location, type, "cudaMemSetMemPool");
+    rt.set_current_pool(pool, "cudaMemSetMemPool");
+  });
+}
+
 WARPSIM_API int cudaMemPoolCreate(void** pool, const cuda::MemPoolProps* props) {
   return call("cudaMemPoolCreate", [&](Runtime& rt) {
     if (!pool) throw ApiError(cuda::ErrorInvalidValue, "cudaMemPoolCreate: memPool is NULL");
