@@ -1,6 +1,6 @@
 // Queries and settings of one kernel that neither launch it nor change how it runs: its name,
-// the shared-memory bank size, and the dynamic shared memory left to a block at a chosen
-// occupancy. Each answer and error is an H200's (tests/750_runtime/programs/
+// its parameters' offsets and sizes, the shared-memory bank size, and the dynamic shared
+// memory left to a block at a chosen occupancy. Each answer and error is an H200's (tests/750_runtime/programs/
 // memory_3d_and_queries.expected).
 #include <fmt/format.h>
 
