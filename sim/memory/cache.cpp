@@ -134,6 +134,12 @@ void Cache::drop(uint32_t set, uint32_t way, uint32_t superseded, AccessResult* 
   ++stats_.invalidations;
 }
 
+void Cache::count_read_sectors(bool atomic, uint32_t want, uint32_t valid, uint32_t pending) {
+  (atomic ? stats_.sector_atomics : stats_.sector_reads) += popcount(want);
+  (atomic ? stats_.sector_atomic_hits : stats_.sector_read_hits) += popcount(want & valid);
+  if (!atomic) stats_.sector_read_tag_hits += popcount(want & (valid | pending));
+}
+
 AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now) {
   const bool atomic = req.type == AccessType::Atomic;
   const uint32_t want = req.sector_mask;
@@ -153,9 +159,7 @@ AccessResult Cache::read_like(const CacheRequest& req, uint64_t line, uint32_t s
       stats_.fabric_sector_hits += popcount(want & valid);
       return;
     }
-    (atomic ? stats_.sector_atomics : stats_.sector_reads) += popcount(want);
-    (atomic ? stats_.sector_atomic_hits : stats_.sector_read_hits) += popcount(want & valid);
-    if (!atomic) stats_.sector_read_tag_hits += popcount(want & (valid | pending));
+    count_read_sectors(atomic, want, valid, pending);
   };
 
   if (way && policy_.window.bytes) on_hit_property(set, *way, property_of(line));
@@ -352,10 +356,7 @@ AccessResult Cache::read_filled(const CacheRequest& req, uint64_t line, uint32_t
   const uint32_t valid = way ? tags_.at(set, *way).valid : 0;
   const uint32_t missing = want & ~valid;
   const uint32_t forward = (atomic && spec_.write_policy == WritePolicy::WriteThrough) ? want : 0;
-  // read_like's count_sectors(0): nothing is pending
-  (atomic ? stats_.sector_atomics : stats_.sector_reads) += popcount(want);
-  (atomic ? stats_.sector_atomic_hits : stats_.sector_read_hits) += popcount(want & valid);
-  if (!atomic) stats_.sector_read_tag_hits += popcount(want & valid);
+  count_read_sectors(atomic, want, valid, 0);  // nothing is pending
   stats_.forwarded_write_sectors += popcount(forward);
   r.forward_mask = forward;
   if (missing == 0) {

@@ -111,6 +111,9 @@ class Cache {
 
  private:
   AccessResult read_like(const CacheRequest& req, uint64_t line, uint32_t set, uint64_t now);
+  // The sector counts of a read or atomic from an SM (not the fabric): `valid` present,
+  // `pending` already being fetched by a miss of the line.
+  void count_read_sectors(bool atomic, uint32_t want, uint32_t valid, uint32_t pending);
   // access_functional() of a read or atomic where no miss is outstanding and no access
   // policy is in use: what read_like() and the fill would do, without the MSHR.
   AccessResult read_filled(const CacheRequest& req, uint64_t line, uint32_t set);

@@ -464,11 +464,7 @@ void Runtime::memset_elements(void* dst, uint64_t pitch, uint32_t value, unsigne
 }
 
 void Runtime::memset_2d(void* dst, uint64_t pitch, int value, uint64_t width, uint64_t height) {
-  // Measured on an H200: one row may be wider than the pitch; two may not.
-  if (width > pitch && height > 1)
-    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaMemset2D: width {} exceeds the pitch {}", width, pitch));
-  for (uint64_t row = 0; row < height; ++row) fill(static_cast<char*>(dst) + row * pitch, value, width, "cudaMemset2D");
-  account_memset(width * height);
+  memset_3d({dst, pitch, width, height}, value, {width, height, 1}, "cudaMemset2D");
 }
 
 void Runtime::check_memset_3d(const cuda::PitchedPtr& p, const cuda::Extent& e, const char* call) const {

@@ -101,8 +101,9 @@ bool WarpExecutor::shared_fast(Warp& w, const Instr& in, uint32_t mask, StepResu
   }
 }
 
+// step() has already offered ld/st.shared of one element to shared_fast: what comes here is
+// everything else, and the shared accesses it left (a fault, a constant source).
 void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
-  if (in.space == Space::Shared && in.vec == 1 && shared_fast(w, in, mask, r)) return;
   switch (isa::dtype_bytes(in.type)) {
     case 1: load_store_sized<1>(w, in, pc, mask, r); break;
     case 2: load_store_sized<2>(w, in, pc, mask, r); break;

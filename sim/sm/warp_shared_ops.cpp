@@ -3,8 +3,6 @@
 // lane in bounds and aligned. Anything else, a fault included, is left to
 // load_store_sized (warp_memory_ops.cpp), which produces the same record and counts and
 // names the faulting thread.
-#include <cstring>
-
 #include "sim/sm/lane_elements.hpp"
 #include "sim/sm/warp_executor.hpp"
 
@@ -28,17 +26,6 @@ uint64_t full_warp_offsets(const uint64_t* base, uint64_t off, uint64_t* addr) {
   uint64_t any = 0;
   for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = (base[l] + off) & 0xFFFFFFFFull;
   return any;
-}
-
-// A full warp's 4-byte words, zero-extended into its 32 register lanes. Every address is in
-// bounds (checked). One plain load and store a lane: cheaper than looking for rows or
-// broadcasts to load four lanes at once (the compares cost more than the loads they save).
-void gather_words(const uint8_t* sh, const uint64_t* addr, uint64_t* d) {
-  for (int l = 0; l < isa::kWarpLanes; ++l) {
-    uint32_t v;
-    std::memcpy(&v, sh + addr[l], 4);
-    d[l] = v;
-  }
 }
 
 }  // namespace
@@ -77,9 +64,9 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
   if (is_load) {
     uint64_t* d = w.regs + size_t(vo.reg) * isa::kWarpLanes;
     const bool sgn = isa::is_signed(in.type);
-    if (mask == 0xFFFFFFFFu && !sgn && EB == 4) {
-      gather_words(sh, addr, d);
-    } else if (mask == 0xFFFFFFFFu && !sgn) {
+    // A full warp: one plain load and store a lane. Looking for rows or broadcasts to load
+    // four lanes at once cost more in compares than the loads it saved.
+    if (mask == 0xFFFFFFFFu && !sgn) {
       for (int l = 0; l < isa::kWarpLanes; ++l) d[l] = read_elem<EB>(sh + addr[l], false);
     } else if (sgn) {
       exec::for_lanes(mask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], true); });
