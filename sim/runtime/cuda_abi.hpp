@@ -337,6 +337,18 @@ enum GraphExecUpdateResult : int { GraphExecUpdateSuccess = 0, GraphExecUpdateEr
                                    GraphExecUpdateErrorTopologyChanged = 2, GraphExecUpdateErrorNodeTypeChanged = 3,
                                    GraphExecUpdateErrorParametersChanged = 5,
                                    GraphExecUpdateErrorNotSupported = 6 };
+// cudaGraphInstantiateWithParams: flags in; the failing node and the outcome out
+// (cudaGraphInstantiateResult: 0 success, 1 error, 2 a cycle, 3 a node not supported).
+struct GraphInstantiateParams {
+  unsigned long long flags;
+  void* uploadStream;
+  void* errNode_out;
+  int result_out;
+};
+enum GraphInstantiateResult : int { GraphInstantiateSuccess = 0, GraphInstantiateError = 1,
+                                    GraphInstantiateInvalidStructure = 2 };
+inline constexpr unsigned long long GraphInstantiateFlagUpload = 2;
+
 struct GraphExecUpdateResultInfo {
   GraphExecUpdateResult result;
   void* errorNode;

@@ -268,7 +268,7 @@ class Runtime {
   GraphNode linear_copy_node(void* dst, const void* src, uint64_t bytes, cuda::MemcpyKind kind) const;
   GraphNode host_node(void (*fn)(void*), void* user, const char* call) const;
   Graph* clone_graph(const void* graph);
-  GraphExec* instantiate(const void* graph);
+  GraphExec* instantiate(const void* graph, unsigned long long flags = 0);
   void destroy_exec(const void* exec);
   GraphExec& exec(const void* handle, const char* call);
   void exec_set_kernel_params(const void* exec, const void* node, const cuda::KernelNodeParams* p);
@@ -286,6 +286,31 @@ class Runtime {
   // Runs a kernel, memcpy, memset or conditional node on `stream` (host nodes are called by
   // the API layer, outside the runtime's lock, since they may call the runtime).
   void run_node(const GraphNode& n, void* stream);
+
+  // --- Graphs inspected and edited (runtime_graph_edit.cpp) ---
+  struct NodeRef {
+    Graph* graph;
+    GraphNode* node;
+  };
+  NodeRef find_node(const void* node, const char* call);  // a live graph's node, else cudaErrorInvalidValue
+  // The node if it is of `kind`, else cudaErrorInvalidValue (the Get/SetParams calls).
+  GraphNode& node_of_kind(const void* node, GraphNode::Kind kind, const char* call);
+  // Replaces a node's parameters with those of `fresh` (same kind), keeping its edges.
+  void set_node_params(const void* node, GraphNode fresh, const char* call);
+  void add_dependencies(const void* graph, void* const* from, void* const* to, const cuda::GraphEdgeData* edges,
+                        size_t n, const char* call);
+  void remove_dependencies(const void* graph, void* const* from, void* const* to, const cuda::GraphEdgeData* edges,
+                           size_t n, const char* call);
+  void destroy_node(const void* node);
+  // Edges of a graph in creation order of the node they lead to, then of their adding.
+  std::vector<std::pair<const GraphNode*, const GraphNode*>> graph_edges(const void* graph, const char* call);
+  std::vector<const GraphNode*> dependents(const Graph& g, const GraphNode* n) const;
+  // An executable graph's copy of a node of the graph it was made from, if of `kind`.
+  GraphNode& exec_node(const void* exec, const void* node, GraphNode::Kind kind, const char* call);
+  void exec_set_node_params(const void* exec, const void* node, GraphNode fresh, const char* call);
+  // Kernel, memcpy and memset nodes can be switched off and on in an executable graph.
+  GraphNode& switchable_exec_node(const void* exec, const void* node, const char* call);
+  GraphNode* find_in_clone(const void* original, const void* clone);
 
   // --- Conditional nodes and capture into a graph (runtime_conditionals.cpp) ---
   // cudaGraphConditionalHandleCreate: a 32-bit word of device memory, 0 until set, and

@@ -16,6 +16,13 @@ class ApiError : public Error {
   cuda::Error code_;
 };
 
+// cudaErrorInvalidValue from instantiating a graph whose dependencies form a cycle, which
+// cudaGraphInstantiateWithParams reports as cudaGraphInstantiateInvalidStructure.
+class GraphCycleError : public ApiError {
+ public:
+  using ApiError::ApiError;
+};
+
 // The simulated machine has one device, 0: any other number is cudaErrorInvalidDevice.
 void check_device(int device, const char* call);
 

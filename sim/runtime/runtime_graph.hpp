@@ -61,20 +61,28 @@ struct GraphNode {
   int cond_type = 0;
   std::shared_ptr<std::vector<void*>> bodies;
   std::vector<std::shared_ptr<const GraphExec>> body_execs;
+  // An executable copy's switch (cudaGraphNodeSetEnabled): a disabled node does nothing.
+  bool enabled = true;
+  // Kernel: what cudaGraphKernelNodeGetParams hands out as kernelParams (pointers into args).
+  mutable std::vector<void*> arg_view;
 };
 
 struct Graph {
   std::vector<std::unique_ptr<GraphNode>> nodes;  // in creation order; append with add()
   GraphNode* add(GraphNode node);
   void remove_last();  // undoes add() of a node nothing depends on yet
+  void erase(const GraphNode* n);  // removes a node and every edge to or from it
   bool owns(const GraphNode* n) const { return index.count(n) != 0; }
   size_t index_of(const GraphNode* n) const;  // nodes.size() if not ours
+  // A clone's nodes by the nodes of the graph it was cloned from (cudaGraphNodeFindInClone).
+  std::unordered_map<const GraphNode*, GraphNode*> clone_of;
 
  private:
   std::unordered_map<const GraphNode*, size_t> index;  // node -> its place in nodes
 };
 
 struct GraphExec {
+  unsigned long long flags = 0;                 // as instantiated (cudaGraphExecGetFlags)
   std::vector<GraphNode> order;                 // the nodes in the order they run (deps not followed)
   std::map<const GraphNode*, size_t> position;  // the instantiated graph's node -> its place in order
   std::vector<size_t> by_creation;              // creation index in that graph -> place in order

@@ -21,6 +21,16 @@ void Graph::remove_last() {
   nodes.pop_back();
 }
 
+void Graph::erase(const GraphNode* n) {
+  const size_t i = index_of(n);
+  if (i == nodes.size()) return;
+  for (auto& m : nodes) m->deps.erase(std::remove(m->deps.begin(), m->deps.end(), n), m->deps.end());
+  for (auto it = clone_of.begin(); it != clone_of.end();) it = it->second == n ? clone_of.erase(it) : std::next(it);
+  nodes.erase(nodes.begin() + std::ptrdiff_t(i));
+  index.clear();
+  for (size_t j = 0; j < nodes.size(); ++j) index[nodes[j].get()] = j;
+}
+
 size_t Graph::index_of(const GraphNode* n) const {
   auto it = index.find(n);
   return it == index.end() ? nodes.size() : it->second;
@@ -147,13 +157,14 @@ Graph* Runtime::clone_graph(const void* handle) {
   for (const auto& n : g.nodes) {
     GraphNode copy = *n;
     for (auto& d : copy.deps) d = c->nodes[g.index_of(d)].get();  // earlier nodes: already cloned
-    c->add(std::move(copy));
+    c->clone_of[n.get()] = c->add(std::move(copy));
   }
   return c;
 }
 
-GraphExec* Runtime::instantiate(const void* handle) {
+GraphExec* Runtime::instantiate(const void* handle, unsigned long long flags) {
   std::unique_ptr<GraphExec> e = build_exec(graph(handle, "cudaGraphInstantiate"), false);
+  e->flags = flags & ~cuda::GraphInstantiateFlagUpload;  // an upload is done, not kept (as an H200 answers)
   GraphExec* h = e.get();
   execs_[h] = std::move(e);
   return h;
@@ -179,7 +190,8 @@ std::unique_ptr<GraphExec> Runtime::build_exec(const Graph& g, bool body) {
     size_t next = n;
     for (size_t i = 0; i < n && next == n; ++i)
       if (!done[i] && waiting[i] == 0) next = i;
-    if (next == n) throw ApiError(cuda::ErrorInvalidValue, "cudaGraphInstantiate: the graph's dependencies form a cycle");
+    if (next == n)
+      throw GraphCycleError(cuda::ErrorInvalidValue, "cudaGraphInstantiate: the graph's dependencies form a cycle");
     done[next] = true;
     for (size_t u : users[next]) --waiting[u];
     e->position[g.nodes[next].get()] = e->order.size();
@@ -210,17 +222,11 @@ void Runtime::destroy_exec(const void* handle) {
 }
 
 void Runtime::exec_set_kernel_params(const void* handle, const void* node, const cuda::KernelNodeParams* p) {
-  GraphExec& e = exec(handle, "cudaGraphExecKernelNodeSetParams");
-  auto it = e.position.find(static_cast<const GraphNode*>(node));
-  if (it == e.position.end() || e.order[it->second].kind != GraphNode::Kind::Kernel)
-    throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaGraphExecKernelNodeSetParams: {} is not a kernel node of this graph", node));
-  GraphNode& target = e.order[it->second];
-  GraphNode fresh = kernel_node(p, "cudaGraphExecKernelNodeSetParams");
-  if (fresh.fn != target.fn)
-    throw ApiError(cuda::ErrorInvalidValue, "cudaGraphExecKernelNodeSetParams: the kernel function cannot change");
-  fresh.deps = target.deps;
-  target = std::move(fresh);
+  const char* call = "cudaGraphExecKernelNodeSetParams";
+  GraphNode& target = exec_node(handle, node, GraphNode::Kind::Kernel, call);
+  GraphNode fresh = kernel_node(p, call);
+  if (fresh.fn != target.fn) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: the kernel function cannot change", call));
+  exec_set_node_params(handle, node, std::move(fresh), call);
 }
 
 cuda::GraphExecUpdateResult Runtime::exec_update(const void* exec_handle, const void* graph_handle,

@@ -129,6 +129,12 @@ TEST_CASE("abi: graph node parameters and update results have CUDA 13's layout")
   SAME_FIELD(cuda::MemsetParams, cudaMemsetParams, height);
   CHECK(sizeof(cuda::HostNodeParams) == sizeof(cudaHostNodeParams));
   SAME_FIELD(cuda::HostNodeParams, cudaHostNodeParams, userData);
+  CHECK(sizeof(cuda::GraphInstantiateParams) == sizeof(cudaGraphInstantiateParams));
+  SAME_FIELD(cuda::GraphInstantiateParams, cudaGraphInstantiateParams, uploadStream);
+  SAME_FIELD(cuda::GraphInstantiateParams, cudaGraphInstantiateParams, errNode_out);
+  SAME_FIELD(cuda::GraphInstantiateParams, cudaGraphInstantiateParams, result_out);
+  CHECK(int(cuda::GraphInstantiateInvalidStructure) == int(cudaGraphInstantiateInvalidStructure));
+  CHECK(cuda::GraphInstantiateFlagUpload == (unsigned long long)cudaGraphInstantiateFlagUpload);
   CHECK(sizeof(cuda::GraphExecUpdateResultInfo) == sizeof(cudaGraphExecUpdateResultInfo));
   SAME_FIELD(cuda::GraphExecUpdateResultInfo, cudaGraphExecUpdateResultInfo, errorNode);
   SAME_FIELD(cuda::GraphExecUpdateResultInfo, cudaGraphExecUpdateResultInfo, errorFromNode);

@@ -479,6 +479,21 @@ TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print wha
   rttest::check_prints_expected("graphs");
 }
 
+TEST_CASE("programs: CUDA graphs inspected and edited after they are built print what an H200 prints") {
+  REQUIRE_NVCC();
+  // graph_editing.expected is an H200's output: node types, roots, edges and dependencies;
+  // edges added (twice, to itself, from another graph) and removed; a node destroyed; each
+  // kind's parameters read back and set in the graph and in an executable graph; nodes
+  // disabled; a clone's nodes; instantiation with parameters, with a cycle, and its flags.
+  auto runs = rttest::check_prints_expected("graph_editing");
+  REQUIRE(!runs.empty());
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphAddDependencies: edge 0") &&
+                              Catch::Contains("is already in the graph"));
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphNodeSetEnabled: ") &&
+                              Catch::Contains("is a host node; only kernel, memcpy and memset nodes can be disabled"));
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphInstantiate: the graph's dependencies form a cycle"));
+}
+
 TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels in place, as on the GPU") {
   REQUIRE_NVCC();
   // zero_copy.expected is an H200's output: cudaHostAlloc(Mapped), cudaMallocHost and

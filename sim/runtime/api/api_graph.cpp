@@ -32,6 +32,7 @@ int launch_graph(void* exec, void* stream) {
   });
   for (const GraphNode& n : nodes) {
     if (rc != 0) break;
+    if (!n.enabled) continue;  // cudaGraphNodeSetEnabled(.., 0): as an empty node
     if (n.kind == GraphNode::Kind::Host) {
       if (n.host.fn) n.host.fn(n.host.userData);
       continue;
@@ -110,10 +111,10 @@ WARPSIM_API int cudaGraphGetNodes(void* graph, void** nodes, size_t* count) {
   });
 }
 
-WARPSIM_API int cudaGraphInstantiate(void** exec, void* graph, unsigned long long) {
+WARPSIM_API int cudaGraphInstantiate(void** exec, void* graph, unsigned long long flags) {
   return call("cudaGraphInstantiate", [&](Runtime& rt) {
     if (!exec) throw ApiError(cuda::ErrorInvalidValue, "cudaGraphInstantiate: pGraphExec is NULL");
-    *exec = rt.instantiate(graph);
+    *exec = rt.instantiate(graph, flags);
   });
 }
 

@@ -26,6 +26,13 @@ int cudaStreamGetCaptureInfo_v3(void* stream, int* status, unsigned long long* i
                                 const void* const** deps, const cuda::GraphEdgeData** edges, size_t* ndeps);
 int cudaStreamUpdateCaptureDependencies_v2(void* stream, void* const* deps, const cuda::GraphEdgeData* edges,
                                            size_t ndeps, unsigned flags);
+int cudaGraphGetEdges_v2(void* graph, void** from, void** to, cuda::GraphEdgeData* data, size_t* count);
+int cudaGraphNodeGetDependencies_v2(void* node, void** deps, cuda::GraphEdgeData* data, size_t* count);
+int cudaGraphNodeGetDependentNodes_v2(void* node, void** out, cuda::GraphEdgeData* data, size_t* count);
+int cudaGraphAddDependencies_v2(void* graph, void* const* from, void* const* to, const cuda::GraphEdgeData* data,
+                                size_t n);
+int cudaGraphRemoveDependencies_v2(void* graph, void* const* from, void* const* to, const cuda::GraphEdgeData* data,
+                                   size_t n);
 }
 
 namespace {
@@ -238,6 +245,22 @@ WARPSIM_API int cudaStreamUpdateCaptureDependencies_ptsz(void* stream, void* con
   return cudaStreamUpdateCaptureDependencies_v2(stream, deps, nullptr, ndeps, flags);
 }
 
+WARPSIM_API int cudaGraphGetEdges(void* graph, void** from, void** to, size_t* count) {
+  return cudaGraphGetEdges_v2(graph, from, to, nullptr, count);
+}
+WARPSIM_API int cudaGraphNodeGetDependencies(void* node, void** deps, size_t* count) {
+  return cudaGraphNodeGetDependencies_v2(node, deps, nullptr, count);
+}
+WARPSIM_API int cudaGraphNodeGetDependentNodes(void* node, void** out, size_t* count) {
+  return cudaGraphNodeGetDependentNodes_v2(node, out, nullptr, count);
+}
+WARPSIM_API int cudaGraphAddDependencies(void* graph, void* const* from, void* const* to, size_t n) {
+  return cudaGraphAddDependencies_v2(graph, from, to, nullptr, n);
+}
+WARPSIM_API int cudaGraphRemoveDependencies(void* graph, void* const* from, void* const* to, size_t n) {
+  return cudaGraphRemoveDependencies_v2(graph, from, to, nullptr, n);
+}
+
 // --- Other suffixed names of CUDA 12 ---
 
 // CUDA 12.8's finer-grained elapsed time: warpsim's times are exact either way.
@@ -265,11 +288,6 @@ WARPSIM_API int cudaMemAdvise_v2(const void*, size_t, ...) {
 // CUDA 12 names that warpsim does not support, as api_unsupported.cpp does CUDA 13's.
 #define X(name) \
   WARPSIM_API int name(...) { return warpsim::runtime::api::unsupported(#name); }
-X(cudaGraphAddDependencies_v2)
-X(cudaGraphRemoveDependencies_v2)
-X(cudaGraphGetEdges_v2)
-X(cudaGraphNodeGetDependencies_v2)
-X(cudaGraphNodeGetDependentNodes_v2)
 X(cudaSignalExternalSemaphoresAsync_v2)
 X(cudaSignalExternalSemaphoresAsync_v2_ptsz)
 X(cudaWaitExternalSemaphoresAsync_v2)

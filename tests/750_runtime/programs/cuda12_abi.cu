@@ -86,6 +86,16 @@ extern "C" cudaError_t capture_info_12(cudaStream_t, cudaStreamCaptureStatus*, u
                                        const cudaGraphNode_t**, size_t*) __asm__("cudaStreamGetCaptureInfo_v2");
 extern "C" cudaError_t add_node_12(cudaGraphNode_t*, cudaGraph_t, const cudaGraphNode_t*, size_t,
                                    cudaGraphNodeParams*) __asm__("cudaGraphAddNode");
+// CUDA 12's edge calls without edge data (CUDA 13 added the edgeData parameter).
+extern "C" cudaError_t get_edges_12(cudaGraph_t, cudaGraphNode_t*, cudaGraphNode_t*, size_t*) __asm__(
+    "cudaGraphGetEdges");
+extern "C" cudaError_t get_deps_12(cudaGraphNode_t, cudaGraphNode_t*, size_t*) __asm__("cudaGraphNodeGetDependencies");
+extern "C" cudaError_t get_dependents_12(cudaGraphNode_t, cudaGraphNode_t*, size_t*) __asm__(
+    "cudaGraphNodeGetDependentNodes");
+extern "C" cudaError_t add_deps_12(cudaGraph_t, const cudaGraphNode_t*, const cudaGraphNode_t*, size_t) __asm__(
+    "cudaGraphAddDependencies");
+extern "C" cudaError_t remove_deps_12(cudaGraph_t, const cudaGraphNode_t*, const cudaGraphNode_t*, size_t) __asm__(
+    "cudaGraphRemoveDependencies");
 
 __global__ void scale(float* x, float s, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -176,6 +186,20 @@ int main() {
   cudaGraphGetNodes(g, roots, &nroots);
   cudaGraphNode_t after = nullptr;
   printf("add node: %s\n", cudaGetErrorName(add_node_12(&after, g, roots, 1, empty)));
+  // The edge the new node hangs from, read, removed and added back by CUDA 12's forms.
+  cudaGraphNode_t from[2] = {}, to[2] = {}, other[2] = {};
+  size_t nedges = 2, ndep = 2, nafter = 2, nleft = 0;
+  e = get_edges_12(g, from, to, &nedges);
+  cudaError_t e2 = get_deps_12(after, other, &ndep);
+  const bool dep_ok = ndep == 1 && other[0] == roots[0];
+  cudaError_t e3 = get_dependents_12(roots[0], other, &nafter);
+  const bool after_ok = nafter == 1 && other[0] == after;
+  cudaError_t e4 = remove_deps_12(g, &roots[0], &after, 1);
+  get_edges_12(g, nullptr, nullptr, &nleft);
+  cudaError_t e5 = add_deps_12(g, &roots[0], &after, 1);
+  printf("edges: %s %s %s %s %s, %zu edge %d, dependency %d, dependent %d, %zu left after removal\n",
+         cudaGetErrorName(e), cudaGetErrorName(e2), cudaGetErrorName(e3), cudaGetErrorName(e4), cudaGetErrorName(e5),
+         nedges, from[0] == roots[0] && to[0] == after, dep_ok, after_ok, nleft);
   size_t nnodes = 0;
   cudaGraphGetNodes(g, nullptr, &nnodes);
   cudaGraphExec_t exec;

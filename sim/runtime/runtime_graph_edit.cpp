@@ -1,0 +1,175 @@
+// CUDA graphs inspected and edited after they are built (see runtime_graph.hpp): nodes
+// found by handle, edges added and removed, nodes destroyed, a node's parameters replaced in
+// the graph or in an executable graph, nodes switched off and on. The errors are those an
+// H200 gives (tests/750_runtime/programs/graph_editing.cu).
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sim/runtime/runtime.hpp"
+
+namespace warpsim::runtime {
+
+namespace {
+
+const char* kind_name(GraphNode::Kind k) {
+  switch (k) {
+    case GraphNode::Kind::Empty: return "an empty";
+    case GraphNode::Kind::Kernel: return "a kernel";
+    case GraphNode::Kind::Memcpy: return "a memcpy";
+    case GraphNode::Kind::Memset: return "a memset";
+    case GraphNode::Kind::Host: return "a host";
+    case GraphNode::Kind::MemAlloc: return "a memory allocation";
+    case GraphNode::Kind::MemFree: return "a memory free";
+    case GraphNode::Kind::Conditional: return "a conditional";
+  }
+  return "a";
+}
+
+bool has_edge(const GraphNode& to, const GraphNode* from) {
+  return std::find(to.deps.begin(), to.deps.end(), from) != to.deps.end();
+}
+
+}  // namespace
+
+Runtime::NodeRef Runtime::find_node(const void* node, const char* call) {
+  const auto* n = static_cast<const GraphNode*>(node);
+  for (auto& [h, g] : graphs_) {
+    const size_t i = g->index_of(n);
+    if (i != g->nodes.size()) return {g.get(), g->nodes[i].get()};
+  }
+  throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a node of a live graph", call, node));
+}
+
+GraphNode& Runtime::node_of_kind(const void* node, GraphNode::Kind kind, const char* call) {
+  GraphNode& n = *find_node(node, call).node;
+  if (n.kind != kind)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: {} is {} node, not {} node", call, node, kind_name(n.kind), kind_name(kind)));
+  return n;
+}
+
+void Runtime::set_node_params(const void* node, GraphNode fresh, const char* call) {
+  GraphNode& n = node_of_kind(node, fresh.kind, call);
+  fresh.deps = std::move(n.deps);
+  n = std::move(fresh);
+}
+
+void Runtime::add_dependencies(const void* handle, void* const* from, void* const* to,
+                               const cuda::GraphEdgeData* edges, size_t count, const char* call) {
+  Graph& g = graph(handle, call);
+  if (count && (!from || !to)) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: from or to is NULL", call));
+  if (capture_origin_.count(&g))
+    throw ApiError(cuda::ErrorIllegalState, fmt::format("{}: the graph is being captured", call));
+  // Every edge is checked before any is added: a refused call changes nothing.
+  std::vector<std::pair<GraphNode*, const GraphNode*>> adds;  // (to, from)
+  for (size_t i = 0; i < count; ++i) {
+    const auto* f = static_cast<const GraphNode*>(from[i]);
+    const size_t ti = g.index_of(static_cast<const GraphNode*>(to[i]));
+    if (!g.owns(f) || ti == g.nodes.size())
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: edge {} ({} -> {}) names a node of another graph", call,
+                                                          i, from[i], to[i]));
+    GraphNode* t = g.nodes[ti].get();
+    if (f == t) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: edge {} leads from {} to itself", call, i, from[i]));
+    const bool twice = std::any_of(adds.begin(), adds.end(), [&](const auto& a) { return a.first == t && a.second == f; });
+    if (has_edge(*t, f) || twice)
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("{}: edge {} ({} -> {}) is already in the graph", call, i, from[i], to[i]));
+    if (edges && (edges[i].from_port || edges[i].to_port || edges[i].type))
+      throw ApiError(cuda::ErrorNotSupported,
+                     fmt::format("{}: edge {} has edge data other than the default (ports and type 0), which warpsim "
+                                 "does not model",
+                                 call, i));
+    adds.push_back({t, f});
+  }
+  for (auto& [t, f] : adds) t->deps.push_back(f);
+}
+
+void Runtime::remove_dependencies(const void* handle, void* const* from, void* const* to,
+                                  const cuda::GraphEdgeData* edges, size_t count, const char* call) {
+  Graph& g = graph(handle, call);
+  if (count && (!from || !to)) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: from or to is NULL", call));
+  if (capture_origin_.count(&g))
+    throw ApiError(cuda::ErrorIllegalState, fmt::format("{}: the graph is being captured", call));
+  (void)edges;  // every edge warpsim keeps has the default data
+  std::vector<std::pair<GraphNode*, const GraphNode*>> removes;
+  for (size_t i = 0; i < count; ++i) {
+    const auto* f = static_cast<const GraphNode*>(from[i]);
+    const size_t ti = g.index_of(static_cast<const GraphNode*>(to[i]));
+    if (ti == g.nodes.size() || !has_edge(*g.nodes[ti], f))
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("{}: edge {} ({} -> {}) is not an edge of the graph", call, i, from[i], to[i]));
+    removes.push_back({g.nodes[ti].get(), f});
+  }
+  for (auto& [t, f] : removes) t->deps.erase(std::find(t->deps.begin(), t->deps.end(), f));
+}
+
+void Runtime::destroy_node(const void* node) {
+  const char* call = "cudaGraphDestroyNode";
+  NodeRef r = find_node(node, call);
+  if (capture_origin_.count(r.graph))
+    throw ApiError(cuda::ErrorIllegalState, fmt::format("{}: the node's graph is being captured", call));
+  r.graph->erase(r.node);
+}
+
+std::vector<std::pair<const GraphNode*, const GraphNode*>> Runtime::graph_edges(const void* handle, const char* call) {
+  const Graph& g = graph(handle, call);
+  std::vector<std::pair<const GraphNode*, const GraphNode*>> out;
+  for (const auto& n : g.nodes)
+    for (const GraphNode* d : n->deps) out.push_back({d, n.get()});
+  return out;
+}
+
+std::vector<const GraphNode*> Runtime::dependents(const Graph& g, const GraphNode* n) const {
+  std::vector<const GraphNode*> out;
+  for (const auto& m : g.nodes)
+    if (has_edge(*m, n)) out.push_back(m.get());
+  return out;
+}
+
+GraphNode& Runtime::exec_node(const void* handle, const void* node, GraphNode::Kind kind, const char* call) {
+  GraphExec& e = exec(handle, call);
+  auto it = e.position.find(static_cast<const GraphNode*>(node));
+  if (it == e.position.end())
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: {} is not a node of the graph this executable graph was made from", call, node));
+  GraphNode& n = e.order[it->second];
+  if (n.kind != kind)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: {} is {} node, not {} node", call, node, kind_name(n.kind), kind_name(kind)));
+  return n;
+}
+
+void Runtime::exec_set_node_params(const void* handle, const void* node, GraphNode fresh, const char* call) {
+  GraphNode& n = exec_node(handle, node, fresh.kind, call);
+  fresh.deps = std::move(n.deps);
+  fresh.enabled = n.enabled;
+  n = std::move(fresh);
+}
+
+GraphNode& Runtime::switchable_exec_node(const void* handle, const void* node, const char* call) {
+  GraphExec& e = exec(handle, call);
+  auto it = e.position.find(static_cast<const GraphNode*>(node));
+  if (it == e.position.end())
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: {} is not a node of the graph this executable graph was made from", call, node));
+  GraphNode& n = e.order[it->second];
+  using K = GraphNode::Kind;
+  if (n.kind != K::Kernel && n.kind != K::Memcpy && n.kind != K::Memset)
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: {} is {} node; only kernel, memcpy and memset nodes can be disabled", call, node,
+                               kind_name(n.kind)));
+  return n;
+}
+
+GraphNode* Runtime::find_in_clone(const void* original, const void* clone) {
+  const char* call = "cudaGraphNodeFindInClone";
+  Graph& c = graph(clone, call);
+  auto it = c.clone_of.find(static_cast<const GraphNode*>(original));
+  if (it == c.clone_of.end())
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: graph {} is not a clone of the graph of node {}", call, clone, original));
+  return it->second;
+}
+
+}  // namespace warpsim::runtime
