@@ -311,6 +311,12 @@ class Runtime {
   // Kernel, memcpy and memset nodes can be switched off and on in an executable graph.
   GraphNode& switchable_exec_node(const void* exec, const void* node, const char* call);
   GraphNode* find_in_clone(const void* original, const void* clone);
+  // A child graph node: embeds a copy of `child` (without memory or conditional nodes).
+  GraphNode child_node(const void* child, const char* call);
+  GraphNode event_node(GraphNode::Kind kind, void* event, const char* call) const;
+  // cudaGraphExecChildGraphNodeSetParams: the child's instantiation takes `child`'s
+  // parameters if its nodes match one for one, else cudaErrorGraphExecUpdateFailure.
+  void exec_set_child_graph(const void* exec, const void* node, const void* child);
 
   // --- Conditional nodes and capture into a graph (runtime_conditionals.cpp) ---
   // cudaGraphConditionalHandleCreate: a 32-bit word of device memory, 0 until set, and
@@ -582,6 +588,9 @@ class Runtime {
   uint64_t condition_chunk_ = 0;              // device memory for the next handles
   uint32_t conditions_in_chunk_ = 0;
   std::unique_ptr<GraphExec> build_exec(const Graph& g, bool body);
+  // Whether `g`'s nodes match `e`'s one for one (kinds, dependencies, kernels, memory
+  // nodes, child graphs' nodes); error_node names the first that does not.
+  cuda::GraphExecUpdateResult update_check(const GraphExec& e, const Graph& g, const void** error_node);
   void run_conditional(const GraphNode& n, void* stream);
   std::function<void(const void*)> release_observer_;
   void released(const void* p) {

@@ -32,7 +32,7 @@ struct GraphAllocation {
 struct GraphExec;
 
 struct GraphNode {
-  enum class Kind { Empty, Kernel, Memcpy, Memset, Host, MemAlloc, MemFree, Conditional };
+  enum class Kind { Empty, Kernel, Memcpy, Memset, Host, MemAlloc, MemFree, Conditional, Child, EventRecord, EventWait };
   Kind kind = Kind::Empty;
   std::vector<const GraphNode*> deps;
   // Kernel: the host stub, the launch shape and a copy of every argument's bytes.
@@ -61,6 +61,12 @@ struct GraphNode {
   int cond_type = 0;
   std::shared_ptr<std::vector<void*>> bodies;
   std::vector<std::shared_ptr<const GraphExec>> body_execs;
+  // Child: the embedded graph, a runtime graph of its own (a copy of the one given, made
+  // when the node is made; clones of the node copy it again). An executable copy runs its
+  // instantiation, body_execs[0].
+  void* child = nullptr;
+  // EventRecord, EventWait: the event.
+  void* event = nullptr;
   // An executable copy's switch (cudaGraphNodeSetEnabled): a disabled node does nothing.
   bool enabled = true;
   // Kernel: what cudaGraphKernelNodeGetParams hands out as kernelParams (pointers into args).

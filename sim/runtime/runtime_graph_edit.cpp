@@ -22,6 +22,9 @@ const char* kind_name(GraphNode::Kind k) {
     case GraphNode::Kind::MemAlloc: return "a memory allocation";
     case GraphNode::Kind::MemFree: return "a memory free";
     case GraphNode::Kind::Conditional: return "a conditional";
+    case GraphNode::Kind::Child: return "a child graph";
+    case GraphNode::Kind::EventRecord: return "an event record";
+    case GraphNode::Kind::EventWait: return "an event wait";
   }
   return "a";
 }
@@ -170,6 +173,41 @@ GraphNode* Runtime::find_in_clone(const void* original, const void* clone) {
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("{}: graph {} is not a clone of the graph of node {}", call, clone, original));
   return it->second;
+}
+
+GraphNode Runtime::child_node(const void* child, const char* call) {
+  const Graph& c = graph(child, call);
+  for (const auto& n : c.nodes) {
+    using K = GraphNode::Kind;
+    if (n->kind == K::MemAlloc || n->kind == K::MemFree || n->kind == K::Conditional)
+      throw ApiError(cuda::ErrorNotSupported,
+                     fmt::format("{}: the child graph holds {} node, which warpsim does not support in a child graph",
+                                 call, kind_name(n->kind)));
+  }
+  GraphNode n;
+  n.kind = GraphNode::Kind::Child;
+  n.child = clone_graph(child);  // later changes to `child` do not reach the node
+  return n;
+}
+
+GraphNode Runtime::event_node(GraphNode::Kind kind, void* event, const char* call) const {
+  check_event(event, call);
+  GraphNode n;
+  n.kind = kind;
+  n.event = event;
+  return n;
+}
+
+void Runtime::exec_set_child_graph(const void* handle, const void* node, const void* child) {
+  const char* call = "cudaGraphExecChildGraphNodeSetParams";
+  GraphNode& n = exec_node(handle, node, GraphNode::Kind::Child, call);
+  const Graph& c = graph(child, call);
+  const void* error_node = nullptr;
+  if (update_check(*n.body_execs.at(0), c, &error_node) != cuda::GraphExecUpdateSuccess)
+    throw ApiError(cuda::ErrorGraphExecUpdateFailure,
+                   fmt::format("{}: graph {} differs from the node's child graph in its nodes or dependencies{}", call,
+                               child, error_node ? fmt::format(" (from node {})", error_node) : std::string()));
+  n.body_execs = {build_exec(c, false)};
 }
 
 }  // namespace warpsim::runtime

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "sim/runtime/runtime.hpp"
 
@@ -156,6 +157,7 @@ Graph* Runtime::clone_graph(const void* handle) {
   Graph* c = create_graph();
   for (const auto& n : g.nodes) {
     GraphNode copy = *n;
+    if (copy.kind == GraphNode::Kind::Child) copy.child = clone_graph(copy.child);  // its own copy
     for (auto& d : copy.deps) d = c->nodes[g.index_of(d)].get();  // earlier nodes: already cloned
     c->clone_of[n.get()] = c->add(std::move(copy));
   }
@@ -205,6 +207,10 @@ std::unique_ptr<GraphExec> Runtime::build_exec(const Graph& g, bool body) {
       throw ApiError(cuda::ErrorInvalidValue,
                      "cudaGraphInstantiate: a conditional node's body may hold only kernel, empty, memcpy, memset and "
                      "conditional nodes");
+    if (node.kind == K::Child) {
+      node.body_execs = {build_exec(graph(node.child, "cudaGraphInstantiate"), false)};
+      continue;
+    }
     if (node.kind != K::Conditional) continue;
     node.body_execs.clear();
     for (void* b : *node.bodies) node.body_execs.push_back(build_exec(graph(b, "cudaGraphInstantiate"), true));
@@ -233,6 +239,18 @@ cuda::GraphExecUpdateResult Runtime::exec_update(const void* exec_handle, const 
                                                  const void** error_node) {
   GraphExec& e = exec(exec_handle, "cudaGraphExecUpdate");
   const Graph& g = graph(graph_handle, "cudaGraphExecUpdate");
+  const cuda::GraphExecUpdateResult r = update_check(e, g, error_node);
+  if (r != cuda::GraphExecUpdateSuccess) return r;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    GraphNode& target = e.order[e.by_creation[i]];
+    target = *g.nodes[i];
+    if (target.kind == GraphNode::Kind::Child)
+      target.body_execs = {build_exec(graph(target.child, "cudaGraphExecUpdate"), false)};
+  }
+  return cuda::GraphExecUpdateSuccess;
+}
+
+cuda::GraphExecUpdateResult Runtime::update_check(const GraphExec& e, const Graph& g, const void** error_node) {
   *error_node = nullptr;
   if (g.nodes.size() != e.order.size()) return cuda::GraphExecUpdateErrorTopologyChanged;
   // Node i of the new graph stands for node i (by creation) of the instantiated one.
@@ -249,9 +267,13 @@ cuda::GraphExecUpdateResult Runtime::exec_update(const void* exec_handle, const 
     if ((fresh.kind == GraphNode::Kind::MemAlloc || fresh.kind == GraphNode::Kind::MemFree) &&
         (fresh.dst != target.dst || fresh.allocation != target.allocation))
       return cuda::GraphExecUpdateErrorParametersChanged;  // memory nodes cannot change
+    if (fresh.kind == GraphNode::Kind::Child) {
+      const cuda::GraphExecUpdateResult r =
+          update_check(*target.body_execs.at(0), graph(fresh.child, "cudaGraphExecUpdate"), error_node);
+      if (r != cuda::GraphExecUpdateSuccess) return r;
+    }
   }
   *error_node = nullptr;
-  for (size_t i = 0; i < g.nodes.size(); ++i) e.order[e.by_creation[i]] = *g.nodes[i];
   return cuda::GraphExecUpdateSuccess;
 }
 
@@ -336,6 +358,10 @@ void Runtime::run_node(const GraphNode& n, void* stream) {
     case GraphNode::Kind::MemAlloc: graph_memory_allocated(*n.allocation); return;
     case GraphNode::Kind::MemFree: graph_memory_freed(n.dst, "cudaGraphLaunch"); return;
     case GraphNode::Kind::Conditional: run_conditional(n, stream); return;
+    case GraphNode::Kind::EventRecord: record_event(n.event, stream); return;
+    case GraphNode::Kind::EventWait: return;  // one device, work in order: the event is complete
+    case GraphNode::Kind::Child:
+      throw std::logic_error("run_node: a child graph node is run node by node by the API layer (host nodes)");
     case GraphNode::Kind::Kernel: {
       std::vector<void*> argv;
       for (const auto& a : n.args) argv.push_back(const_cast<uint8_t*>(a.data()));

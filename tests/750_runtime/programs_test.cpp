@@ -494,6 +494,27 @@ TEST_CASE("programs: CUDA graphs inspected and edited after they are built print
   CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphInstantiate: the graph's dependencies form a cycle"));
 }
 
+TEST_CASE("programs: child graph nodes and event record and wait nodes print what an H200 prints") {
+  REQUIRE_NVCC();
+  // graph_child_event.expected is an H200's output: a child graph embedded as a copy, read
+  // back and run in its parent (host node included), its instantiation given another child
+  // of the same shape (and refused one of another), events recorded by nodes and timed,
+  // their events read and set in the graph and in an executable graph, and a clone's child.
+  const std::string app = rttest::build_program("graph_child_event");
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/graph_child_event.expected");
+  rttest::check_prints(app, {"--no-summary --config h100"}, want);
+  // In functional mode no simulated time passes: the recorded events are 0 ms apart.
+  std::string untimed = want;
+  for (const std::string& s : {std::string("elapsed > 0: 1"), std::string("third after start: 1")})
+    for (size_t at = untimed.find(s); at != std::string::npos; at = untimed.find(s, at + 1))
+      untimed[at + s.size() - 1] = '0';
+  auto runs = rttest::check_prints(app, {"--functional --no-summary"}, untimed);
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphExecChildGraphNodeSetParams: graph ") &&
+                              Catch::Contains("differs from the node's child graph in its nodes or dependencies"));
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphEventRecordNodeGetEvent: ") &&
+                              Catch::Contains("is an event wait node, not an event record node"));
+}
+
 TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels in place, as on the GPU") {
   REQUIRE_NVCC();
   // zero_copy.expected is an H200's output: cudaHostAlloc(Mapped), cudaMallocHost and

@@ -17,6 +17,23 @@ int add(const char* name, void** node, void* graph, void* const* deps, size_t nd
   });
 }
 
+// Runs an executable graph's nodes in order, a child graph's nodes in place of its node.
+int run_nodes(const std::vector<GraphNode>& nodes, void* stream) {
+  for (const GraphNode& n : nodes) {
+    if (!n.enabled) continue;  // cudaGraphNodeSetEnabled(.., 0): as an empty node
+    int rc = 0;
+    if (n.kind == GraphNode::Kind::Host) {
+      if (n.host.fn) n.host.fn(n.host.userData);
+    } else if (n.kind == GraphNode::Kind::Child) {
+      rc = run_nodes(n.body_execs.at(0)->order, stream);
+    } else {
+      rc = call("cudaGraphLaunch", [&](Runtime& rt) { rt.run_node(n, stream); });
+    }
+    if (rc != 0) return rc;
+  }
+  return 0;
+}
+
 int launch_graph(void* exec, void* stream) {
   std::vector<GraphNode> nodes;
   int rc = call("cudaGraphLaunch", [&](Runtime& rt) {
@@ -30,16 +47,7 @@ int launch_graph(void* exec, void* stream) {
     rt.reset_conditions(e);
     nodes = e.order;
   });
-  for (const GraphNode& n : nodes) {
-    if (rc != 0) break;
-    if (!n.enabled) continue;  // cudaGraphNodeSetEnabled(.., 0): as an empty node
-    if (n.kind == GraphNode::Kind::Host) {
-      if (n.host.fn) n.host.fn(n.host.userData);
-      continue;
-    }
-    rc = call("cudaGraphLaunch", [&](Runtime& rt) { rt.run_node(n, stream); });
-  }
-  return rc;
+  return rc != 0 ? rc : run_nodes(nodes, stream);
 }
 
 }  // namespace
@@ -89,6 +97,23 @@ WARPSIM_API int cudaGraphAddHostNode(void** node, void* graph, void* const* deps
 
 WARPSIM_API int cudaGraphAddEmptyNode(void** node, void* graph, void* const* deps, size_t ndeps) {
   return add("cudaGraphAddEmptyNode", node, graph, deps, ndeps, [](Runtime&) { return GraphNode{}; });
+}
+
+WARPSIM_API int cudaGraphAddChildGraphNode(void** node, void* graph, void* const* deps, size_t ndeps, void* child) {
+  return add("cudaGraphAddChildGraphNode", node, graph, deps, ndeps,
+             [&](Runtime& rt) { return rt.child_node(child, "cudaGraphAddChildGraphNode"); });
+}
+
+WARPSIM_API int cudaGraphAddEventRecordNode(void** node, void* graph, void* const* deps, size_t ndeps, void* event) {
+  return add("cudaGraphAddEventRecordNode", node, graph, deps, ndeps, [&](Runtime& rt) {
+    return rt.event_node(GraphNode::Kind::EventRecord, event, "cudaGraphAddEventRecordNode");
+  });
+}
+
+WARPSIM_API int cudaGraphAddEventWaitNode(void** node, void* graph, void* const* deps, size_t ndeps, void* event) {
+  return add("cudaGraphAddEventWaitNode", node, graph, deps, ndeps, [&](Runtime& rt) {
+    return rt.event_node(GraphNode::Kind::EventWait, event, "cudaGraphAddEventWaitNode");
+  });
 }
 
 WARPSIM_API int cudaGraphClone(void** clone, void* graph) {

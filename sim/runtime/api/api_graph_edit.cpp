@@ -24,6 +24,9 @@ int node_type(Kind k) {
     case Kind::MemAlloc: return cuda::GraphNodeTypeMemAlloc;
     case Kind::MemFree: return cuda::GraphNodeTypeMemFree;
     case Kind::Conditional: return cuda::GraphNodeTypeConditional;
+    case Kind::Child: return cuda::GraphNodeTypeGraph;
+    case Kind::EventRecord: return cuda::GraphNodeTypeEventRecord;
+    case Kind::EventWait: return cuda::GraphNodeTypeWaitEvent;
   }
   return cuda::GraphNodeTypeEmpty;
 }
@@ -230,7 +233,54 @@ WARPSIM_API int cudaGraphHostNodeSetParams(void* node, const cuda::HostNodeParam
   });
 }
 
+WARPSIM_API int cudaGraphChildGraphNodeGetGraph(void* node, void** graph) {
+  const char* name = "cudaGraphChildGraphNodeGetGraph";
+  return call(name, [&](Runtime& rt) {
+    require(graph, name, "pGraph");
+    *graph = rt.node_of_kind(node, Kind::Child, name).child;  // the node's own graph, not a copy
+  });
+}
+
+namespace {
+int get_event(const char* name, Kind kind, void* node, void** event) {
+  return call(name, [&](Runtime& rt) {
+    require(event, name, "event_out");
+    *event = rt.node_of_kind(node, kind, name).event;
+  });
+}
+int set_event(const char* name, Kind kind, void* node, void* event) {
+  return call(name, [&](Runtime& rt) { rt.set_node_params(node, rt.event_node(kind, event, name), name); });
+}
+int exec_set_event(const char* name, Kind kind, void* exec, void* node, void* event) {
+  return call(name, [&](Runtime& rt) { rt.exec_set_node_params(exec, node, rt.event_node(kind, event, name), name); });
+}
+}  // namespace
+
+WARPSIM_API int cudaGraphEventRecordNodeGetEvent(void* node, void** event) {
+  return get_event("cudaGraphEventRecordNodeGetEvent", Kind::EventRecord, node, event);
+}
+WARPSIM_API int cudaGraphEventRecordNodeSetEvent(void* node, void* event) {
+  return set_event("cudaGraphEventRecordNodeSetEvent", Kind::EventRecord, node, event);
+}
+WARPSIM_API int cudaGraphEventWaitNodeGetEvent(void* node, void** event) {
+  return get_event("cudaGraphEventWaitNodeGetEvent", Kind::EventWait, node, event);
+}
+WARPSIM_API int cudaGraphEventWaitNodeSetEvent(void* node, void* event) {
+  return set_event("cudaGraphEventWaitNodeSetEvent", Kind::EventWait, node, event);
+}
+
 // --- A node's parameters, in an executable graph only ---
+
+WARPSIM_API int cudaGraphExecChildGraphNodeSetParams(void* exec, void* node, void* child) {
+  return call("cudaGraphExecChildGraphNodeSetParams",
+              [&](Runtime& rt) { rt.exec_set_child_graph(exec, node, child); });
+}
+WARPSIM_API int cudaGraphExecEventRecordNodeSetEvent(void* exec, void* node, void* event) {
+  return exec_set_event("cudaGraphExecEventRecordNodeSetEvent", Kind::EventRecord, exec, node, event);
+}
+WARPSIM_API int cudaGraphExecEventWaitNodeSetEvent(void* exec, void* node, void* event) {
+  return exec_set_event("cudaGraphExecEventWaitNodeSetEvent", Kind::EventWait, exec, node, event);
+}
 
 WARPSIM_API int cudaGraphExecMemcpyNodeSetParams(void* exec, void* node, const cuda::Memcpy3DParms* p) {
   const char* name = "cudaGraphExecMemcpyNodeSetParams";
