@@ -186,6 +186,14 @@ class Runtime {
   void memcpy_to_symbol(const void* host_var, const void* src, uint64_t bytes, uint64_t offset,
                         cuda::MemcpyKind kind);
   void memcpy_from_symbol(void* dst, const void* host_var, uint64_t bytes, uint64_t offset, cuda::MemcpyKind kind);
+  // The device address of `bytes` at `offset` in a __device__/__constant__ variable, for a
+  // copy of `kind` to it (to_symbol) or from it: cudaErrorInvalidSymbol for something else,
+  // cudaErrorInvalidValue past its end, cudaErrorInvalidMemcpyDirection the other way.
+  DevPtr symbol_span(const void* host_var, uint64_t bytes, uint64_t offset, bool to_symbol, cuda::MemcpyKind kind,
+                     const char* call);
+  // A graph memcpy node to or from a variable: a 1D copy to or from its address.
+  GraphNode symbol_copy_node(bool to_symbol, void* ptr, const void* host_var, uint64_t bytes, uint64_t offset,
+                             cuda::MemcpyKind kind, const char* call);
 
   // --- Stream-ordered allocation and graph memory (runtime_pools.cpp) ---
   // cudaMallocAsync/cudaFreeAsync run the queued launches, then take effect at once; pools

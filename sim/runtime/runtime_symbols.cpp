@@ -82,28 +82,35 @@ void Runtime::map_managed_variables(Module& m) {
 
 void Runtime::init_module(void** handle) { loaded(module_of(handle, "__cudaInitModule")); }
 
+DevPtr Runtime::symbol_span(const void* host_var, uint64_t bytes, uint64_t offset, bool to_symbol,
+                            cuda::MemcpyKind kind, const char* call) {
+  auto [base, size] = symbol(host_var, call);
+  if (offset > size || bytes > size - offset)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} bytes at offset {} exceed the {}-byte variable '{}'",
+                                                        call, bytes, offset, size, var_entry(host_var)->name));
+  const cuda::MemcpyKind toward = to_symbol ? cuda::HostToDevice : cuda::DeviceToHost;
+  if (kind != toward && kind != cuda::DeviceToDevice && kind != cuda::Default)
+    throw ApiError(cuda::ErrorInvalidMemcpyDirection,
+                   fmt::format("{}: kind must copy {} the device", call, to_symbol ? "to" : "from"));
+  return base + offset;
+}
+
 void Runtime::memcpy_to_symbol(const void* host_var, const void* src, uint64_t bytes, uint64_t offset,
                                cuda::MemcpyKind kind) {
-  auto [base, size] = symbol(host_var, "cudaMemcpyToSymbol");
-  if (offset > size || bytes > size - offset)
-    throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemcpyToSymbol: {} bytes at offset {} exceed the {}-byte variable '{}'", bytes,
-                               offset, size, var_entry(host_var)->name));
-  if (kind != cuda::HostToDevice && kind != cuda::DeviceToDevice && kind != cuda::Default)
-    throw ApiError(cuda::ErrorInvalidMemcpyDirection, "cudaMemcpyToSymbol: kind must copy to the device");
-  memcpy(reinterpret_cast<void*>(base + offset), src, bytes, kind, "cudaMemcpyToSymbol");
+  const DevPtr at = symbol_span(host_var, bytes, offset, true, kind, "cudaMemcpyToSymbol");
+  memcpy(reinterpret_cast<void*>(at), src, bytes, kind, "cudaMemcpyToSymbol");
 }
 
 void Runtime::memcpy_from_symbol(void* dst, const void* host_var, uint64_t bytes, uint64_t offset,
                                  cuda::MemcpyKind kind) {
-  auto [base, size] = symbol(host_var, "cudaMemcpyFromSymbol");
-  if (offset > size || bytes > size - offset)
-    throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("cudaMemcpyFromSymbol: {} bytes at offset {} exceed the {}-byte variable '{}'", bytes,
-                               offset, size, var_entry(host_var)->name));
-  if (kind != cuda::DeviceToHost && kind != cuda::DeviceToDevice && kind != cuda::Default)
-    throw ApiError(cuda::ErrorInvalidMemcpyDirection, "cudaMemcpyFromSymbol: kind must copy from the device");
-  memcpy(dst, reinterpret_cast<const void*>(base + offset), bytes, kind, "cudaMemcpyFromSymbol");
+  const DevPtr at = symbol_span(host_var, bytes, offset, false, kind, "cudaMemcpyFromSymbol");
+  memcpy(dst, reinterpret_cast<const void*>(at), bytes, kind, "cudaMemcpyFromSymbol");
+}
+
+GraphNode Runtime::symbol_copy_node(bool to_symbol, void* ptr, const void* host_var, uint64_t bytes, uint64_t offset,
+                                    cuda::MemcpyKind kind, const char* call) {
+  const auto at = reinterpret_cast<void*>(symbol_span(host_var, bytes, offset, to_symbol, kind, call));
+  return to_symbol ? linear_copy_node(at, ptr, bytes, kind) : linear_copy_node(ptr, at, bytes, kind);
 }
 
 }  // namespace warpsim::runtime

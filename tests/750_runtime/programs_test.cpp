@@ -515,6 +515,18 @@ TEST_CASE("programs: child graph nodes and event record and wait nodes print wha
                               Catch::Contains("is an event wait node, not an event record node"));
 }
 
+TEST_CASE("programs: graph copies to and from __device__ and __constant__ variables print what an H200 prints") {
+  REQUIRE_NVCC();
+  // graph_symbol_copies.expected is an H200's output: memcpy nodes to and from variables made,
+  // read back (a copy to the variable's address), run, set in the graph and in an executable
+  // graph, and refused past a variable's end, the wrong way or for a non-variable.
+  auto runs = rttest::check_prints_expected("graph_symbol_copies");
+  REQUIRE(!runs.empty());
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphAddMemcpyNodeToSymbol: 256 bytes at offset 4 exceed the 256-byte "
+                                          "variable 'table'"));
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphAddMemcpyNodeFromSymbol: kind must copy from the device"));
+}
+
 TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels in place, as on the GPU") {
   REQUIRE_NVCC();
   // zero_copy.expected is an H200's output: cudaHostAlloc(Mapped), cudaMallocHost and

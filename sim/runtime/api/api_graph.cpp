@@ -99,6 +99,23 @@ WARPSIM_API int cudaGraphAddEmptyNode(void** node, void* graph, void* const* dep
   return add("cudaGraphAddEmptyNode", node, graph, deps, ndeps, [](Runtime&) { return GraphNode{}; });
 }
 
+WARPSIM_API int cudaGraphAddMemcpyNodeToSymbol(void** node, void* graph, void* const* deps, size_t ndeps,
+                                               const void* symbol, const void* src, size_t bytes, size_t offset,
+                                               int kind) {
+  return add("cudaGraphAddMemcpyNodeToSymbol", node, graph, deps, ndeps, [&](Runtime& rt) {
+    return rt.symbol_copy_node(true, const_cast<void*>(src), symbol, bytes, offset,
+                               static_cast<cuda::MemcpyKind>(kind), "cudaGraphAddMemcpyNodeToSymbol");
+  });
+}
+
+WARPSIM_API int cudaGraphAddMemcpyNodeFromSymbol(void** node, void* graph, void* const* deps, size_t ndeps, void* dst,
+                                                 const void* symbol, size_t bytes, size_t offset, int kind) {
+  return add("cudaGraphAddMemcpyNodeFromSymbol", node, graph, deps, ndeps, [&](Runtime& rt) {
+    return rt.symbol_copy_node(false, dst, symbol, bytes, offset, static_cast<cuda::MemcpyKind>(kind),
+                               "cudaGraphAddMemcpyNodeFromSymbol");
+  });
+}
+
 WARPSIM_API int cudaGraphAddChildGraphNode(void** node, void* graph, void* const* deps, size_t ndeps, void* child) {
   return add("cudaGraphAddChildGraphNode", node, graph, deps, ndeps,
              [&](Runtime& rt) { return rt.child_node(child, "cudaGraphAddChildGraphNode"); });

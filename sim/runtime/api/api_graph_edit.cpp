@@ -205,6 +205,28 @@ WARPSIM_API int cudaGraphMemcpyNodeSetParams1D(void* node, void* dst, const void
   });
 }
 
+WARPSIM_API int cudaGraphMemcpyNodeSetParamsToSymbol(void* node, const void* symbol, const void* src, size_t bytes,
+                                                     size_t offset, int kind) {
+  const char* name = "cudaGraphMemcpyNodeSetParamsToSymbol";
+  return call(name, [&](Runtime& rt) {
+    rt.node_of_kind(node, Kind::Memcpy, name);  // the node is checked before the variable, as on the GPU
+    rt.set_node_params(node,
+                       rt.symbol_copy_node(true, const_cast<void*>(src), symbol, bytes, offset,
+                                           static_cast<cuda::MemcpyKind>(kind), name),
+                       name);
+  });
+}
+
+WARPSIM_API int cudaGraphMemcpyNodeSetParamsFromSymbol(void* node, void* dst, const void* symbol, size_t bytes,
+                                                       size_t offset, int kind) {
+  const char* name = "cudaGraphMemcpyNodeSetParamsFromSymbol";
+  return call(name, [&](Runtime& rt) {
+    rt.node_of_kind(node, Kind::Memcpy, name);
+    rt.set_node_params(
+        node, rt.symbol_copy_node(false, dst, symbol, bytes, offset, static_cast<cuda::MemcpyKind>(kind), name), name);
+  });
+}
+
 WARPSIM_API int cudaGraphMemsetNodeGetParams(void* node, cuda::MemsetParams* p) {
   const char* name = "cudaGraphMemsetNodeGetParams";
   return call(name, [&](Runtime& rt) {
@@ -293,6 +315,29 @@ WARPSIM_API int cudaGraphExecMemcpyNodeSetParams1D(void* exec, void* node, void*
   return call(name, [&](Runtime& rt) {
     rt.exec_set_node_params(exec, node, rt.linear_copy_node(dst, src, bytes, static_cast<cuda::MemcpyKind>(kind)),
                             name);
+  });
+}
+
+WARPSIM_API int cudaGraphExecMemcpyNodeSetParamsToSymbol(void* exec, void* node, const void* symbol,
+                                                         const void* src, size_t bytes, size_t offset, int kind) {
+  const char* name = "cudaGraphExecMemcpyNodeSetParamsToSymbol";
+  return call(name, [&](Runtime& rt) {
+    rt.exec_node(exec, node, Kind::Memcpy, name);
+    rt.exec_set_node_params(exec, node,
+                            rt.symbol_copy_node(true, const_cast<void*>(src), symbol, bytes, offset,
+                                                static_cast<cuda::MemcpyKind>(kind), name),
+                            name);
+  });
+}
+
+WARPSIM_API int cudaGraphExecMemcpyNodeSetParamsFromSymbol(void* exec, void* node, void* dst, const void* symbol,
+                                                           size_t bytes, size_t offset, int kind) {
+  const char* name = "cudaGraphExecMemcpyNodeSetParamsFromSymbol";
+  return call(name, [&](Runtime& rt) {
+    rt.exec_node(exec, node, Kind::Memcpy, name);
+    rt.exec_set_node_params(
+        exec, node, rt.symbol_copy_node(false, dst, symbol, bytes, offset, static_cast<cuda::MemcpyKind>(kind), name),
+        name);
   });
 }
 
