@@ -354,9 +354,9 @@ struct GraphExecUpdateResultInfo {
   void* errorNode;
   void* errorFromNode;
 };
-// cudaGraphAddNode's node parameters (cudaGraphNodeParams) as far as warpsim reads them:
-// the type, and for kernel nodes cudaKernelNodeParamsV2 (laid out as KernelNodeParams),
-// for conditional nodes cudaConditionalNodeParams; cudaGraphEdgeData.
+// cudaGraphAddNode's node parameters (cudaGraphNodeParams): the type and one struct per
+// type (cudaKernelNodeParamsV2, cudaMemsetParamsV2 and cudaHostNodeParamsV2 are laid out as
+// their first versions); cudaGraphEdgeData.
 enum GraphNodeType : int { GraphNodeTypeKernel = 0, GraphNodeTypeMemcpy = 1, GraphNodeTypeMemset = 2,
                            GraphNodeTypeHost = 3, GraphNodeTypeGraph = 4, GraphNodeTypeEmpty = 5,
                            GraphNodeTypeWaitEvent = 6, GraphNodeTypeEventRecord = 7,
@@ -370,15 +370,21 @@ struct ConditionalNodeParams {
   unsigned size;
   void** phGraph_out;  // out: the node's body graphs
 };
-struct GraphNodeParams {
-  int type;  // GraphNodeType
-  int reserved0[3];
-  union {
-    long long reserved1[29];
-    KernelNodeParams kernel;
-    ConditionalNodeParams conditional;
-  };
-  long long reserved2;
+struct MemcpyNodeParams {
+  int flags;
+  int reserved[3];
+  Memcpy3DParms copyParams;
+};
+enum GraphChildGraphNodeOwnership : int { GraphChildGraphOwnershipClone = 0, GraphChildGraphOwnershipMove = 1 };
+struct ChildGraphNodeParams {
+  void* graph;
+  int ownership;  // GraphChildGraphNodeOwnership
+};
+struct EventNodeParams {  // cudaEventRecordNodeParams, cudaEventWaitNodeParams
+  void* event;
+};
+struct MemFreeNodeParams {
+  void* dptr;
 };
 struct GraphEdgeData {
   unsigned char from_port, to_port, type, reserved[5];
@@ -429,6 +435,25 @@ struct MemAllocNodeParams {
   size_t accessDescCount;
   size_t bytesize;
   void* dptr;  // out
+};
+// cudaGraphAddNode's parameters (the per-type structs are above).
+struct GraphNodeParams {
+  int type;  // GraphNodeType
+  int reserved0[3];
+  union {
+    long long reserved1[29];
+    KernelNodeParams kernel;
+    MemcpyNodeParams memcpy;
+    MemsetParams memset;
+    HostNodeParams host;
+    ChildGraphNodeParams graph;
+    EventNodeParams eventWait;
+    EventNodeParams eventRecord;
+    MemAllocNodeParams alloc;
+    MemFreeNodeParams free;
+    ConditionalNodeParams conditional;
+  };
+  long long reserved2;
 };
 // cudaLaunchKernelEx's configuration (cudaLaunchConfig_t) and attributes.
 enum LaunchAttributeId : int { LaunchAttributeIgnore = 0, LaunchAttributeAccessPolicyWindow = 1,

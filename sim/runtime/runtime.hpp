@@ -321,6 +321,10 @@ class Runtime {
   GraphNode* find_in_clone(const void* original, const void* clone);
   // A child graph node: embeds a copy of `child` (without memory or conditional nodes).
   GraphNode child_node(const void* child, const char* call);
+  GraphNode child_node_moved(void* child, const char* call);  // cudaGraphChildGraphOwnershipMove: `child` itself
+  // A kernel, memcpy, memset, host or event node from cudaGraphNodeParams (cudaGraphAddNode,
+  // cudaGraphNodeSetParams, cudaGraphExecNodeSetParams); other types: cudaErrorNotSupported.
+  GraphNode params_node(cuda::GraphNodeParams* p, const char* call);
   GraphNode event_node(GraphNode::Kind kind, void* event, const char* call) const;
   // cudaGraphExecChildGraphNodeSetParams: the child's instantiation takes `child`'s
   // parameters if its nodes match one for one, else cudaErrorGraphExecUpdateFailure.

@@ -10,8 +10,6 @@
 
 namespace warpsim::runtime {
 
-namespace {
-constexpr uint32_t kConditionsPerChunk = 1024;  // 4 KiB of device memory
 const char* node_type_name(int t) {
   switch (t) {
     case cuda::GraphNodeTypeKernel: return "kernel";
@@ -30,6 +28,10 @@ const char* node_type_name(int t) {
   }
   return "unknown";
 }
+
+namespace {
+constexpr uint32_t kConditionsPerChunk = 1024;  // 4 KiB of device memory
+
 // Whether running `e` can launch a kernel (which alone can change a condition).
 bool launches_kernels(const GraphExec& e) {
   for (const GraphNode& n : e.order) {
@@ -63,14 +65,12 @@ GraphNode Runtime::node_from_params(const void* handle, cuda::GraphNodeParams* p
   graph(handle, call);
   if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: nodeParams is NULL", call));
   switch (p->type) {
-    case cuda::GraphNodeTypeKernel: return kernel_node(&p->kernel, call);
     case cuda::GraphNodeTypeEmpty: return GraphNode{};
+    case cuda::GraphNodeTypeGraph:
+      return p->graph.ownership == cuda::GraphChildGraphOwnershipMove ? child_node_moved(p->graph.graph, call)
+                                                                      : child_node(p->graph.graph, call);
     case cuda::GraphNodeTypeConditional: break;
-    default:
-      throw ApiError(cuda::ErrorNotSupported,
-                     fmt::format("{}: {} nodes (type {}) are not supported by warpsim's cudaGraphAddNode; kernel, empty "
-                                 "and conditional nodes are, and the cudaGraphAdd*Node calls for the others",
-                                 call, node_type_name(p->type), p->type));
+    default: return params_node(p, call);  // the types cudaGraphNodeSetParams takes too
   }
   cuda::ConditionalNodeParams& c = p->conditional;
   auto it = conditions_.find(c.handle);

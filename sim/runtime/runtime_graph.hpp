@@ -31,6 +31,8 @@ struct GraphAllocation {
 
 struct GraphExec;
 
+const char* node_type_name(int type);  // a cudaGraphNodeType's name ("kernel", "memcpy", ...)
+
 struct GraphNode {
   enum class Kind { Empty, Kernel, Memcpy, Memset, Host, MemAlloc, MemFree, Conditional, Child, EventRecord, EventWait };
   Kind kind = Kind::Empty;

@@ -175,8 +175,8 @@ GraphNode* Runtime::find_in_clone(const void* original, const void* clone) {
   return it->second;
 }
 
-GraphNode Runtime::child_node(const void* child, const char* call) {
-  const Graph& c = graph(child, call);
+namespace {
+void check_child(const Graph& c, const char* call) {
   for (const auto& n : c.nodes) {
     using K = GraphNode::Kind;
     if (n->kind == K::MemAlloc || n->kind == K::MemFree || n->kind == K::Conditional)
@@ -184,10 +184,42 @@ GraphNode Runtime::child_node(const void* child, const char* call) {
                      fmt::format("{}: the child graph holds {} node, which warpsim does not support in a child graph",
                                  call, kind_name(n->kind)));
   }
+}
+}  // namespace
+
+GraphNode Runtime::child_node(const void* child, const char* call) {
+  check_child(graph(child, call), call);
   GraphNode n;
   n.kind = GraphNode::Kind::Child;
   n.child = clone_graph(child);  // later changes to `child` do not reach the node
   return n;
+}
+
+GraphNode Runtime::child_node_moved(void* child, const char* call) {
+  const Graph& c = graph(child, call);
+  check_child(c, call);
+  if (capture_origin_.count(&c))
+    throw ApiError(cuda::ErrorIllegalState, fmt::format("{}: the child graph is being captured", call));
+  GraphNode n;
+  n.kind = GraphNode::Kind::Child;
+  n.child = child;  // the node's graph from now on
+  return n;
+}
+
+GraphNode Runtime::params_node(cuda::GraphNodeParams* p, const char* call) {
+  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: nodeParams is NULL", call));
+  switch (p->type) {
+    case cuda::GraphNodeTypeKernel: return kernel_node(&p->kernel, call);
+    case cuda::GraphNodeTypeMemcpy: return memcpy_node(&p->memcpy.copyParams, call);
+    case cuda::GraphNodeTypeMemset: return memset_node(&p->memset, call);
+    case cuda::GraphNodeTypeHost: return host_node(p->host.fn, p->host.userData, call);
+    case cuda::GraphNodeTypeEventRecord: return event_node(GraphNode::Kind::EventRecord, p->eventRecord.event, call);
+    case cuda::GraphNodeTypeWaitEvent: return event_node(GraphNode::Kind::EventWait, p->eventWait.event, call);
+    default:
+      throw ApiError(cuda::ErrorNotSupported,
+                     fmt::format("{}: {} nodes (type {}) are not supported here by warpsim", call,
+                                 node_type_name(p->type), p->type));
+  }
 }
 
 GraphNode Runtime::event_node(GraphNode::Kind kind, void* event, const char* call) const {

@@ -160,6 +160,16 @@ TEST_CASE("abi: stream-ordered allocation and cudaLaunchKernelEx structs have CU
   CHECK(sizeof(cuda::GraphNodeParams) == sizeof(cudaGraphNodeParams));
   SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, kernel);
   SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, conditional);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, memcpy.copyParams);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, memset.elementSize);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, host.userData);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, graph.ownership);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, eventRecord.event);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, eventWait.event);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, alloc.bytesize);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, alloc.dptr);
+  SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, free.dptr);
+  CHECK(sizeof(cuda::MemcpyNodeParams) == sizeof(cudaMemcpyNodeParams));
   SAME_FIELD(cuda::GraphNodeParams, cudaGraphNodeParams, reserved2);
   CHECK(sizeof(cuda::KernelNodeParams) == sizeof(cudaKernelNodeParamsV2));
   SAME_FIELD(cuda::KernelNodeParams, cudaKernelNodeParamsV2, extra);

@@ -42,8 +42,11 @@ TEST_CASE("conditionals: handles and node parameters are checked") {
   p = conditional(h, 7, 1);
   CHECK(code_of([&] { rt.node_from_params(g, &p, "t"); }) == cuda::ErrorInvalidValue);  // no such type
   cuda::GraphNodeParams host{};
-  host.type = cuda::GraphNodeTypeHost;
-  CHECK(code_of([&] { rt.node_from_params(g, &host, "t"); }) == cuda::ErrorNotSupported);
+  host.type = cuda::GraphNodeTypeHost;  // without a function
+  CHECK(code_of([&] { rt.node_from_params(g, &host, "t"); }) == cuda::ErrorInvalidValue);
+  cuda::GraphNodeParams semaphore{};
+  semaphore.type = cuda::GraphNodeTypeExtSemaphoreSignal;
+  CHECK(code_of([&] { rt.node_from_params(g, &semaphore, "t"); }) == cuda::ErrorNotSupported);
   p = conditional(h, cuda::GraphCondTypeSwitch, 5);
   GraphNode n = rt.node_from_params(g, &p, "t");
   REQUIRE(p.conditional.phGraph_out != nullptr);

@@ -527,6 +527,17 @@ TEST_CASE("programs: graph copies to and from __device__ and __constant__ variab
   CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphAddMemcpyNodeFromSymbol: kind must copy from the device"));
 }
 
+TEST_CASE("programs: cudaGraphAddNode of every node type and cudaGraph(Exec)NodeSetParams print what an H200 prints") {
+  REQUIRE_NVCC();
+  // graph_add_node.expected is an H200's output: memset, kernel, memcpy, host, event record
+  // and wait, child graph (cloned and moved), memory allocation and free and empty nodes made
+  // with cudaGraphAddNode and run; parameters set in the graph and in an executable graph.
+  auto runs = rttest::check_prints_expected("graph_add_node");
+  REQUIRE(!runs.empty());
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphNodeSetParams: memory allocation nodes (type 10) are not "
+                                          "supported here by warpsim"));
+}
+
 TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels in place, as on the GPU") {
   REQUIRE_NVCC();
   // zero_copy.expected is an H200's output: cudaHostAlloc(Mapped), cudaMallocHost and

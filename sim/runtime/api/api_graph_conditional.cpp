@@ -36,6 +36,15 @@ WARPSIM_API int WARPSIM_ABI_NAME(cudaGraphAddNode, cudaGraphAddNode_v2)(void** n
   return call("cudaGraphAddNode", [&](Runtime& rt) {
     if (!node) throw ApiError(cuda::ErrorInvalidValue, "cudaGraphAddNode: pGraphNode is NULL");
     check_edges(edges, ndeps, "cudaGraphAddNode");
+    // Memory nodes place their allocation in the graph as they are added (runtime_pools.cpp).
+    if (params && params->type == cuda::GraphNodeTypeMemAlloc) {
+      *node = rt.add_mem_alloc_node(graph, deps, ndeps, &params->alloc);
+      return;
+    }
+    if (params && params->type == cuda::GraphNodeTypeMemFree) {
+      *node = rt.add_mem_free_node(graph, deps, ndeps, params->free.dptr);
+      return;
+    }
     *node = rt.add_node(graph, rt.node_from_params(graph, params, "cudaGraphAddNode"), deps, ndeps, "cudaGraphAddNode");
   });
 }

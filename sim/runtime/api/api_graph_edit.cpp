@@ -291,7 +291,22 @@ WARPSIM_API int cudaGraphEventWaitNodeSetEvent(void* node, void* event) {
   return set_event("cudaGraphEventWaitNodeSetEvent", Kind::EventWait, node, event);
 }
 
+WARPSIM_API int cudaGraphNodeSetParams(void* node, cuda::GraphNodeParams* p) {
+  const char* name = "cudaGraphNodeSetParams";
+  return call(name, [&](Runtime& rt) { rt.set_node_params(node, rt.params_node(p, name), name); });
+}
+
 // --- A node's parameters, in an executable graph only ---
+
+WARPSIM_API int cudaGraphExecNodeSetParams(void* exec, void* node, cuda::GraphNodeParams* p) {
+  const char* name = "cudaGraphExecNodeSetParams";
+  return call(name, [&](Runtime& rt) {
+    GraphNode fresh = rt.params_node(p, name);
+    if (fresh.kind == Kind::Kernel && fresh.fn != rt.exec_node(exec, node, Kind::Kernel, name).fn)
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: the kernel function cannot change", name));
+    rt.exec_set_node_params(exec, node, std::move(fresh), name);
+  });
+}
 
 WARPSIM_API int cudaGraphExecChildGraphNodeSetParams(void* exec, void* node, void* child) {
   return call("cudaGraphExecChildGraphNodeSetParams",
