@@ -305,6 +305,8 @@ class Runtime {
   GraphNode& node_of_kind(const void* node, GraphNode::Kind kind, const char* call);
   // Replaces a node's parameters with those of `fresh` (same kind), keeping its edges.
   void set_node_params(const void* node, GraphNode fresh, const char* call);
+  // The graph whose edges the call changes: not being captured, arrays there if count > 0.
+  Graph& edge_graph(const void* graph, void* const* from, void* const* to, size_t count, const char* call);
   void add_dependencies(const void* graph, void* const* from, void* const* to, const cuda::GraphEdgeData* edges,
                         size_t n, const char* call);
   void remove_dependencies(const void* graph, void* const* from, void* const* to, const cuda::GraphEdgeData* edges,

@@ -34,7 +34,9 @@ struct GraphExec;
 const char* node_type_name(int type);  // a cudaGraphNodeType's name ("kernel", "memcpy", ...)
 
 struct GraphNode {
-  enum class Kind { Empty, Kernel, Memcpy, Memset, Host, MemAlloc, MemFree, Conditional, Child, EventRecord, EventWait };
+  enum class Kind {
+    Empty, Kernel, Memcpy, Memset, Host, MemAlloc, MemFree, Conditional, Child, EventRecord, EventWait
+  };
   Kind kind = Kind::Empty;
   std::vector<const GraphNode*> deps;
   // Kernel: the host stub, the launch shape and a copy of every argument's bytes.

@@ -58,12 +58,17 @@ void Runtime::set_node_params(const void* node, GraphNode fresh, const char* cal
   n = std::move(fresh);
 }
 
-void Runtime::add_dependencies(const void* handle, void* const* from, void* const* to,
-                               const cuda::GraphEdgeData* edges, size_t count, const char* call) {
+Graph& Runtime::edge_graph(const void* handle, void* const* from, void* const* to, size_t count, const char* call) {
   Graph& g = graph(handle, call);
   if (count && (!from || !to)) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: from or to is NULL", call));
   if (capture_origin_.count(&g))
     throw ApiError(cuda::ErrorIllegalState, fmt::format("{}: the graph is being captured", call));
+  return g;
+}
+
+void Runtime::add_dependencies(const void* handle, void* const* from, void* const* to,
+                               const cuda::GraphEdgeData* edges, size_t count, const char* call) {
+  Graph& g = edge_graph(handle, from, to, count, call);
   // Every edge is checked before any is added: a refused call changes nothing.
   std::vector<std::pair<GraphNode*, const GraphNode*>> adds;  // (to, from)
   for (size_t i = 0; i < count; ++i) {
@@ -73,8 +78,10 @@ void Runtime::add_dependencies(const void* handle, void* const* from, void* cons
       throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: edge {} ({} -> {}) names a node of another graph", call,
                                                           i, from[i], to[i]));
     GraphNode* t = g.nodes[ti].get();
-    if (f == t) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: edge {} leads from {} to itself", call, i, from[i]));
-    const bool twice = std::any_of(adds.begin(), adds.end(), [&](const auto& a) { return a.first == t && a.second == f; });
+    if (f == t)
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: edge {} leads from {} to itself", call, i, from[i]));
+    const bool twice =
+        std::any_of(adds.begin(), adds.end(), [&](const auto& a) { return a.first == t && a.second == f; });
     if (has_edge(*t, f) || twice)
       throw ApiError(cuda::ErrorInvalidValue,
                      fmt::format("{}: edge {} ({} -> {}) is already in the graph", call, i, from[i], to[i]));
@@ -90,10 +97,7 @@ void Runtime::add_dependencies(const void* handle, void* const* from, void* cons
 
 void Runtime::remove_dependencies(const void* handle, void* const* from, void* const* to,
                                   const cuda::GraphEdgeData* edges, size_t count, const char* call) {
-  Graph& g = graph(handle, call);
-  if (count && (!from || !to)) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: from or to is NULL", call));
-  if (capture_origin_.count(&g))
-    throw ApiError(cuda::ErrorIllegalState, fmt::format("{}: the graph is being captured", call));
+  Graph& g = edge_graph(handle, from, to, count, call);
   (void)edges;  // every edge warpsim keeps has the default data
   std::vector<std::pair<GraphNode*, const GraphNode*>> removes;
   for (size_t i = 0; i < count; ++i) {

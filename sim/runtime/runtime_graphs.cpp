@@ -231,7 +231,8 @@ void Runtime::exec_set_kernel_params(const void* handle, const void* node, const
   const char* call = "cudaGraphExecKernelNodeSetParams";
   GraphNode& target = exec_node(handle, node, GraphNode::Kind::Kernel, call);
   GraphNode fresh = kernel_node(p, call);
-  if (fresh.fn != target.fn) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: the kernel function cannot change", call));
+  if (fresh.fn != target.fn)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: the kernel function cannot change", call));
   exec_set_node_params(handle, node, std::move(fresh), call);
 }
 

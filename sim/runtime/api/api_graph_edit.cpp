@@ -119,7 +119,8 @@ WARPSIM_API int cudaGraphGetRootNodes(void* graph, void** roots, size_t* count) 
     std::vector<GraphNode*> v;
     for (const auto& n : g.nodes)
       if (n->deps.empty()) v.push_back(n.get());
-    list(count, v.size(), !roots, "cudaGraphGetRootNodes", [&](size_t i, bool some) { roots[i] = some ? v[i] : nullptr; });
+    list(count, v.size(), !roots, "cudaGraphGetRootNodes",
+         [&](size_t i, bool some) { roots[i] = some ? v[i] : nullptr; });
   });
 }
 

@@ -141,7 +141,8 @@ int main() {
   cudaGraph_t embedded_clone = nullptr;
   SHOW(cudaGraphChildGraphNodeGetGraph(sub_clone, &embedded_clone));
   SHOW(cudaGraphChildGraphNodeGetGraph(sub, &embedded));
-  std::printf("the clone's child: its own graph %d, %zu nodes\n", embedded_clone != embedded, count_nodes(embedded_clone));
+  std::printf("the clone's child: its own graph %d, %zu nodes\n", embedded_clone != embedded,
+              count_nodes(embedded_clone));
   cudaGraphExec_t ce;
   SHOW(cudaGraphInstantiate(&ce, c, 0));
   SHOW(cudaGraphLaunch(ce, s));
