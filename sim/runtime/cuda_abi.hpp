@@ -40,6 +40,7 @@ enum Error : int {
   ErrorNoKernelImageForDevice = 209,
   ErrorInvalidPtx = 218,
   ErrorFileNotFound = 301,
+  ErrorOperatingSystem = 304,
   ErrorInvalidResourceHandle = 400,
   ErrorIllegalState = 401,
   ErrorSymbolNotFound = 500,

@@ -321,6 +321,9 @@ class Runtime {
   // Kernel, memcpy and memset nodes can be switched off and on in an executable graph.
   GraphNode& switchable_exec_node(const void* exec, const void* node, const char* call);
   GraphNode* find_in_clone(const void* original, const void* clone);
+  // cudaGraphDebugDotPrint: the graph in Graphviz's DOT language, a node per line with what
+  // it does, child graphs and conditional bodies as clusters.
+  std::string graph_dot(const void* graph, const char* call);
   // A child graph node: embeds a copy of `child` (without memory or conditional nodes).
   GraphNode child_node(const void* child, const char* call);
   GraphNode child_node_moved(void* child, const char* call);  // cudaGraphChildGraphOwnershipMove: `child` itself

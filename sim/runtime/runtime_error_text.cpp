@@ -35,6 +35,7 @@ constexpr ErrorText kErrors[] = {
     {215, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
     {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
     {301, "cudaErrorFileNotFound", "file not found"},
+    {304, "cudaErrorOperatingSystem", "OS call failed or operation not supported on this OS"},
     {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
     {500, "cudaErrorSymbolNotFound", "named symbol not found"},

@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <string>
 
 #include "sim/runtime/runtime.hpp"
 
@@ -167,6 +169,84 @@ GraphNode& Runtime::switchable_exec_node(const void* handle, const void* node, c
                    fmt::format("{}: {} is {} node; only kernel, memcpy and memset nodes can be disabled", call, node,
                                kind_name(n.kind)));
   return n;
+}
+
+namespace {
+
+const char* copy_kind_name(cuda::MemcpyKind k) {
+  switch (k) {
+    case cuda::HostToHost: return "host to host";
+    case cuda::HostToDevice: return "host to device";
+    case cuda::DeviceToHost: return "device to host";
+    case cuda::DeviceToDevice: return "device to device";
+    default: return "default";
+  }
+}
+
+}  // namespace
+
+std::string Runtime::graph_dot(const void* handle, const char* call) {
+  std::string out = fmt::format("digraph \"cudaGraph {}\" {{\n  node [shape=box];\n", handle);
+  int clusters = 0;
+  // Writes graph `g`'s nodes (ids prefix_i) and edges; nested graphs become clusters.
+  std::function<void(const Graph&, const std::string&, const std::string&)> emit =
+      [&](const Graph& g, const std::string& prefix, const std::string& indent) {
+        for (size_t i = 0; i < g.nodes.size(); ++i) {
+          const GraphNode& n = *g.nodes[i];
+          const std::string id = fmt::format("{}_{}", prefix, i);
+          std::string label;
+          switch (n.kind) {
+            case GraphNode::Kind::Empty: label = "empty"; break;
+            case GraphNode::Kind::Kernel:
+              label = fmt::format("kernel {}\\ngrid ({},{},{}) block ({},{},{}) shared {}", kernel_for(n.fn, call).name,
+                                  n.grid.x, n.grid.y, n.grid.z, n.block.x, n.block.y, n.block.z, n.shared);
+              break;
+            case GraphNode::Kind::Memcpy:
+              label = n.linear ? fmt::format("memcpy {} bytes, {}", n.bytes, copy_kind_name(n.copy_kind))
+                               : fmt::format("memcpy 3D {} x {} x {}, {}", n.copy.extent.width, n.copy.extent.height,
+                                             n.copy.extent.depth, copy_kind_name(n.copy.kind));
+              break;
+            case GraphNode::Kind::Memset:
+              label = fmt::format("memset {} x {} elements of {} bytes to {:#x}", n.set.width, n.set.height,
+                                  n.set.elementSize, n.set.value);
+              break;
+            case GraphNode::Kind::Host: label = "host function"; break;
+            case GraphNode::Kind::MemAlloc:
+              label = fmt::format("allocation of {} bytes at {}", n.allocation ? n.allocation->bytes : 0, n.dst);
+              break;
+            case GraphNode::Kind::MemFree: label = fmt::format("free {}", n.dst); break;
+            case GraphNode::Kind::EventRecord: label = fmt::format("event record {}", n.event); break;
+            case GraphNode::Kind::EventWait: label = fmt::format("event wait {}", n.event); break;
+            case GraphNode::Kind::Child: label = "child graph"; break;
+            case GraphNode::Kind::Conditional:
+              label = fmt::format("conditional {} on {:#x}",
+                                  n.cond_type == cuda::GraphCondTypeIf      ? "IF"
+                                  : n.cond_type == cuda::GraphCondTypeWhile ? "WHILE"
+                                                                            : "SWITCH",
+                                  n.condition);
+              break;
+          }
+          out += fmt::format("{}{} [label=\"{}\"];\n", indent, id, label);
+          std::vector<const void*> nested;
+          if (n.kind == GraphNode::Kind::Child) nested.push_back(n.child);
+          if (n.kind == GraphNode::Kind::Conditional)
+            for (void* b : *n.bodies) nested.push_back(b);
+          for (size_t b = 0; b < nested.size(); ++b) {
+            const std::string sub = fmt::format("{}_{}", id, b);
+            out += fmt::format("{}subgraph cluster_{} {{\n{}  label=\"{} of {}\";\n", indent, ++clusters, indent,
+                               n.kind == GraphNode::Kind::Child ? "graph" : fmt::format("body {}", b), id);
+            const Graph& inner = graph(nested[b], call);
+            emit(inner, sub, indent + "  ");
+            out += indent + "}\n";
+            if (!inner.nodes.empty()) out += fmt::format("{}{} -> {}_0 [style=dashed];\n", indent, id, sub);
+          }
+        }
+        for (size_t i = 0; i < g.nodes.size(); ++i)
+          for (const GraphNode* d : g.nodes[i]->deps)
+            out += fmt::format("{}{}_{} -> {}_{};\n", indent, prefix, g.index_of(d), prefix, i);
+      };
+  emit(graph(handle, call), "n", "  ");
+  return out + "}\n";
 }
 
 GraphNode* Runtime::find_in_clone(const void* original, const void* clone) {

@@ -4,6 +4,9 @@
 // and on; a clone's nodes; instantiation with parameters, its flags, and upload.
 #include <fmt/format.h>
 
+#include <cstdio>
+#include <string>
+
 #include "sim/runtime/driver/process_context.hpp"
 
 using namespace warpsim::runtime;
@@ -383,7 +386,20 @@ WARPSIM_API int cudaGraphNodeGetEnabled(void* exec, void* node, unsigned* enable
   });
 }
 
-// --- Clones, instantiation and upload ---
+// --- Clones, instantiation, upload and a picture ---
+
+WARPSIM_API int cudaGraphDebugDotPrint(void* graph, const char* path, unsigned /*flags: one level of detail*/) {
+  const char* name = "cudaGraphDebugDotPrint";
+  return call(name, [&](Runtime& rt) {
+    require(path, name, "path");
+    const std::string dot = rt.graph_dot(graph, name);
+    std::FILE* f = std::fopen(path, "w");
+    if (!f) throw ApiError(cuda::ErrorOperatingSystem, fmt::format("{}: cannot write {}", name, path));
+    const bool ok = std::fwrite(dot.data(), 1, dot.size(), f) == dot.size();
+    if (std::fclose(f) != 0 || !ok)
+      throw ApiError(cuda::ErrorOperatingSystem, fmt::format("{}: cannot write {}", name, path));
+  });
+}
 
 WARPSIM_API int cudaGraphNodeFindInClone(void** out, void* original, void* clone) {
   return call("cudaGraphNodeFindInClone", [&](Runtime& rt) {

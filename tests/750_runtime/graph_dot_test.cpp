@@ -1,0 +1,48 @@
+// cudaGraphDebugDotPrint's picture of a graph (Runtime::graph_dot): every node with what it
+// does, every edge, and a child graph as a cluster joined to its node.
+#include <catch2/catch.hpp>
+
+#include "error_code.hpp"
+#include "sim/runtime/runtime.hpp"
+
+using namespace warpsim;
+using namespace warpsim::runtime;
+using rttest::code_of;
+
+namespace {
+
+RuntimeOptions options() {
+  RuntimeOptions o;
+  o.mode = SimMode::Functional;
+  o.program = "test";
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("graph dot: nodes, edges and a child graph as a cluster") {
+  Runtime rt(options());
+  Graph* child = rt.create_graph();
+  rt.add_node(child, GraphNode{}, nullptr, 0, "t");
+  Graph* g = rt.create_graph();
+  void* dev = reinterpret_cast<void*>(0x1000);
+  cuda::MemsetParams m{dev, 0, 7, 4, 16, 1};
+  void* set = rt.add_node(g, rt.memset_node(&m, "t"), nullptr, 0, "t");
+  void* copy = rt.add_node(g, rt.linear_copy_node(dev, dev, 64, cuda::DeviceToDevice), &set, 1, "t");
+  void* two[] = {set, copy};
+  rt.add_node(g, rt.child_node(child, "t"), two, 2, "t");
+
+  const std::string dot = rt.graph_dot(g, "t");
+  CHECK_THAT(dot, Catch::StartsWith("digraph \"cudaGraph "));
+  CHECK_THAT(dot, Catch::Contains("n_0 [label=\"memset 16 x 1 elements of 4 bytes to 0x7\"];"));
+  CHECK_THAT(dot, Catch::Contains("n_1 [label=\"memcpy 64 bytes, device to device\"];"));
+  CHECK_THAT(dot, Catch::Contains("n_2 [label=\"child graph\"];"));
+  CHECK_THAT(dot, Catch::Contains("subgraph cluster_1 {"));
+  CHECK_THAT(dot, Catch::Contains("n_2_0_0 [label=\"empty\"];"));
+  CHECK_THAT(dot, Catch::Contains("n_2 -> n_2_0_0 [style=dashed];"));
+  CHECK_THAT(dot, Catch::Contains("n_0 -> n_1;"));
+  CHECK_THAT(dot, Catch::Contains("n_0 -> n_2;"));
+  CHECK_THAT(dot, Catch::Contains("n_1 -> n_2;"));
+  CHECK_THAT(dot, Catch::EndsWith("}\n"));
+  CHECK(code_of([&] { rt.graph_dot(&rt, "t"); }) == cuda::ErrorInvalidValue);  // not a graph
+}
