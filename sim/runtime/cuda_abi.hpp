@@ -58,6 +58,7 @@ enum Error : int {
   ErrorNotPermitted = 800,
   ErrorNotSupported = 801,
   ErrorStreamCaptureUnsupported = 900,
+  ErrorStreamCaptureInvalidated = 901,
   ErrorStreamCaptureUnmatched = 903,
   ErrorGraphExecUpdateFailure = 910,
   ErrorUnknown = 999,
@@ -390,7 +391,8 @@ struct MemFreeNodeParams {
 struct GraphEdgeData {
   unsigned char from_port, to_port, type, reserved[5];
 };
-enum StreamCaptureStatus : int { StreamCaptureStatusNone = 0, StreamCaptureStatusActive = 1 };
+enum StreamCaptureStatus : int { StreamCaptureStatusNone = 0, StreamCaptureStatusActive = 1,
+                                 StreamCaptureStatusInvalidated = 2 };
 inline constexpr unsigned StreamAddCaptureDependencies = 0, StreamSetCaptureDependencies = 1;
 // Stream-ordered allocation (driver_types.h): pools, their properties and attributes, and
 // graph memory nodes.

@@ -286,8 +286,12 @@ class Runtime {
   void begin_capture(const void* stream);
   Graph* end_capture(const void* stream);
   bool capturing(const void* stream) const;
-  // For the stream operations capture does not record: cudaErrorStreamCaptureUnsupported.
-  void no_capture(const void* stream, const char* call) const;
+  // For the stream operations capture does not record: cudaErrorStreamCaptureUnsupported,
+  // and the capture is invalidated, as CUDA's is: what is captured after it fails with
+  // cudaErrorStreamCaptureInvalidated, and so does cudaStreamEndCapture, with no graph.
+  void no_capture(const void* stream, const char* call);
+  void invalidate_capture(const void* stream);
+  bool capture_invalidated(const void* stream) const;
   void capture(const void* stream, GraphNode node);
   void capture_event(const void* event, const void* stream);  // cudaEventRecord in a capture
   void join_capture(const void* stream, const void* event);   // cudaStreamWaitEvent on one
@@ -586,6 +590,8 @@ class Runtime {
   void attach_graph_allocation(Graph& g, GraphNode& node, uint64_t bytes, const char* call);
   std::map<const void*, std::unique_ptr<Graph>> graphs_;
   std::map<const void*, std::unique_ptr<GraphExec>> execs_;
+  std::set<const Graph*> invalidated_captures_;  // captures an unsupported operation ended (no_capture)
+  std::set<const Graph*> capture_made_;          // graphs cudaStreamBeginCapture made (not ...ToGraph's)
   std::map<const void*, Graph*> capturing_;        // stream -> the graph its work is recorded into
   std::map<const Graph*, const void*> capture_origin_;  // graph being captured -> the stream that began it
   std::map<const void*, Graph*> captured_events_;  // event recorded in a capture -> that capture's graph

@@ -172,6 +172,7 @@ cuda::StreamCaptureStatus Runtime::capture_info(const void* stream, uint64_t* id
   if (it == capturing_.end()) return cuda::StreamCaptureStatusNone;
   Graph* g = it->second;
   if (id) *id = capture_ids_.at(stream);
+  if (invalidated_captures_.count(g)) return cuda::StreamCaptureStatusInvalidated;
   if (graph_out) *graph_out = g;
   // Kept for the stream, so that the array handed out stays valid.
   auto set = capture_deps_.find(stream);

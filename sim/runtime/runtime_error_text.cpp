@@ -53,6 +53,7 @@ constexpr ErrorText kErrors[] = {
     {800, "cudaErrorNotPermitted", "operation not permitted"},
     {801, "cudaErrorNotSupported", "operation not supported"},
     {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {901, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"},
     {903, "cudaErrorStreamCaptureUnmatched", "capture was not initiated in this stream"},
     {910, "cudaErrorGraphExecUpdateFailure",
      "the graph update was not performed because it included changes which violated constraints specific to "

@@ -282,9 +282,28 @@ cuda::GraphExecUpdateResult Runtime::update_check(const GraphExec& e, const Grap
 
 bool Runtime::capturing(const void* stream) const { return capturing_.count(stream) != 0; }
 
-void Runtime::no_capture(const void* stream, const char* call) const {
-  if (capturing(stream))
-    throw ApiError(cuda::ErrorStreamCaptureUnsupported,
+void Runtime::invalidate_capture(const void* stream) {
+  auto it = capturing_.find(stream);
+  if (it != capturing_.end()) invalidated_captures_.insert(it->second);
+}
+
+bool Runtime::capture_invalidated(const void* stream) const {
+  auto it = capturing_.find(stream);
+  return it != capturing_.end() && invalidated_captures_.count(it->second);
+}
+
+namespace {
+ApiError invalidated(const char* call) {
+  return ApiError(cuda::ErrorStreamCaptureInvalidated,
+                  fmt::format("{}: the stream's capture was invalidated by an earlier operation it could not capture",
+                              call));
+}
+}  // namespace
+
+void Runtime::no_capture(const void* stream, const char* call) {
+  if (!capturing(stream)) return;
+  invalidate_capture(stream);
+  throw ApiError(cuda::ErrorStreamCaptureUnsupported,
                    fmt::format("{} on a capturing stream is not supported by warpsim's stream capture (kernel "
                                "launches, cudaMemcpyAsync, cudaMemsetAsync, cudaLaunchHostFunc and events are)",
                                call));
@@ -298,6 +317,7 @@ void Runtime::begin_capture(const void* stream) {
   if (capturing(stream))
     throw ApiError(cuda::ErrorIllegalState, fmt::format("cudaStreamBeginCapture: stream {} is already capturing", stream));
   Graph* g = create_graph();
+  capture_made_.insert(g);
   capturing_[stream] = g;
   capture_origin_[g] = stream;
   capture_ids_[stream] = next_capture_id_++;
@@ -309,6 +329,7 @@ Graph* Runtime::end_capture(const void* stream) {
   if (it == capturing_.end())
     throw ApiError(cuda::ErrorIllegalState, fmt::format("cudaStreamEndCapture: stream {} is not capturing", stream));
   Graph* g = it->second;
+  const bool ruined = invalidated_captures_.count(g) != 0;
   if (capture_origin_.at(g) != stream)
     throw ApiError(cuda::ErrorStreamCaptureUnmatched,
                    fmt::format("cudaStreamEndCapture: stream {} joined the capture; end it on the stream that began it",
@@ -321,6 +342,12 @@ Graph* Runtime::end_capture(const void* stream) {
   for (auto s = capture_ids_.begin(); s != capture_ids_.end();)
     s = capturing_.count(s->first) ? std::next(s) : capture_ids_.erase(s);
   capture_origin_.erase(g);
+  const bool made = capture_made_.erase(g) != 0;
+  if (ruined) {
+    invalidated_captures_.erase(g);
+    if (made) graphs_.erase(g);  // a graph given to cudaStreamBeginCaptureToGraph stays the program's
+    throw invalidated("cudaStreamEndCapture");
+  }
   return g;
 }
 
@@ -333,6 +360,7 @@ std::vector<const GraphNode*> Runtime::next_capture_deps(const void* stream, con
 
 void Runtime::capture(const void* stream, GraphNode node) {
   Graph* g = capturing_.at(stream);
+  if (invalidated_captures_.count(g)) throw invalidated("an operation on a capturing stream");
   // Issued in order: each operation depends on the one recorded before it, or on the
   // dependencies the program set for the stream.
   node.deps = next_capture_deps(stream, *g);
@@ -341,7 +369,10 @@ void Runtime::capture(const void* stream, GraphNode node) {
   if (set != capture_deps_.end()) set->second = {added};
 }
 
-void Runtime::capture_event(const void* event, const void* stream) { captured_events_[event] = capturing_.at(stream); }
+void Runtime::capture_event(const void* event, const void* stream) {
+  if (capture_invalidated(stream)) throw invalidated("cudaEventRecord");
+  captured_events_[event] = capturing_.at(stream);
+}
 
 void Runtime::join_capture(const void* stream, const void* event) {
   auto it = captured_events_.find(event);

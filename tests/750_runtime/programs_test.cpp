@@ -538,6 +538,18 @@ TEST_CASE("programs: cudaGraphAddNode of every node type and cudaGraph(Exec)Node
                                           "supported here by warpsim"));
 }
 
+TEST_CASE("programs: a graph launched into a capturing stream invalidates the capture, as on an H200") {
+  REQUIRE_NVCC();
+  // capture_graph_launch.expected is an H200's output: cudaGraphLaunch in a capture is
+  // cudaErrorStreamCaptureUnsupported, the next launch fails with
+  // cudaErrorStreamCaptureInvalidated and so does cudaStreamEndCapture, with no graph.
+  auto runs = rttest::check_prints_expected("capture_graph_launch");
+  REQUIRE(!runs.empty());
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaGraphLaunch: a graph launch cannot be captured"));
+  CHECK_THAT(runs[0].err, Catch::Contains("cudaStreamEndCapture: the stream's capture was invalidated by an earlier "
+                                          "operation it could not capture"));
+}
+
 TEST_CASE("programs: zero-copy pinned host memory is read and written by kernels in place, as on the GPU") {
   REQUIRE_NVCC();
   // zero_copy.expected is an H200's output: cudaHostAlloc(Mapped), cudaMallocHost and

@@ -38,10 +38,12 @@ int launch_graph(void* exec, void* stream) {
   std::vector<GraphNode> nodes;
   int rc = call("cudaGraphLaunch", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaGraphLaunch");
-    if (rt.capturing(stream))
+    if (rt.capturing(stream)) {  // as CUDA 13 on an H200 (capture_graph_launch.cu)
+      rt.invalidate_capture(stream);
       throw ApiError(cuda::ErrorStreamCaptureUnsupported,
-                     "cudaGraphLaunch: launching a graph into a capturing stream (a child graph) is not supported by "
-                     "warpsim");
+                     "cudaGraphLaunch: a graph launch cannot be captured (cudaErrorStreamCaptureUnsupported, as on the "
+                     "GPU); the stream's capture is invalidated");
+    }
     const GraphExec& e = rt.exec(exec, "cudaGraphLaunch");
     rt.check_graph_allocations(e);
     rt.reset_conditions(e);
@@ -193,6 +195,7 @@ WARPSIM_API int cudaStreamBeginCapture_ptsz(void* stream, int mode) { return cud
 
 WARPSIM_API int cudaStreamEndCapture(void* stream, void** graph) {
   return call("cudaStreamEndCapture", [&](Runtime& rt) {
+    if (graph) *graph = nullptr;  // also when the capture was invalidated
     Graph* g = rt.end_capture(stream);
     if (graph) *graph = g;
   });
@@ -203,7 +206,9 @@ WARPSIM_API int cudaStreamIsCapturing(void* stream, int* status) {
   return call("cudaStreamIsCapturing", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaStreamIsCapturing");
     if (!status) throw ApiError(cuda::ErrorInvalidValue, "cudaStreamIsCapturing: pCaptureStatus is NULL");
-    *status = rt.capturing(stream) ? 1 : 0;  // cudaStreamCaptureStatusActive / None
+    *status = !rt.capturing(stream)           ? cuda::StreamCaptureStatusNone
+              : rt.capture_invalidated(stream) ? cuda::StreamCaptureStatusInvalidated
+                                               : cuda::StreamCaptureStatusActive;
   });
 }
 WARPSIM_API int cudaStreamIsCapturing_ptsz(void* stream, int* status) { return cudaStreamIsCapturing(stream, status); }
