@@ -330,7 +330,8 @@ class Runtime {
   std::string graph_dot(const void* graph, const char* call);
   // A child graph node: embeds a copy of `child` (without memory or conditional nodes).
   GraphNode child_node(const void* child, const char* call);
-  GraphNode child_node_moved(void* child, const char* call);  // cudaGraphChildGraphOwnershipMove: `child` itself
+  // cudaGraphChildGraphOwnershipMove: `child` itself, unless it is `parent` or holds it.
+  GraphNode child_node_moved(void* child, const void* parent, const char* call);
   // A kernel, memcpy, memset, host or event node from cudaGraphNodeParams (cudaGraphAddNode,
   // cudaGraphNodeSetParams, cudaGraphExecNodeSetParams); other types: cudaErrorNotSupported.
   GraphNode params_node(cuda::GraphNodeParams* p, const char* call);

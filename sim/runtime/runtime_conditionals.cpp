@@ -67,7 +67,7 @@ GraphNode Runtime::node_from_params(const void* handle, cuda::GraphNodeParams* p
   switch (p->type) {
     case cuda::GraphNodeTypeEmpty: return GraphNode{};
     case cuda::GraphNodeTypeGraph:
-      return p->graph.ownership == cuda::GraphChildGraphOwnershipMove ? child_node_moved(p->graph.graph, call)
+      return p->graph.ownership == cuda::GraphChildGraphOwnershipMove ? child_node_moved(p->graph.graph, handle, call)
                                                                       : child_node(p->graph.graph, call);
     case cuda::GraphNodeTypeConditional: break;
     default: return params_node(p, call);  // the types cudaGraphNodeSetParams takes too

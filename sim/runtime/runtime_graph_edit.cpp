@@ -279,9 +279,20 @@ GraphNode Runtime::child_node(const void* child, const char* call) {
   return n;
 }
 
-GraphNode Runtime::child_node_moved(void* child, const char* call) {
+GraphNode Runtime::child_node_moved(void* child, const void* parent, const char* call) {
   const Graph& c = graph(child, call);
   check_child(c, call);
+  // A graph moved into itself, or into a graph it holds, would run itself forever.
+  std::function<bool(const Graph&)> holds_parent = [&](const Graph& g) {
+    if (&g == parent) return true;
+    for (const auto& n : g.nodes)
+      if (n->kind == GraphNode::Kind::Child && holds_parent(graph(n->child, call))) return true;
+    return false;
+  };
+  if (holds_parent(c))
+    throw ApiError(cuda::ErrorInvalidValue,
+                   fmt::format("{}: graph {} would become a child of itself (it is or holds graph {})", call, child,
+                               parent));
   if (capture_origin_.count(&c))
     throw ApiError(cuda::ErrorIllegalState, fmt::format("{}: the child graph is being captured", call));
   GraphNode n;

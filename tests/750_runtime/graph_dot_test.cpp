@@ -1,5 +1,6 @@
 // cudaGraphDebugDotPrint's picture of a graph (Runtime::graph_dot): every node with what it
-// does, every edge, and a child graph as a cluster joined to its node.
+// does, every edge, and a child graph as a cluster joined to its node; and the child graphs
+// moved into a node (cudaGraphChildGraphOwnershipMove) that would make a graph hold itself.
 #include <catch2/catch.hpp>
 
 #include "error_code.hpp"
@@ -45,4 +46,20 @@ TEST_CASE("graph dot: nodes, edges and a child graph as a cluster") {
   CHECK_THAT(dot, Catch::Contains("n_1 -> n_2;"));
   CHECK_THAT(dot, Catch::EndsWith("}\n"));
   CHECK(code_of([&] { rt.graph_dot(&rt, "t"); }) == cuda::ErrorInvalidValue);  // not a graph
+}
+
+TEST_CASE("graph editing: a graph moved into itself or into a graph it holds is refused") {
+  Runtime rt(options());
+  Graph* a = rt.create_graph();
+  Graph* b = rt.create_graph();
+  cuda::GraphNodeParams move{};
+  move.type = cuda::GraphNodeTypeGraph;
+  move.graph.ownership = cuda::GraphChildGraphOwnershipMove;
+  move.graph.graph = a;
+  CHECK(code_of([&] { rt.node_from_params(a, &move, "t"); }) == cuda::ErrorInvalidValue);  // a into a
+  move.graph.graph = b;
+  rt.add_node(a, rt.node_from_params(a, &move, "t"), nullptr, 0, "t");  // b into a
+  move.graph.graph = a;
+  CHECK(code_of([&] { rt.node_from_params(b, &move, "t"); }) == cuda::ErrorInvalidValue);  // a (holding b) into b
+  CHECK_THAT(rt.graph_dot(a, "t"), Catch::Contains("child graph"));  // and a still prints: no endless recursion
 }
