@@ -1,7 +1,8 @@
 // CUDA graphs inspected and edited after they are built (see runtime_graph.hpp): nodes
 // found by handle, edges added and removed, nodes destroyed, a node's parameters replaced in
-// the graph or in an executable graph, nodes switched off and on. The errors are those an
-// H200 gives (tests/750_runtime/programs/graph_editing.cu).
+// the graph or in an executable graph, nodes switched off and on; child graph and event
+// nodes; nodes from cudaGraphNodeParams; the DOT picture. The errors are those an H200
+// gives (tests/750_runtime/programs/graph_editing.cu, graph_child_event.cu, graph_add_node.cu).
 #include <fmt/format.h>
 
 #include <algorithm>
