@@ -319,7 +319,9 @@ class Runtime {
   // Edges of a graph in creation order of the node they lead to, then of their adding.
   std::vector<std::pair<const GraphNode*, const GraphNode*>> graph_edges(const void* graph, const char* call);
   std::vector<const GraphNode*> dependents(const Graph& g, const GraphNode* n) const;
-  // An executable graph's copy of a node of the graph it was made from, if of `kind`.
+  // An executable graph's copy of a node of the graph it was made from (of any kind, or if
+  // of `kind`), else cudaErrorInvalidValue.
+  GraphNode& exec_copy(const void* exec, const void* node, const char* call);
   GraphNode& exec_node(const void* exec, const void* node, GraphNode::Kind kind, const char* call);
   void exec_set_node_params(const void* exec, const void* node, GraphNode fresh, const char* call);
   // Kernel, memcpy and memset nodes can be switched off and on in an executable graph.

@@ -137,13 +137,17 @@ std::vector<const GraphNode*> Runtime::dependents(const Graph& g, const GraphNod
   return out;
 }
 
-GraphNode& Runtime::exec_node(const void* handle, const void* node, GraphNode::Kind kind, const char* call) {
+GraphNode& Runtime::exec_copy(const void* handle, const void* node, const char* call) {
   GraphExec& e = exec(handle, call);
   auto it = e.position.find(static_cast<const GraphNode*>(node));
   if (it == e.position.end())
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("{}: {} is not a node of the graph this executable graph was made from", call, node));
-  GraphNode& n = e.order[it->second];
+  return e.order[it->second];
+}
+
+GraphNode& Runtime::exec_node(const void* handle, const void* node, GraphNode::Kind kind, const char* call) {
+  GraphNode& n = exec_copy(handle, node, call);
   if (n.kind != kind)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("{}: {} is {} node, not {} node", call, node, kind_name(n.kind), kind_name(kind)));
@@ -158,12 +162,7 @@ void Runtime::exec_set_node_params(const void* handle, const void* node, GraphNo
 }
 
 GraphNode& Runtime::switchable_exec_node(const void* handle, const void* node, const char* call) {
-  GraphExec& e = exec(handle, call);
-  auto it = e.position.find(static_cast<const GraphNode*>(node));
-  if (it == e.position.end())
-    throw ApiError(cuda::ErrorInvalidValue,
-                   fmt::format("{}: {} is not a node of the graph this executable graph was made from", call, node));
-  GraphNode& n = e.order[it->second];
+  GraphNode& n = exec_copy(handle, node, call);
   using K = GraphNode::Kind;
   if (n.kind != K::Kernel && n.kind != K::Memcpy && n.kind != K::Memset)
     throw ApiError(cuda::ErrorInvalidValue,

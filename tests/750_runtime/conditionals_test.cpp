@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "error_code.hpp"
+#include "runtime_options.hpp"
 #include "sim/runtime/runtime.hpp"
 
 using namespace warpsim;
@@ -10,13 +11,6 @@ using namespace warpsim::runtime;
 using rttest::code_of;
 
 namespace {
-
-RuntimeOptions options() {
-  RuntimeOptions o;
-  o.mode = SimMode::Functional;
-  o.program = "test";
-  return o;
-}
 
 cuda::GraphNodeParams conditional(uint64_t handle, int type, unsigned size) {
   cuda::GraphNodeParams p{};
@@ -30,7 +24,7 @@ cuda::GraphNodeParams conditional(uint64_t handle, int type, unsigned size) {
 }  // namespace
 
 TEST_CASE("conditionals: handles and node parameters are checked") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   Graph* g = rt.create_graph();
   CHECK(code_of([&] { rt.create_condition(g, 0, 2); }) == cuda::ErrorInvalidValue);
   CHECK(code_of([&] { rt.create_condition(&rt, 0, 0); }) == cuda::ErrorInvalidValue);  // not a graph
@@ -56,7 +50,7 @@ TEST_CASE("conditionals: handles and node parameters are checked") {
 }
 
 TEST_CASE("conditionals: a WHILE node whose body launches nothing stops with cudaErrorLaunchTimeout") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   Graph* g = rt.create_graph();
   const uint64_t h = rt.create_condition(g, 1, cuda::GraphCondAssignDefault);
   auto p = conditional(h, cuda::GraphCondTypeWhile, 1);

@@ -11,6 +11,7 @@
 #include "error_code.hpp"
 #include "fatbin_builder.hpp"
 #include "program_runner.hpp"
+#include "runtime_options.hpp"
 #include "sim/runtime/runtime.hpp"
 
 using namespace warpsim;
@@ -37,13 +38,6 @@ const char* kBumpPtx = R"(.version 7.0
 }
 )";
 
-RuntimeOptions options() {
-  RuntimeOptions o;
-  o.mode = SimMode::Functional;
-  o.program = "test";
-  return o;
-}
-
 uint32_t run_bump(Runtime& rt, void* function) {
   void* out = rt.malloc(4);
   void* args[] = {&out};
@@ -56,7 +50,7 @@ uint32_t run_bump(Runtime& rt, void* function) {
 }  // namespace
 
 TEST_CASE("driver: a module from PTX text with its function and its variable") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   void* m = rt.load_module(kBumpPtx, "bump.ptx", "cuModuleLoadData");
   void* f = rt.module_function(m, "bump", "cuModuleGetFunction");
   CHECK(rt.module_function(m, "bump", "cuModuleGetFunction") == f);  // the same handle
@@ -93,7 +87,7 @@ TEST_CASE("driver: a module's __managed__ variable is host memory at its device 
   ret;
 }
 )";
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   void* m = rt.load_module(ptx, "managed.ptx", "cuModuleLoadData");
   void* f = rt.module_function(m, "bump", "cuModuleGetFunction");
   auto [address, size] = rt.module_global(m, "counter", "cuModuleGetGlobal");
@@ -114,7 +108,7 @@ TEST_CASE("driver: a module's __managed__ variable is host memory at its device 
 }
 
 TEST_CASE("driver: only .global variables can be managed and .managed is the only attribute") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   const std::string head = ".version 7.0\n.target sm_75\n.address_size 64\n";
   auto message = [&](const std::string& decl) {
     try {
@@ -132,7 +126,7 @@ TEST_CASE("driver: only .global variables can be managed and .managed is the onl
 }
 
 TEST_CASE("driver: the same module from a fatbinary and from nvcc's wrapper of one") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   const auto image = rttest::make_fatbin({{2, 75, "", std::string(64, 'E')}, {1, 75, "zstd", kBumpPtx}});
   void* m = rt.load_module(image.data(), "bump.fatbin", "cuModuleLoadData");
   CHECK(run_bump(rt, rt.module_function(m, "bump", "t")) == 8);
@@ -146,7 +140,7 @@ TEST_CASE("driver: the same module from a fatbinary and from nvcc's wrapper of o
 }
 
 TEST_CASE("driver: images warpsim cannot run get the driver's codes") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   // A cubin and a fatbinary of SASS only: no image for the simulated device.
   const char cubin[] = "\x7f" "ELF\x02\x01\x01 rest of a cubin";
   CHECK(code_of([&] { rt.load_module(cubin, "k.cubin", "cuModuleLoadData"); }) == cuda::ErrorNoKernelImageForDevice);
@@ -172,7 +166,7 @@ TEST_CASE("driver: images warpsim cannot run get the driver's codes") {
 }
 
 TEST_CASE("driver: names that are not there and an unloaded module's handles") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   void* m = rt.load_module(kBumpPtx, "bump.ptx", "cuModuleLoadData");
   try {
     rt.module_function(m, "bum", "cuModuleGetFunction");
@@ -192,7 +186,7 @@ TEST_CASE("driver: names that are not there and an unloaded module's handles") {
 }
 
 TEST_CASE("driver: 8- 16- and 32-bit memsets in one and two dimensions") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   auto* p = static_cast<char*>(rt.malloc(64));
   rt.memset_elements(p, 0, 0x11223344u, 4, 16, 1, "cuMemsetD32");
   rt.memset_elements(p + 8, 0, 0xabcd, 2, 2, 1, "cuMemsetD16");

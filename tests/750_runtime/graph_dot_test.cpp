@@ -4,25 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include "error_code.hpp"
+#include "runtime_options.hpp"
 #include "sim/runtime/runtime.hpp"
 
 using namespace warpsim;
 using namespace warpsim::runtime;
 using rttest::code_of;
 
-namespace {
-
-RuntimeOptions options() {
-  RuntimeOptions o;
-  o.mode = SimMode::Functional;
-  o.program = "test";
-  return o;
-}
-
-}  // namespace
-
 TEST_CASE("graph dot: nodes, edges and a child graph as a cluster") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   Graph* child = rt.create_graph();
   rt.add_node(child, GraphNode{}, nullptr, 0, "t");
   Graph* g = rt.create_graph();
@@ -49,7 +39,7 @@ TEST_CASE("graph dot: nodes, edges and a child graph as a cluster") {
 }
 
 TEST_CASE("graph editing: a graph moved into itself or into a graph it holds is refused") {
-  Runtime rt(options());
+  Runtime rt(rttest::functional_options());
   Graph* a = rt.create_graph();
   Graph* b = rt.create_graph();
   cuda::GraphNodeParams move{};
