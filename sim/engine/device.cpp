@@ -20,6 +20,7 @@
 #include "sim/engine/limit_guard.hpp"
 #include "sim/memory/memory_counter.hpp"
 #include "sim/engine/timeline.hpp"
+#include "sim/engine/cluster_placement.hpp"
 #include "sim/engine/sampling.hpp"
 #include "sim/engine/sm_phase.hpp"
 #include "sim/engine/timing_runner.hpp"
@@ -339,8 +340,21 @@ OccupancyStats Device::check_launch(const isa::Kernel& kernel, Dim3 grid, Dim3 b
                                    const LaunchOptions& options) {
   validate_launch(impl_->spec, kernel, grid, block, dynamic_shared_bytes);
   const DeviceSpec& spec = impl_->launch_spec(kernel, block, dynamic_shared_bytes, options);
-  const OccupancyStats occupancy =
-      launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
+  OccupancyStats occupancy = launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
+  const std::optional<Dim3> cluster =
+      launch_cluster_shape(spec, kernel, grid, options.cluster_given ? std::optional<Dim3>(options.cluster) : std::nullopt,
+                           options.cluster_non_portable);
+  if (cluster && occupancy.blocks_per_sm > spec.clusters.max_blocks_per_sm) {  // the cluster scheduler's limit
+    occupancy.blocks_per_sm = spec.clusters.max_blocks_per_sm;
+    occupancy.limiter = "clusters";
+    occupancy.active_warps_per_sm = occupancy.blocks_per_sm * occupancy.warps_per_block;
+    occupancy.theoretical_occupancy =
+        occupancy.max_warps_per_sm ? double(occupancy.active_warps_per_sm) / occupancy.max_warps_per_sm : 0;
+  }
+  if (cluster && max_active_clusters(spec, cluster->count(), occupancy.blocks_per_sm) == 0)
+    throw LaunchError(fmt::format("invalid cluster size: no GPC of the {} can hold a cluster of {} blocks of kernel '{}' "
+                                  "at once ({} per SM)",
+                                  spec.name, cluster->count(), kernel.name, occupancy.blocks_per_sm));
   if (options.cooperative) {
     const uint64_t fits = uint64_t(spec.sm.count) * occupancy.blocks_per_sm;
     if (grid.count() > fits)
@@ -429,6 +443,17 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
     copy_to_device(workspace.at, header, sizeof header);
     ctx.grid_workspace = workspace.at;
   }
+  // Thread block clusters: a table of the resident clusters wherever the kernel can reach
+  // one (a launch in clusters, or cluster instructions: then clusters of one block).
+  const std::optional<Dim3> cluster = launch_cluster_shape(
+      spec, kernel, grid, options.cluster_given ? std::optional<Dim3>(options.cluster) : std::nullopt,
+      options.cluster_non_portable);
+  std::optional<sm::ClusterTable> clusters;
+  if (cluster || uses_cluster_instructions(*exec_kernel)) {
+    ctx.cluster = cluster.value_or(Dim3{});
+    ctx.explicit_cluster = cluster.has_value();
+    ctx.clusters = &clusters.emplace(grid, ctx.cluster, ctx.threads_per_block);
+  }
 
   stats.exec.warp_size = ctx.warp_size;
   stats.exec.blocks = grid.count();
@@ -460,7 +485,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       options.threads != kAutoThreads ? options.threads : std::min(impl_->host_cores, kMaxAutoThreads);
   // (Not while some memory has two addresses: blocks touching it through both would not be
   // seen to meet.)
-  const bool blocks_parallel = threads > 1 && !options.cooperative && options.trace_warps.empty() &&
+  const bool blocks_parallel = threads > 1 && !options.cooperative && !ctx.clusters && options.trace_warps.empty() &&
                                blocks_may_run_in_parallel(*exec_kernel) && !impl_->gmem.has_aliased_mappings();
   const bool parallel_blocks = !timing && blocks_parallel;
   if (model_caches && threads > 1 && !parallel_blocks) counter.replay_caches_on_thread();
@@ -506,14 +531,18 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       if (!options.timeline_path.empty())
         timeline = std::make_unique<Timeline>(spec, options.timeline_window_cycles);
       const uint64_t per_wave = uint64_t(spec.sm.count) * std::max<uint32_t>(1, stats.occupancy.blocks_per_sm);
-      const uint64_t timed = blocks_to_time(grid.count(), per_wave, options.sample_waves);
+      // (A launch in clusters is timed whole: its untimed rest would run block by block.)
+      const uint64_t timed = cluster ? grid.count() : blocks_to_time(grid.count(), per_wave, options.sample_waves);
       if (!keep) impl_->memory.reset();  // before a new one is built: one at a time in memory
       if (!impl_->memory) impl_->memory = std::make_unique<mem::MemorySystem>(spec);
       impl_->memory->set_l2_access_policy(l2_policy);
       if (options.phase_clock) impl_->timing_threads.chooser = PhaseChooser(options.phase_clock);
       try {
-        run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, threads,
-                   options.threads_adaptive, impl_->memory.get(), &impl_->timing_threads, options.epoch_cycles);
+        // Clusters share memory and a barrier across SMs: their SMs tick on one thread,
+        // every cycle, so that each sees the others' progress in the same order every run.
+        run_timing(spec, executor, counter, stats, limits, timeline.get(), timed, ctx.clusters ? 1 : threads,
+                   options.threads_adaptive, impl_->memory.get(), &impl_->timing_threads,
+                   ctx.clusters ? 1 : options.epoch_cycles);
       } catch (...) {
         impl_->memory.reset();  // stopped mid-launch: requests in flight, misses outstanding
         throw;
@@ -529,6 +558,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
       if (timeline) timeline->write(options.timeline_path, kernel.name);
     } else {
       if (options.cooperative) run_functional_cooperative(executor, limits, &counter);
+      else if (cluster) run_functional_clusters(executor, limits, &counter);
       else if (parallel_blocks)
         run_functional_parallel(executor, limits, counter, spec, stats, threads, 0, 0, options.parallel_report,
                                 !options.threads_adaptive);

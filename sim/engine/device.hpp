@@ -139,6 +139,15 @@ struct LaunchOptions {
   // blocks interleaved so that a block spinning at the grid barrier lets the others reach it.
   // The grid must fit the device at once (else LaunchError "cooperative launch too large").
   bool cooperative = false;
+  // Thread block clusters (cc 9.0, spec.clusters): `cluster` is the launch's cluster shape
+  // (cudaLaunchAttributeClusterDimension) if `cluster_given`, else the kernel's
+  // __cluster_dims__ if it has them, else none. cluster_non_portable allows clusters past
+  // spec.clusters.portable_size (cudaFuncAttributeNonPortableClusterSizeAllowed). A
+  // cluster's blocks run at once on distinct SMs of one GPC and share their shared memory;
+  // an impossible one is LaunchError "invalid cluster size: ..." (launch_cluster_shape).
+  bool cluster_given = false;
+  Dim3 cluster;
+  bool cluster_non_portable = false;
   // L2 access control (CUDA's access policy window of the stream or the launch, and the
   // persisting set-aside of cudaLimitPersistingL2CacheSize; sim/memory/l2_access_policy.hpp).
   // None by default: every line normal.

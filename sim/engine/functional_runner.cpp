@@ -33,13 +33,13 @@ void run_functional_blocks(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObser
     run_block(ex, b, linear, [&](sm::Warp& w) { step_one(ex, w, b.linear, total, limits, observer); });
 }
 
-void run_functional_cooperative(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer) {
-  const sm::LaunchContext& ctx = ex.context();
-  const uint64_t nblocks = ctx.grid.count();
-  std::vector<sm::BlockState> blocks(nblocks);  // sized first: init_block points into each
-  for (uint64_t linear = 0; linear < nblocks; ++linear)
-    ex.init_block(blocks[linear], static_cast<uint32_t>(linear), ctx.sm_of_block(linear));
-  uint64_t total = 0;
+namespace {
+// Runs resident `blocks` to their ends, their warps taking turns of at most
+// kCooperativeQuantum instructions (block, then warp order); a round in which no warp can
+// step is a deadlock.
+void interleave(sm::WarpExecutor& ex, std::vector<sm::BlockState>& blocks, uint64_t& total, LimitGuard& limits,
+                MemoryObserver* observer) {
+  sm::ClusterTable* clusters = ex.context().clusters;
   for (bool left = true; left;) {
     left = false;
     bool progress = false;
@@ -52,9 +52,35 @@ void run_functional_cooperative(sm::WarpExecutor& ex, LimitGuard& limits, Memory
         }
       left |= !b.finished();
     }
+    if (clusters) clusters->released.clear();  // (released warps step in the next round)
     if (left && !progress)
       for (sm::BlockState& b : blocks)
         if (!b.finished()) ex.report_deadlock(b);
+  }
+}
+}  // namespace
+
+void run_functional_cooperative(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer) {
+  const sm::LaunchContext& ctx = ex.context();
+  const uint64_t nblocks = ctx.grid.count();
+  std::vector<sm::BlockState> blocks(nblocks);  // sized first: init_block points into each
+  for (uint64_t linear = 0; linear < nblocks; ++linear)
+    ex.init_block(blocks[linear], static_cast<uint32_t>(linear), ctx.sm_of_block(linear));
+  uint64_t total = 0;
+  interleave(ex, blocks, total, limits, observer);
+}
+
+void run_functional_clusters(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer) {
+  const sm::LaunchContext& ctx = ex.context();
+  const sm::ClusterTable& table = *ctx.clusters;
+  std::vector<sm::BlockState> blocks(table.size());  // sized first: init_block points into each
+  uint64_t total = 0;
+  for (uint64_t c = 0; c < table.count(); ++c) {
+    for (uint32_t rank = 0; rank < table.size(); ++rank) {
+      const uint64_t linear = table.block_of(c, rank);
+      ex.init_block(blocks[rank], static_cast<uint32_t>(linear), ctx.sm_of_block(linear));
+    }
+    interleave(ex, blocks, total, limits, observer);
   }
 }
 

@@ -34,6 +34,7 @@ void run_block(sm::WarpExecutor& executor, sm::BlockState& b, uint64_t linear, S
       }
     }
     if (!progress) executor.report_deadlock(b);
+    if (ctx.clusters) ctx.clusters->released.clear();  // (clusters of one: nobody to wake)
   }
 }
 
@@ -42,5 +43,11 @@ void run_block(sm::WarpExecutor& executor, sm::BlockState& b, uint64_t linear, S
 // block spinning at a grid-wide barrier lets the others reach it. The same order every run.
 inline constexpr uint32_t kCooperativeQuantum = 64;
 void run_functional_cooperative(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer);
+
+// A launch in thread block clusters (LaunchContext::clusters): cluster after cluster, in
+// the order of their linear index; the blocks of one are resident together and their
+// warps take turns as a cooperative launch's do, so that they meet at the cluster barrier
+// and see each other's shared memory.
+void run_functional_clusters(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer);
 
 }  // namespace warpsim

@@ -87,3 +87,52 @@ OccupancyStats launch_occupancy(const DeviceSpec& spec, const isa::Kernel& k, Di
 }
 
 }  // namespace warpsim
+
+namespace warpsim {
+
+bool uses_cluster_instructions(const isa::Kernel& k) {
+  for (const isa::Instr& in : k.code)
+    if (in.op == isa::Op::ClusterArrive || in.op == isa::Op::ClusterWait || in.op == isa::Op::Mapa ||
+        in.op == isa::Op::GetCtaRank)
+      return true;
+  return false;
+}
+
+std::optional<Dim3> launch_cluster_shape(const DeviceSpec& spec, const isa::Kernel& k, Dim3 grid,
+                                         std::optional<Dim3> given, bool non_portable) {
+  auto fail = [&](const std::string& why) {
+    throw LaunchError(fmt::format("invalid cluster size: {} (kernel '{}')", why, k.name));
+  };
+  const bool compiled = k.cluster_dims[0] != 0;
+  const Dim3 fixed{k.cluster_dims[0], k.cluster_dims[1], k.cluster_dims[2]};
+  if (given && compiled && !(*given == fixed))
+    fail(fmt::format("the launch asks for clusters of {}x{}x{} blocks and the kernel was compiled for {}x{}x{} "
+                     "(__cluster_dims__, .reqnctapercluster)",
+                     given->x, given->y, given->z, fixed.x, fixed.y, fixed.z));
+  if (!given && !compiled) {
+    if (k.explicit_cluster) fail("the kernel must be launched in clusters (.explicitcluster) and none was given");
+    return std::nullopt;
+  }
+  const Dim3 c = given ? *given : fixed;
+  if (c.x == 0 || c.y == 0 || c.z == 0) fail(fmt::format("a cluster of {}x{}x{} blocks", c.x, c.y, c.z));
+  if (!spec.has_clusters())
+    fail(fmt::format("the {} (cc {}) has no thread block clusters (cc 9.0 and later; --config h100)", spec.name,
+                     spec.compute_capability));
+  const uint64_t size = c.count();
+  const ClusterSpec& cs = spec.clusters;
+  if (size > cs.max_size)
+    fail(fmt::format("a cluster of {} blocks ({}x{}x{}); the {} runs at most {}", size, c.x, c.y, c.z, spec.name,
+                     cs.max_size));
+  if (size > cs.portable_size && !non_portable)
+    fail(fmt::format("a cluster of {} blocks ({}x{}x{}) is more than the portable {}: set "
+                     "cudaFuncAttributeNonPortableClusterSizeAllowed to 1 first",
+                     size, c.x, c.y, c.z, cs.portable_size));
+  if (k.max_cluster_rank && size > k.max_cluster_rank)
+    fail(fmt::format("a cluster of {} blocks; the kernel allows {} (.maxclusterrank)", size, k.max_cluster_rank));
+  if (grid.x % c.x || grid.y % c.y || grid.z % c.z)
+    fail(fmt::format("the grid {}x{}x{} is not a whole number of {}x{}x{} clusters", grid.x, grid.y, grid.z, c.x, c.y,
+                     c.z));
+  return c;
+}
+
+}  // namespace warpsim

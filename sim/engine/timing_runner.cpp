@@ -9,6 +9,7 @@
 
 #include "sim/foundation/error.hpp"
 #include "sim/memory/memory_counter.hpp"
+#include "sim/engine/cluster_placement.hpp"
 #include "sim/engine/sampling.hpp"
 #include "sim/engine/sm_phase.hpp"
 #include "sim/engine/timeline.hpp"
@@ -100,7 +101,7 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   // rate, blocks trickle out a few at a time, so the passes go on from the SM after the last
   // one served (round robin) instead of from the first.
   size_t cursor = 0;
-  auto dispatch = [&](uint64_t t) {
+  auto dispatch_blocks = [&](uint64_t t) {
     dispatch_wake = sm::kNever;
     const uint64_t allowed = allowed_by(t);
     bool placed = true;
@@ -122,6 +123,43 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
         placed = true;
       }
     }
+  };
+  // A launch in clusters: whole clusters, in the order of their index, each on distinct
+  // SMs with a free slot of one group (engine/cluster_placement.hpp), the groups in turn;
+  // within a group, its first SMs with a free slot in fill order.
+  sm::ClusterTable* const clusters = ctx.explicit_cluster ? ctx.clusters : nullptr;
+  std::vector<std::vector<uint32_t>> groups;
+  if (clusters)
+    for (auto& g : cluster_groups(spec, clusters->size()))
+      if (g.size() >= clusters->size()) groups.push_back(std::move(g));
+  uint64_t next_cluster = 0;
+  size_t next_group = 0;
+  std::vector<uint32_t> picked;
+  auto dispatch_clusters = [&](uint64_t t) {
+    const uint32_t size = clusters->size();
+    const uint64_t nclusters = nblocks / size;
+    while (next_cluster < nclusters) {
+      bool placed = false;
+      for (size_t k = 0; k < groups.size() && !placed; ++k) {
+        const size_t gi = (next_group + k) % groups.size();
+        picked.clear();
+        for (uint32_t sm : groups[gi])
+          if (picked.size() < size && phase.sm(sm).has_free_block_slot()) picked.push_back(sm);
+        if (picked.size() < size) continue;
+        for (uint32_t rank = 0; rank < size; ++rank) {
+          phase.sm(picked[rank]).assign_block(static_cast<uint32_t>(clusters->block_of(next_cluster, rank)), t);
+          soonest = std::min(soonest, phase.note_event(picked[rank]));
+        }
+        next_group = (gi + 1) % groups.size();
+        ++next_cluster;
+        placed = true;
+      }
+      if (!placed) return;
+    }
+  };
+  auto dispatch = [&](uint64_t t) {
+    if (clusters) dispatch_clusters(t);
+    else dispatch_blocks(t);
   };
   dispatch(0);
   uint64_t mem_next = 0;
@@ -184,6 +222,13 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
       if (dispatch_wake <= now) dispatch(now);
       deliver(now);
       uint64_t next = phase.tick_due(now, memory, limits);  // earliest SM wake
+      if (ctx.clusters && !ctx.clusters->released.empty()) {  // cluster barriers completed this cycle
+        for (const sm::Warp* w : ctx.clusters->released) {
+          sms[w->block->sm]->cluster_released(w, now);
+          next = std::min(next, phase.note_event(w->block->sm));
+        }
+        ctx.clusters->released.clear();
+      }
       // Submissions from the SMs give the memory system work from the next cycle on.
       if (memory.take_submitted()) mem_next = std::min(mem_next, now + 1);
       if (mem_next <= now) {

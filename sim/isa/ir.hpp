@@ -117,6 +117,12 @@ enum class Special : uint8_t {
   EnvReg,   // %envreg0 and %envreg3..31: 0 (no driver-provided environment)
   EnvReg1,  // %envreg1, %envreg2: the high and low halves of a cooperative launch's grid
   EnvReg2,  // workspace (cooperative_groups' grid.sync() barrier); 0 in other launches
+  // Thread block clusters: the block's place in its cluster, the cluster's shape, the
+  // cluster's place in the grid, the block's rank, and 1 in a launch with clusters (the
+  // predicate %is_explicit_cluster, read through a setp on this slot).
+  ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ, ClusterNctaidX, ClusterNctaidY, ClusterNctaidZ,
+  ClusterIdX, ClusterIdY, ClusterIdZ, NclusterIdX, NclusterIdY, NclusterIdZ, ClusterCtaRank, ClusterNctaRank,
+  IsExplicitCluster,
 };
 
 struct SpecialSlot {
@@ -213,6 +219,11 @@ struct Kernel {
 
   uint32_t maxntid[3] = {0, 0, 0};  // .maxntid (0 = none)
   uint32_t reqntid[3] = {0, 0, 0};
+  // Thread block clusters (cc 9.0): .reqnctapercluster (__cluster_dims__; 0 = none), and
+  // .explicitcluster (the kernel must be launched in clusters), .maxclusterrank (0 = none).
+  uint32_t cluster_dims[3] = {0, 0, 0};
+  bool explicit_cluster = false;
+  uint32_t max_cluster_rank = 0;
 
   std::vector<Instr> code;
   std::vector<std::string> text;    // the PTX text of each instruction (for traces and errors)
@@ -278,6 +289,13 @@ namespace warpsim::isa {
 constexpr uint64_t kSharedWindow = 0x0000'7F00'0000'0000ull;
 constexpr uint64_t kLocalWindow = 0x0000'7E00'0000'0000ull;
 constexpr uint64_t kWindowSize = 0x1'0000'0000ull;
+// Distributed shared memory (thread block clusters): a shared::cluster address is a shared
+// offset with (rank + 1) << kClusterRankShift added for block `rank` of the cluster; 0 in
+// those bits is the executing block's own shared memory (every shared::cta address). mapa
+// makes such addresses, getctarank reads the rank back; in a generic address the same
+// bits sit above kSharedWindow.
+constexpr uint32_t kClusterRankShift = 24;
+constexpr uint32_t kSharedOffsetMask = (1u << kClusterRankShift) - 1;
 // The address of a module's device function (mov.u64 %rd, f): kFunctionAddressBase + 16 *
 // its index among the module's .func names in order of appearance. Not a data address
 // (a load from it faults); indirect calls map it back (Kernel::function_addresses).

@@ -17,7 +17,7 @@ bool is_load(const Instr& in) {
 // Nothing crosses these: control, synchronisation, calls, time reads.
 bool is_fence(const Instr& in) {
   switch (in.op) {
-    case Op::Bar: case Op::BarWarp: case Op::BarRed: case Op::Membar:
+    case Op::Bar: case Op::BarWarp: case Op::BarRed: case Op::Membar: case Op::ClusterArrive: case Op::ClusterWait:
     case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap: case Op::Call: case Op::FuncRet:
     case Op::ReadClock: case Op::ReadGlobalTimer:
       return true;

@@ -49,6 +49,7 @@ void Decoder::classify(std::string_view m) {
   if (one_of(base_, {"tex", "tld4", "suld", "sust"}) && classify_texture(m)) return;
   if (base_ == "wmma" && classify_wmma(m)) return;
   if (base_ == "cp" && classify_cp(m)) return;
+  if (classify_cluster(m)) return;
   bool is_setp = base_ == "setp" || base_ == "set";
   bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24", "madc"});
   bool is_atom = base_ == "atom" || base_ == "red";
@@ -174,7 +175,7 @@ void Decoder::classify(std::string_view m) {
   if (m == "to") { md_.to = true; return; }
   if (m == "warp") { md_.warp = true; return; }
   if (m == "cc") { md_.cc = true; return; }
-  if (one_of(m, {"relaxed", "acquire", "release", "acq_rel", "sc", "weak", "cta", "gpu", "sys", "gl"})) {
+  if (one_of(m, {"relaxed", "acquire", "release", "acq_rel", "sc", "weak", "cta", "cluster", "gpu", "sys", "gl"})) {
     md_.sem = true;
     return;
   }
@@ -388,6 +389,7 @@ void Decoder::dispatch() {
   if (b == "sust") return sust();
   if (b == "wmma") return wmma();
   if (b == "cp") return cp_async();
+  if (b == "mapa" || b == "getctarank") return mapa();
   if (b == "trap") {
     need(0);
     in_.op = Op::Trap;
@@ -404,7 +406,8 @@ bool known_opcode(std::string_view base) {
       "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
-      "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc", "wmma", "cp"};
+      "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc", "wmma", "cp",
+      "mapa", "getctarank"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

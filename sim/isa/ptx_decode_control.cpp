@@ -26,6 +26,7 @@ void Decoder::bar() {
     in_.klass = InstrClass::Other;
     return;
   }
+  if (md_.cluster) return cluster_barrier();
   if (md_.bar_red) return bar_red();
   if (md_.red_op) malformed(fmt::format("{} without .red takes no reduction operator", base_));
   if (!md_.sync) unsupported(fmt::format("{} without .sync (bar.arrive / bar.red)", base_));

@@ -13,6 +13,18 @@ void Decoder::mov() {
   const RawOp& a = ops_[1];
   if (t == DType::Pred) {
     set(kD0, pdst(d));
+    if (a.k == RawOp::K::Reg && a.name == "%is_explicit_cluster") {  // a launch constant, 0 or 1 in a data slot
+      in_.op = Op::Setp;
+      in_.type = DType::U32;
+      in_.cmp = Cmp::Ne;
+      set(kA, src(a, DType::U32, kA));
+      RawOp zero;
+      zero.k = RawOp::K::Imm;
+      zero.tok = a.tok;
+      set(kB, src(zero, DType::U32, kB));
+      in_.klass = InstrClass::IntAlu;
+      return;
+    }
     set(kA, psrc(a));
     return;
   }

@@ -53,6 +53,8 @@ struct Mods {
   bool async = false;      // cp.async
   char cp_op = 0;          // cp.async: 'c'opy, commit 'g'roup, 'w'ait_group, wait 'a'll
   std::vector<Space> cp_spaces;  // cp.async: destination, then source
+  bool cluster = false;    // barrier.cluster
+  char cluster_op = 0;     // barrier.cluster: 'a'rrive or 'w'ait
 };
 
 inline bool one_of(std::string_view m, std::initializer_list<std::string_view> l) {
@@ -162,6 +164,11 @@ class Decoder {
   // asynchronous copies from global to shared memory: cp.async (ptx_decode_cp_async.cpp)
   bool classify_cp(std::string_view m);
   void cp_async();
+
+  // thread block clusters: barrier.cluster, mapa, getctarank, .shared::cluster (ptx_decode_cluster.cpp)
+  bool classify_cluster(std::string_view m);
+  void cluster_barrier();
+  void mapa();  // mapa and getctarank
 
   DecodeContext& ctx_;
   std::vector<RawOp>& ops_;

@@ -55,6 +55,17 @@ void ModuleParser::parse_entry() {
       dst[0] = static_cast<uint32_t>(expect_uint("a thread count"));
       dst[1] = dst[2] = 1;
       for (int i = 1; i < 3 && accept(Tok::Comma); ++i) dst[i] = static_cast<uint32_t>(expect_uint("a thread count"));
+    } else if (d.text == ".reqnctapercluster") {  // __cluster_dims__(x, y, z)
+      k_->cluster_dims[0] = static_cast<uint32_t>(expect_uint("a block count"));
+      k_->cluster_dims[1] = k_->cluster_dims[2] = 1;
+      for (int i = 1; i < 3 && accept(Tok::Comma); ++i)
+        k_->cluster_dims[i] = static_cast<uint32_t>(expect_uint("a block count"));
+      for (uint32_t v : k_->cluster_dims)
+        if (v == 0) fail_at(d, "parse error: .reqnctapercluster of 0 blocks");
+    } else if (d.text == ".explicitcluster") {
+      k_->explicit_cluster = true;
+    } else if (d.text == ".maxclusterrank") {
+      k_->max_cluster_rank = static_cast<uint32_t>(expect_uint("a block count"));
     } else if (d.text == ".minnctapersm" || d.text == ".maxnctapersm" || d.text == ".maxnreg") {
       expect_uint("a count");
     } else if (d.text == ".noreturn") {

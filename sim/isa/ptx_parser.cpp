@@ -35,6 +35,14 @@ const std::unordered_map<std::string_view, Special>& special_names() {
       {"%envreg24", Special::EnvReg},  {"%envreg25", Special::EnvReg},  {"%envreg26", Special::EnvReg},
       {"%envreg27", Special::EnvReg},  {"%envreg28", Special::EnvReg},  {"%envreg29", Special::EnvReg},
       {"%envreg30", Special::EnvReg},  {"%envreg31", Special::EnvReg},
+      {"%cluster_ctaid.x", Special::ClusterCtaidX},   {"%cluster_ctaid.y", Special::ClusterCtaidY},
+      {"%cluster_ctaid.z", Special::ClusterCtaidZ},   {"%cluster_nctaid.x", Special::ClusterNctaidX},
+      {"%cluster_nctaid.y", Special::ClusterNctaidY}, {"%cluster_nctaid.z", Special::ClusterNctaidZ},
+      {"%clusterid.x", Special::ClusterIdX},          {"%clusterid.y", Special::ClusterIdY},
+      {"%clusterid.z", Special::ClusterIdZ},          {"%nclusterid.x", Special::NclusterIdX},
+      {"%nclusterid.y", Special::NclusterIdY},        {"%nclusterid.z", Special::NclusterIdZ},
+      {"%cluster_ctarank", Special::ClusterCtaRank},  {"%cluster_nctarank", Special::ClusterNctaRank},
+      {"%is_explicit_cluster", Special::IsExplicitCluster},
   };
   return m;
 }

@@ -10,7 +10,7 @@ bool engine_executed(Op op) {
     case Op::Bar: case Op::BarWarp: case Op::Membar: case Op::Trap: case Op::Nop: case Op::ReadClock:
     case Op::ReadGlobalTimer: case Op::Call: case Op::FuncRet: case Op::Tex: case Op::Tld4: case Op::Suld:
     case Op::Sust: case Op::BarRed: case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma:
-    case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait:
+    case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait: case Op::ClusterArrive: case Op::ClusterWait:
       return true;
     default:
       return false;

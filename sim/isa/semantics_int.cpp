@@ -410,7 +410,9 @@ ExecFn int_semantics(const Instr& in) {
     case Op::Selp:
     case Op::Slct:
     case Op::Cvta:
-    case Op::CvtaTo: return move_select_semantics(in);
+    case Op::CvtaTo:
+    case Op::Mapa:
+    case Op::GetCtaRank: return move_select_semantics(in);
     default: break;
   }
   if (t == DType::Pred) return move_select_semantics(in);

@@ -1,5 +1,5 @@
 // Moves (with vector packing), integer comparisons (setp), selects (selp, slct), predicate
-// logic and address-space conversion (cvta).
+// logic and address-space conversion (cvta, and mapa/getctarank for clusters).
 #include "sim/isa/semantics_internal.hpp"
 
 namespace warpsim::isa::detail {
@@ -161,6 +161,38 @@ void cvta(ExecCtx& c, const Instr& in, uint32_t m) {
   });
 }
 
+// ---- distributed shared memory (ir.hpp kClusterRankShift) ------------------------------
+// mapa: the address of a's shared variable in block b of the cluster. Instr::space Shared:
+// 32-bit shared::cluster addresses; Generic: addresses in the shared window (others, which
+// name no shared memory, are left as they are).
+void mapa(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool generic = in.space != Space::Shared;
+  for_lanes(m, [&](int l) {
+    const uint64_t v = a[l];
+    const uint64_t rank_bits = (uint64_t(uint32_t(b[l])) + 1) << kClusterRankShift;
+    if (!generic) d[l] = ((v & kSharedOffsetMask) | rank_bits) & 0xFFFFFFFFu;
+    else if (v - kSharedWindow < kWindowSize) d[l] = kSharedWindow + (((v - kSharedWindow) & kSharedOffsetMask) | rank_bits);
+    else d[l] = v;
+  });
+}
+// getctarank: the rank of the block whose shared memory a is in (c: %cluster_ctarank, the
+// executing block's own rank, for addresses without a rank).
+void getctarank(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* own = exec::src(c, in.c);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool generic = in.space != Space::Shared;
+  for_lanes(m, [&](int l) {
+    uint64_t v = a[l];
+    if (generic) v = v - kSharedWindow < kWindowSize ? v - kSharedWindow : 0;
+    const uint64_t bits = (v & 0xFFFFFFFFu) >> kClusterRankShift;
+    d[l] = bits ? bits - 1 : own[l];
+  });
+}
+
 }  // namespace
 
 ExecFn move_select_semantics(const Instr& in) {
@@ -196,6 +228,8 @@ ExecFn move_select_semantics(const Instr& in) {
       return by_int_type<SlctK>(t);
     case Op::Cvta: return &cvta<false>;
     case Op::CvtaTo: return &cvta<true>;
+    case Op::Mapa: return &mapa;
+    case Op::GetCtaRank: return &getctarank;
     default: return nullptr;
   }
 }

@@ -137,6 +137,10 @@ std::string_view op_name(Op op) {
     case Op::CpAsync: return "cp.async";
     case Op::CpAsyncCommit: return "cp.async.commit_group";
     case Op::CpAsyncWait: return "cp.async.wait_group";
+    case Op::ClusterArrive: return "barrier.cluster.arrive";
+    case Op::ClusterWait: return "barrier.cluster.wait";
+    case Op::Mapa: return "mapa";
+    case Op::GetCtaRank: return "getctarank";
     case Op::AddCarry: return "addc";
     case Op::SubCarry: return "subc";
     case Op::MadCarry: return "madc";

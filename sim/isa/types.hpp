@@ -69,6 +69,11 @@ enum class Op : uint8_t {
                   // c: bytes to read (the rest zero-filled), e: a predicate that reads none
   CpAsyncCommit,  // cp.async.commit_group
   CpAsyncWait,    // cp.async.wait_group N / wait_all: the warp waits for its copies (a: N)
+  // Thread block clusters (cc 9.0):
+  ClusterArrive,  // barrier.cluster.arrive: the threads arrive at the cluster's barrier
+  ClusterWait,    // barrier.cluster.wait: wait until every thread of the cluster has arrived
+  Mapa,           // mapa: the address of the same shared variable in block b of the cluster (a: the address)
+  GetCtaRank,     // getctarank: the cluster rank of the block a shared address is in (c: %cluster_ctarank)
 };
 // Instructions that go through the SM's load/store path (the memory system in timing mode).
 constexpr bool is_memory_op(Op op) {
@@ -83,6 +88,7 @@ constexpr bool stores_or_orders(Op op) {
     case Op::Membar: case Op::Call: case Op::FuncRet: case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap:
     case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma:  // warp-collective: never predicated or reordered
     case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait:  // writes shared memory; waits for it
+    case Op::ClusterArrive: case Op::ClusterWait:
       return true;
     default:
       return false;

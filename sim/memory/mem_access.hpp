@@ -19,9 +19,11 @@ struct WarpMemAccess {
   isa::CacheOp cache = isa::CacheOp::Default;
   bool is_volatile = false;
   bool texture = false;     // a texture fetch or surface access (the texel addresses)
+  bool cluster_remote = false;  // shared: some lane reached another block of its cluster
   uint32_t mask = 0;        // lanes that performed the access
   // Byte address of each lane's first element: device address for global, byte offset
-  // within the block's shared memory for shared, per-thread offset for local.
+  // within the block's shared memory for shared (with a cluster rank above
+  // isa::kClusterRankShift for distributed shared memory), per-thread offset for local.
   std::array<uint64_t, 32> addr{};
 
   uint32_t bytes_per_lane() const { return uint32_t(elem_bytes) * vec; }
@@ -36,6 +38,7 @@ struct WarpMemAccess {
     cache = op;
     is_volatile = vol;
     texture = tex;
+    cluster_remote = false;
     mask = lanes;
   }
 };

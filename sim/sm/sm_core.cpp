@@ -363,6 +363,8 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
       }
       if (a.space == isa::Space::Shared) {
         IssueCost c = im.shared_cost(shared_.counter->last_shared_passes());
+        // Another block's shared memory (a cluster's): over the SM-to-SM network.
+        if (a.cluster_remote) c.latency += shared_.spec->clusters.remote_shared_latency - im.spec().shared_latency;
         cost.busy += c.busy;
         cost.latency = std::max(cost.latency, c.latency);
       } else {
@@ -407,7 +409,7 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
     for (uint32_t s : blocks_[wt.block_slot].warp_slots) {
       WarpTiming& o = warps_[s];
       if (!o.used) continue;
-      if (o.waiting_barrier || s == slot) {
+      if ((o.waiting_barrier && !o.warp->cluster_waiting) || s == slot) {
         o.waiting_barrier = false;
         o.release_at = resume;
         if (s != slot) {
@@ -428,6 +430,17 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
   update_ready(wt, now);
   if (wt.ready_at == kNever && dest_pending) scheds_[wt.sched].policy->long_latency(slot);
   return cost.dispatch;
+}
+
+void SmCore::cluster_released(const Warp* w, uint64_t now) {
+  for (WarpTiming& wt : warps_) {
+    if (!wt.used || wt.warp != w) continue;
+    wt.waiting_barrier = false;
+    wt.release_at = now + shared_.issue->spec().barrier_latency;
+    update_ready(wt, now);
+    wake_scheduler(wt.sched, std::max(wt.ready_at, now + 1));
+    return;
+  }
 }
 
 void SmCore::retire_warp(uint32_t slot, uint64_t now) {

@@ -90,6 +90,9 @@ class SmCore {
     }
   }
   void memory_response(uint64_t token, uint64_t now);
+  // Warp `w` of this SM's blocks left barrier.cluster.wait (its cluster's phase completed,
+  // ClusterTable::released): it may issue again after the barrier latency.
+  void cluster_released(const Warp* w, uint64_t now);
   // Integrates occupancy up to `now`.
   void account_until(uint64_t now);
   std::string describe(uint64_t now) const;

@@ -9,6 +9,7 @@
 namespace warpsim::sm {
 
 struct BlockState;
+struct ClusterState;
 
 // One activation of a device function, per warp: all its threads are at the same call
 // depth, so they share one stack pointer (their frames are at the same local offset).
@@ -31,6 +32,9 @@ struct Warp {
   bool at_barrier = false;
   bool done = false;
   uint32_t barrier_pc = 0;     // where it waits (for deadlock reports)
+  bool cluster_waiting = false;  // at_barrier at barrier.cluster.wait (not the block's barrier)
+  uint32_t cluster_arrived = 0;  // lanes that arrived at the cluster barrier in phase cluster_phase
+  uint32_t cluster_phase = 0;
   uint64_t* regs = nullptr;    // [slot * 32 + lane]
   uint32_t* preds = nullptr;
   uint8_t* local = nullptr;    // lane l's local memory at local + l * local_bytes
@@ -55,6 +59,9 @@ struct BlockState {
   uint32_t red_true = 0;       // of them, threads whose bar.red predicate held
   uint32_t warps_done = 0;
   uint32_t device_calls = 0;   // device-runtime work asked for so far (orders it)
+  ClusterState* cluster = nullptr;  // its cluster (launches whose kernel uses cluster instructions)
+  uint64_t cluster_id = 0;
+  uint32_t cluster_rank = 0;
   bool finished() const { return warps_done == warps.size(); }
 };
 

@@ -42,6 +42,15 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
   b.red_true = 0;
   b.warps_done = 0;
   b.device_calls = 0;
+  const Dim3 cd = ctx_.cluster;
+  const uint32_t rank = b.idx.x % cd.x + cd.x * (b.idx.y % cd.y + cd.y * (b.idx.z % cd.z));
+  b.cluster = nullptr;
+  b.cluster_rank = rank;
+  b.cluster_id = 0;
+  if (ctx_.clusters) {
+    b.cluster_id = ctx_.clusters->cluster_of(b.idx);
+    b.cluster = &ctx_.clusters->join(b.cluster_id, rank, &b);
+  }
   const uint32_t ws = ctx_.warp_size;
   for (uint32_t wi = 0; wi < nw; ++wi) {
     Warp& w = b.warps[wi];
@@ -55,6 +64,9 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
     w.at_barrier = false;
     w.done = false;
     w.barrier_pc = 0;
+    w.cluster_waiting = false;
+    w.cluster_arrived = 0;
+    w.cluster_phase = 0;
     w.instructions = 0;
     w.regs = b.regs.data() + size_t(wi) * slots * isa::kWarpLanes;
     w.preds = b.preds.data() + size_t(wi) * npred;
@@ -94,6 +106,21 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
           case Special::EnvReg: v = 0; break;
           case Special::EnvReg1: v = ctx_.grid_workspace >> 32; break;
           case Special::EnvReg2: v = ctx_.grid_workspace & 0xFFFFFFFFu; break;
+          case Special::ClusterCtaidX: v = b.idx.x % cd.x; break;
+          case Special::ClusterCtaidY: v = b.idx.y % cd.y; break;
+          case Special::ClusterCtaidZ: v = b.idx.z % cd.z; break;
+          case Special::ClusterNctaidX: v = cd.x; break;
+          case Special::ClusterNctaidY: v = cd.y; break;
+          case Special::ClusterNctaidZ: v = cd.z; break;
+          case Special::ClusterIdX: v = b.idx.x / cd.x; break;
+          case Special::ClusterIdY: v = b.idx.y / cd.y; break;
+          case Special::ClusterIdZ: v = b.idx.z / cd.z; break;
+          case Special::NclusterIdX: v = g.x / cd.x; break;
+          case Special::NclusterIdY: v = g.y / cd.y; break;
+          case Special::NclusterIdZ: v = g.z / cd.z; break;
+          case Special::ClusterCtaRank: v = rank; break;
+          case Special::ClusterNctaRank: v = cd.count(); break;
+          case Special::IsExplicitCluster: v = ctx_.explicit_cluster ? 1 : 0; break;
         }
         r[lane] = v;
       }
@@ -168,6 +195,13 @@ void WarpExecutor::step_other(Warp& w, const Instr& in, uint64_t now, StepResult
     case Op::BarRed:
       w.block->red_true += std::popcount(active & red_predicate(w, in));
       arrive_at_barrier(w, pc, active, r);
+      break;
+    case Op::ClusterArrive:
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      cluster_arrive(w, pc, active);
+      break;
+    case Op::ClusterWait:
+      cluster_wait(w, pc, active, r);
       break;
     case Op::Ld:
     case Op::St:
@@ -261,6 +295,7 @@ void WarpExecutor::exit_threads(Warp& w, uint32_t exiting, StepResult& r) {
   exiting &= w.live_mask;
   w.live_mask &= ~exiting;
   b.live_threads -= std::popcount(exiting);
+  if (b.cluster) cluster_threads_exit(w, exiting);
   const bool left = w.stack.remove_threads(exiting);
   // Activations whose threads have all exited are gone with their reconvergence entry.
   while (!w.frames.empty() && w.stack.depth() <= w.frames.back().simt_depth) w.frames.pop_back();
@@ -271,6 +306,10 @@ void WarpExecutor::exit_threads(Warp& w, uint32_t exiting, StepResult& r) {
     per_sm[b.linear % per_sm.size()] += w.instructions;
     stats_.exec.longest_warp_instructions = std::max(stats_.exec.longest_warp_instructions, w.instructions);
     r.kind = StepResult::Kind::WarpDone;
+    if (b.cluster && b.finished()) {
+      b.cluster = nullptr;
+      ctx_.clusters->leave(b.cluster_id, b.cluster_rank);
+    }
   }
   if (release_barrier_if_complete(b)) r.barrier_released = true;
 }
@@ -287,9 +326,10 @@ void WarpExecutor::arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, Step
   }
   r.kind = StepResult::Kind::WaitingAtBarrier;
   // Every live warp now waits at a barrier that still lacks threads: nothing can ever
-  // arrive (the missing threads are on another path of a divergent branch).
+  // arrive (the missing threads are on another path of a divergent branch). A warp at the
+  // cluster's barrier may still be released by the cluster's other blocks.
   for (const Warp& o : b.warps)
-    if (!o.done && !o.at_barrier) return;
+    if (!o.done && (!o.at_barrier || o.cluster_waiting)) return;
   report_deadlock(b);
 }
 
@@ -302,7 +342,7 @@ uint32_t WarpExecutor::red_predicate(const Warp& w, const Instr& in) const {
 bool WarpExecutor::release_barrier_if_complete(BlockState& b) {
   if (b.arrived == 0 || b.arrived < b.live_threads) return false;
   for (Warp& w : b.warps) {
-    if (!w.at_barrier) continue;
+    if (!w.at_barrier || w.cluster_waiting) continue;
     const Instr& in = ctx_.kernel->code[w.barrier_pc];
     if (in.op == Op::BarRed) {
       // The reduction over every thread that reached the barrier, to each of this warp's.
@@ -373,6 +413,16 @@ void WarpExecutor::report_deadlock(const BlockState& b) const {
       }
     }
   }
+  bool cluster_wait = false;
+  for (const Warp& w : b.warps) cluster_wait |= !w.done && w.cluster_waiting;
+  if (cluster_wait && b.cluster)
+    throw KernelFault(KernelFault::Kind::Deadlock,
+                      fmt::format("cluster barrier deadlock in kernel '{}', block ({},{},{}) (rank {} of a cluster of "
+                                  "{}): {} of the cluster's {} live threads arrived at barrier.cluster and the rest "
+                                  "can never arrive (a barrier.cluster.arrive inside divergent code, or a block "
+                                  "waiting on the block barrier?){}",
+                                  k.name, b.idx.x, b.idx.y, b.idx.z, b.cluster_rank, ctx_.cluster.count(),
+                                  b.cluster->arrived, b.cluster->live_threads, detail));
   throw KernelFault(KernelFault::Kind::Deadlock,
                     fmt::format("barrier deadlock in kernel '{}', block ({},{},{}): {} of {} live threads reached "
                                 "bar.sync and the rest can never arrive (a barrier inside divergent code?){}",

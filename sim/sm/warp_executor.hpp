@@ -19,6 +19,7 @@
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/mem_access.hpp"
 #include "sim/memory/page_snapshot.hpp"
+#include "sim/sm/cluster_state.hpp"
 #include "sim/sm/device_work.hpp"
 #include "sim/sm/texture_objects.hpp"
 #include "sim/sm/warp.hpp"
@@ -54,6 +55,12 @@ struct LaunchContext {
   uint32_t stack_base = 0;
   double ns_per_cycle = 1;          // %globaltimer: simulated nanoseconds per cycle
   uint64_t grid_workspace = 0;      // cooperative launch: %envreg1:%envreg2 (0 otherwise)
+  // Thread block clusters: the shape (1x1x1 without), whether the launch asked for them
+  // (%is_explicit_cluster), and the run-time table (null where the kernel uses no cluster
+  // instruction and the launch no clusters).
+  Dim3 cluster;
+  bool explicit_cluster = false;
+  ClusterTable* clusters = nullptr;
   mem::GlobalMemory* gmem = nullptr;
   mem::DeviceHeap* heap = nullptr;          // malloc/free in kernels
   const TextureTable* textures = nullptr;  // the device's texture and surface objects (none: null)
@@ -127,6 +134,22 @@ class WarpExecutor {
   void exit_threads(Warp& w, uint32_t exiting, StepResult& r);
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
   bool release_barrier_if_complete(BlockState& b);
+  // barrier.cluster.arrive/wait, a cluster's threads exiting, and distributed shared
+  // memory (warp_cluster_ops.cpp).
+  void cluster_arrive(Warp& w, uint32_t pc, uint32_t active);
+  void cluster_wait(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
+  void cluster_threads_exit(Warp& w, uint32_t exiting);
+  void complete_cluster_phase_if_done(ClusterState& c);
+  // Where shared address `a` (a rank above isa::kClusterRankShift, or none: the warp's own
+  // block) is, for n bytes; faults for a rank past the cluster, a block that ended, or an
+  // offset past its shared memory.
+  uint8_t* cluster_shared_ptr(const Warp& w, uint32_t lane, uint32_t pc, uint64_t a, uint32_t n,
+                              const char* what) const;
+  // Whether address `a` of a shared access is in another block than the warp's.
+  bool other_block(const Warp& w, uint64_t a) const {
+    const uint64_t bits = (a & 0xFFFFFFFFu) >> isa::kClusterRankShift;
+    return bits != 0 && bits - 1 != w.block->cluster_rank;
+  }
   uint32_t red_predicate(const Warp& w, const isa::Instr& in) const;  // bar.red's predicate per lane
 
   // Device functions and the vprintf/__assertfail builtins (warp_calls.cpp).

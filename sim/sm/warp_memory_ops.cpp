@@ -296,7 +296,15 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
       top = 0;
       exec::for_lanes(smask, [&](int l) { top = std::max(top, addr[l]); });
     }
-    if (top + span > limit) {
+    // Distributed shared memory: addresses with a cluster rank (isa::kClusterRankShift).
+    const bool ranked = top + span > limit && ctx_.clusters && (top >> isa::kClusterRankShift) != 0;
+    bool remote = false;
+    if (ranked) {
+      exec::for_lanes(smask, [&](int l) {
+        remote |= other_block(w, addr[l]);
+        move(cluster_shared_ptr(w, l, pc, addr[l], span, kind_word(in.op)), l);
+      });
+    } else if (top + span > limit) {
       exec::for_lanes(smask, [&](int l) {
         if (addr[l] + span > limit)
           fault(w, l, pc,
@@ -310,7 +318,8 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
                             ctx_.dynamic_shared));
       });
     }
-    if (nv == 1 && is_load && val[0]) {
+    if (ranked) {
+    } else if (nv == 1 && is_load && val[0]) {
       uint64_t* d = val[0];
       if (sgn) exec::for_lanes(smask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], true); });
       else exec::for_lanes(smask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], false); });
@@ -321,6 +330,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
       exec::for_lanes(smask, [&](int l) { move(sh + addr[l], l); });
     }
     record(Space::Shared, smask);
+    accesses_[r.n_accesses - 1].cluster_remote = remote;
     if (is_load) ++es.shared_load_requests;
     else ++es.shared_store_requests;
   }
@@ -359,6 +369,7 @@ void WarpExecutor::atomic(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, 
   mem::GlobalMemory& gm = *ctx_.gmem;
   uint64_t addr[isa::kWarpLanes];
   uint32_t gmask = 0, smask = 0;
+  bool remote = false;  // a lane reached another block of its cluster
   // Lanes are serialised in lane order, which makes the result deterministic.
   exec::for_lanes(mask, [&](int l) {
     uint64_t a = uint64_t((base ? int64_t(base[l]) : 0) + ao.offset);
@@ -384,10 +395,15 @@ void WarpExecutor::atomic(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, 
       p = gm.write_ptr(*al, a);
       gmask |= 1u << l;
     } else {
-      if (a + eb > b.shared_bytes)
-        fault(w, l, pc, fmt::format("out-of-bounds shared atomic of {} bytes at offset {} (the block has {} bytes)", eb,
-                                    a, b.shared_bytes));
-      p = b.shared.data() + a;
+      if (ctx_.clusters && (a >> isa::kClusterRankShift) != 0) {
+        p = cluster_shared_ptr(w, l, pc, a, eb, "atomic");
+        remote |= other_block(w, a);
+      } else {
+        if (a + eb > b.shared_bytes)
+          fault(w, l, pc, fmt::format("out-of-bounds shared atomic of {} bytes at offset {} (the block has {} bytes)",
+                                      eb, a, b.shared_bytes));
+        p = b.shared.data() + a;
+      }
       smask |= 1u << l;
     }
     addr[l] = a;
@@ -401,7 +417,10 @@ void WarpExecutor::atomic(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, 
     exec::for_lanes(m, [&](int l) { acc.addr[l] = addr[l]; });
   };
   if (gmask) record(Space::Global, gmask);
-  if (smask) record(Space::Shared, smask);
+  if (smask) {
+    record(Space::Shared, smask);
+    accesses_[r.n_accesses - 1].cluster_remote = remote;
+  }
   ++stats_.exec.atomic_requests;
 }
 

@@ -150,6 +150,32 @@ IssueSpec parse_issue(ConfigReader r) {
 
 namespace {
 
+// "clusters": {"max_size": N, "portable_size": N, "max_blocks_per_sm": N,
+// "pair_only_sms": [SM, ...], "remote_shared_latency": CYCLES} (ClusterSpec).
+void parse_clusters(ConfigReader& r, DeviceSpec& d) {
+  ClusterSpec& c = d.clusters;
+  c.max_size = uint32_t(r.get_positive_at_most("max_size", 16, "warpsim runs clusters of at most 16 blocks"));
+  c.portable_size = uint32_t(r.get_positive("portable_size"));
+  if (c.portable_size > c.max_size) r.fail("portable_size", fmt::format("more than max_size {}", c.max_size));
+  c.max_blocks_per_sm = uint32_t(r.get_positive("max_blocks_per_sm"));
+  c.remote_shared_latency = uint32_t(r.get_positive_at_most("remote_shared_latency", 100000, "at most 100000 cycles"));
+  // SMs of the GPCs; without GPCs (--set gpcs=null, e.g. for a sweep of sm.count) every SM
+  // takes clusters and the list is not used.
+  if (const Json* pairs = r.raw_opt("pair_only_sms"); pairs && d.gpcs > 0) {
+    if (!pairs->is_array()) r.fail("pair_only_sms", "expected an array of SM numbers");
+    for (const Json& s : *pairs) {
+      if (!s.is_number_unsigned() || s.get<uint64_t>() >= d.sm.count)
+        r.fail("pair_only_sms", fmt::format("{} is not an SM number below sm.count {}", s.dump(), d.sm.count));
+      c.pair_only_sms.push_back(uint32_t(s.get<uint64_t>()));
+    }
+  }
+  if (c.remote_shared_latency < d.issue.shared_latency)
+    r.fail("remote_shared_latency", fmt::format("below issue.shared_latency {} (a block's own shared memory)",
+                                                d.issue.shared_latency));
+  if (d.cc_major() < 9) r.fail("max_size", fmt::format("thread block clusters need cc 9.0 (this device is cc {})",
+                                                       d.compute_capability));
+}
+
 // "gpcs": {"sms": [[SM, ...], ...], "tpc_sms": N, "small_grid_lead_sms": N, "merge_reads":
 // BOOL, ...}: each GPC's SMs in the order the dispatcher fills them; every SM in exactly one GPC.
 void parse_gpcs(ConfigReader& r, DeviceSpec& d) {
@@ -288,6 +314,10 @@ DeviceSpec parse_device_spec(const Json& doc, const std::string& file) {
     ConfigReader c = r.child("gpcs");
     parse_gpcs(c, d);
     c.finish();
+  }
+  if (auto c = r.child_opt("clusters")) {
+    parse_clusters(*c, d);
+    c->finish();
   }
   if (d.shared.partition > d.sm.warp_size)
     r.fail("shared", fmt::format("shared.partition {} exceeds sm.warp_size {}", d.shared.partition, d.sm.warp_size));

@@ -114,6 +114,23 @@ struct IssueSpec {
   bool has_tensor_cores() const { return tensor_f16.cycles != 0; }
 };
 
+// Thread block clusters (cc 9.0; the config's optional "clusters" section; without it a
+// launch in clusters is refused). A cluster's blocks run at once on distinct SMs of one GPC.
+//   max_size: blocks per cluster with cudaFuncAttributeNonPortableClusterSizeAllowed;
+//     portable_size: without it.
+//   max_blocks_per_sm: a cluster launch's blocks per SM at most (below the occupancy's).
+//   pair_only_sms: SMs that take only clusters of at most gpc_tpc_sms blocks (one TPC);
+//     empty on a device without GPCs.
+//   remote_shared_latency: cycles from issuing a load from another block's shared memory
+//     (distributed shared memory) until a dependent instruction may issue.
+struct ClusterSpec {
+  uint32_t max_size = 0;
+  uint32_t portable_size = 0;
+  uint32_t max_blocks_per_sm = 0;
+  std::vector<uint32_t> pair_only_sms;
+  uint32_t remote_shared_latency = 0;
+};
+
 struct DeviceSpec {
   std::string name;
   std::string file;                 // where it came from (for messages)
@@ -158,6 +175,8 @@ struct DeviceSpec {
   uint32_t gpc_merge_window = 0;
   uint32_t gpc_merge_lines = 0;
   bool gpc_merge_whole_requests = false;
+  ClusterSpec clusters;
+  bool has_clusters() const { return clusters.max_size > 0; }
   SmSpec sm;
   IssueSpec issue;
   mem::CoalescerSpec coalescer;

@@ -134,8 +134,8 @@ TEST_CASE("unsupported module-level constructs", "[isa][reject]") {
                     ".entry k(.param .f16 h)", "half");
   check_unsupported(".version 7.0\n.target sm_75\n.address_size 64\n.entry k(.param .pred q)\n{\nret;\n}\n", 4,
                     ".entry k(.param .pred q)", "parameter type");
-  check_unsupported(".version 7.0\n.target sm_75\n.address_size 64\n.entry k()\n.explicitcluster\n{\nret;\n}\n", 5,
-                    ".explicitcluster", "kernel directive");
+  check_unsupported(".version 7.0\n.target sm_75\n.address_size 64\n.entry k()\n.blocksareclusters\n{\nret;\n}\n", 5,
+                    ".blocksareclusters", "kernel directive");
 }
 
 TEST_CASE("the unsupported line is the instruction's own line in a multi-line statement", "[isa][reject]") {
