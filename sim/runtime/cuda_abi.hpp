@@ -61,6 +61,7 @@ enum Error : int {
   ErrorStreamCaptureInvalidated = 901,
   ErrorStreamCaptureUnmatched = 903,
   ErrorGraphExecUpdateFailure = 910,
+  ErrorInvalidClusterSize = 912,
   ErrorUnknown = 999,
 };
 
@@ -264,6 +265,12 @@ enum FuncCache : int { PreferNone = 0, PreferShared = 1, PreferL1 = 2, PreferEqu
 enum FuncAttribute : int {
   FuncAttrMaxDynamicSharedMemorySize = 8,
   FuncAttrPreferredSharedMemoryCarveout = 9,
+  FuncAttrClusterDimMustBeSet = 10,
+  FuncAttrRequiredClusterWidth = 11,
+  FuncAttrRequiredClusterHeight = 12,
+  FuncAttrRequiredClusterDepth = 13,
+  FuncAttrNonPortableClusterSizeAllowed = 14,
+  FuncAttrClusterSchedulingPolicyPreference = 15,
   FuncAttrMax = 16,
 };
 

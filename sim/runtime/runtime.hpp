@@ -123,8 +123,13 @@ class Runtime {
   const void* kernel_handle(const void* host_fn);
   // cooperative: cudaLaunchCooperativeKernel (grid.sync(); the grid must be resident at once).
   // window: the launch's own access policy window (cudaLaunchKernelEx), else the stream's.
+  // cluster: the launch's thread block cluster shape (cudaLaunchAttributeClusterDimension), if any.
   void launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared, void* stream,
-              bool cooperative = false, const mem::AccessPolicyWindow* window = nullptr);
+              bool cooperative = false, const mem::AccessPolicyWindow* window = nullptr,
+              const cuda::Dim3* cluster = nullptr);
+  // cudaOccupancyMaxActiveClusters / cudaOccupancyMaxPotentialClusterSize (runtime_launch.cpp).
+  int max_active_clusters(const void* host_fn, const cuda::LaunchConfig* config);
+  int max_potential_cluster_size(const void* host_fn, const cuda::LaunchConfig* config);
   // cudaLaunchKernelExC: the launch with its attributes, and CUDA's error codes for this call.
   void launch_ex(const cuda::LaunchConfig* config, const void* host_fn, void** args);
   const isa::Kernel& kernel_for(const void* host_fn, const char* call);
@@ -478,7 +483,18 @@ class Runtime {
     int cache_config = 0;
     int carveout_percent = -1;        // cudaFuncAttributePreferredSharedMemoryCarveout
     int64_t max_dynamic_shared = -1;  // cudaFuncAttributeMaxDynamicSharedMemorySize; -1: the default
+    // Thread block clusters: cudaFuncAttributeNonPortableClusterSizeAllowed,
+    // ...ClusterSchedulingPolicyPreference, ...ClusterDimMustBeSet and the required shape
+    // (...RequiredClusterWidth/Height/Depth; 0: none) set at run time.
+    bool cluster_non_portable = false;
+    int cluster_policy = 0;
+    bool cluster_must_be_set = false;
+    uint32_t required_cluster[3] = {0, 0, 0};
   };
+  // The cluster shape a launch of `k` runs with: `given`, or the required one (compiled or
+  // set); ApiError cudaErrorInvalidClusterSize where they differ. nullopt: none given.
+  std::optional<Dim3> effective_cluster(const KernelEntry& e, const isa::Kernel& k, const cuda::Dim3* given,
+                                        const char* call) const;
   // The dynamic shared memory a launch of `k` may ask for, and the preferences it runs with.
   uint64_t max_dynamic_shared(const KernelEntry& e, const isa::Kernel& k) const;
   // The host stub (or CUfunction) registered for a loaded kernel, or null.
@@ -667,6 +683,8 @@ class Runtime {
     uint32_t shared = 0;
     std::vector<KernelArg> args;
     bool cooperative = false;
+    std::optional<Dim3> cluster;  // a launch in thread block clusters
+    bool cluster_non_portable = false;
     mem::AccessPolicyWindow window;
     uint32_t depth = 0;  // 0: launched by the host
   };

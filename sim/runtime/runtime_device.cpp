@@ -124,6 +124,7 @@ void Runtime::device_properties(cuda::DeviceProp* p) const {
   p->streamPrioritiesSupported = stream_priority_range().second != 0;
   p->managedMemory = 1;
   p->cooperativeLaunch = 1;
+  p->clusterLaunch = s.has_clusters();  // thread block clusters (cc 9.0)
   p->canUseHostPointerForRegisteredMem = 1;
   p->hostRegisterSupported = 1;
   p->sharedMemPerBlockOptin = shared_per_block_limit(true);
@@ -204,6 +205,7 @@ int Runtime::device_attribute(int attr) const {
     case cuda::AttrMemoryPoolsSupported: return 1;            // runtime_pools.cpp
     case cuda::AttrVirtualMemoryManagementSupported: return 1;  // driver/drv_vmm.cpp
     case cuda::AttrMemoryPoolSupportedHandleTypes: return 1;  // POSIX descriptors (runtime_ipc_pools.cpp)
+    case 120: return p.clusterLaunch;  // cudaDevAttrClusterLaunch
     case 125: return 1;  // cudaDevAttrIpcEventSupport: interprocess events (runtime_ipc.cpp)
     case 103: return 1;  // the driver's POSIX-descriptor handles for cuMemCreate (runtime_ipc_vmm.cpp)
     case 87:  // cudaDevAttrSingleToDoublePrecisionPerfRatio: FP32 lanes per FP64 unit, which

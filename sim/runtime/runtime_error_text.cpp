@@ -58,6 +58,7 @@ constexpr ErrorText kErrors[] = {
     {910, "cudaErrorGraphExecUpdateFailure",
      "the graph update was not performed because it included changes which violated constraints specific to "
      "instantiated graph update"},
+    {912, "cudaErrorInvalidClusterSize", "a kernel launch error has occurred due to cluster misconfiguration"},
     {999, "cudaErrorUnknown", "unknown error"},
 };
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "sim/engine/cluster_placement.hpp"
 #include "sim/engine/launch_validation.hpp"
 #include "sim/runtime/error_text.hpp"
 #include "sim/runtime/runtime.hpp"
@@ -22,6 +23,7 @@ Dim3 to_dim3(cuda::Dim3 d) { return Dim3{d.x, d.y, d.z}; }
 // CUDA's code for a launch the device refuses, from the refusal's wording.
 cuda::Error launch_error_code(const std::string& msg) {
   if (msg.find("cooperative launch too large") != std::string::npos) return cuda::ErrorCooperativeLaunchTooLarge;
+  if (msg.find("invalid cluster size") != std::string::npos) return cuda::ErrorInvalidClusterSize;
   if (msg.find("too many resources") != std::string::npos) return cuda::ErrorLaunchOutOfResources;
   if (msg.find("invalid configuration") != std::string::npos) return cuda::ErrorInvalidConfiguration;
   if (msg.find("no kernel image is available") != std::string::npos) return cuda::ErrorNoKernelImageForDevice;
@@ -68,8 +70,12 @@ void Runtime::pop_call_configuration(cuda::Dim3* grid, cuda::Dim3* block, uint64
 }
 
 void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, void** args, uint64_t shared,
-                     void* stream, bool cooperative, const mem::AccessPolicyWindow* window) {
+                     void* stream, bool cooperative, const mem::AccessPolicyWindow* window,
+                     const cuda::Dim3* cluster) {
   check_stream(stream, "cudaLaunchKernel");
+  if (cluster && capturing(stream))
+    throw ApiError(cuda::ErrorStreamCaptureUnsupported,
+                   "a launch in thread block clusters on a capturing stream is not supported by warpsim's stream capture");
   if (cooperative && capturing(stream))
     throw ApiError(cuda::ErrorStreamCaptureUnsupported,
                    "cudaLaunchCooperativeKernel on a capturing stream is not supported by warpsim's stream capture");
@@ -81,6 +87,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   }
   const isa::Kernel& kernel = kernel_for(host_fn, "cudaLaunchKernel");
   const KernelEntry& entry = kernels_.at(host_fn);
+  const std::optional<Dim3> cluster_shape = effective_cluster(entry, kernel, cluster, "cudaLaunchKernel");
   if (const uint64_t most = max_dynamic_shared(entry, kernel); shared > most)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("launch of {}: {} bytes of dynamic shared memory exceed its limit of {} ({}; "
@@ -115,6 +122,8 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   g.shared = static_cast<uint32_t>(shared);
   g.args = std::move(kargs);
   g.cooperative = cooperative;
+  g.cluster = cluster_shape;
+  g.cluster_non_portable = entry.cluster_non_portable;
   g.window = window ? *window : stream_policy_window(stream);
   if (!queueing_ || options_.launch_blocking) {
     drain();
@@ -126,6 +135,9 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
   LaunchOptions check;
   check.shared_preference = g.preference;
   check.cooperative = g.cooperative;
+  check.cluster_given = g.cluster.has_value();
+  check.cluster = g.cluster.value_or(Dim3{});
+  check.cluster_non_portable = g.cluster_non_portable;
   try {
     device_->check_launch(kernel, g.grid, g.block, g.shared, check);
   } catch (const LaunchError& e) {
@@ -158,6 +170,9 @@ bool Runtime::launch_grid(const GridLaunch& g, std::vector<sm::DeviceWork>& work
   lo.stack_bytes = stack_bytes_;
   lo.shared_preference = g.preference;
   lo.cooperative = g.cooperative;
+  lo.cluster_given = g.cluster.has_value();
+  lo.cluster = g.cluster.value_or(Dim3{});
+  lo.cluster_non_portable = g.cluster_non_portable;
   lo.l2_window = g.window;
   lo.l2_persisting_bytes = persisting_l2_bytes_;
   lo.device_work_sink = [&work](std::vector<sm::DeviceWork>&& w) { work = std::move(w); };
@@ -394,6 +409,93 @@ void Runtime::func_attributes(cuda::FuncAttributes* attr, const void* host_fn) {
   const KernelEntry& e = kernels_.at(host_fn);
   attr->maxDynamicSharedSizeBytes = static_cast<int>(max_dynamic_shared(e, k));
   attr->preferredShmemCarveout = e.carveout_percent;
+  // Thread block clusters: the shape compiled in (__cluster_dims__, which also makes the
+  // cluster a must, as on an H200: clusters.expected) or set, and the attributes set.
+  const bool compiled = k.cluster_dims[0] != 0;
+  attr->clusterDimMustBeSet = compiled || k.explicit_cluster || e.cluster_must_be_set;
+  attr->requiredClusterWidth = static_cast<int>(compiled ? k.cluster_dims[0] : e.required_cluster[0]);
+  attr->requiredClusterHeight = static_cast<int>(compiled ? k.cluster_dims[1] : e.required_cluster[1]);
+  attr->requiredClusterDepth = static_cast<int>(compiled ? k.cluster_dims[2] : e.required_cluster[2]);
+  attr->clusterSchedulingPolicyPreference = e.cluster_policy;
+  attr->nonPortableClusterSizeAllowed = e.cluster_non_portable;
+}
+
+std::optional<Dim3> Runtime::effective_cluster(const KernelEntry& e, const isa::Kernel& k, const cuda::Dim3* given,
+                                               const char* call) const {
+  const bool compiled = k.cluster_dims[0] != 0;
+  const bool required = compiled || e.required_cluster[0] != 0;
+  const Dim3 want = compiled ? Dim3{k.cluster_dims[0], k.cluster_dims[1], k.cluster_dims[2]}
+                             : Dim3{e.required_cluster[0], e.required_cluster[1], e.required_cluster[2]};
+  if (given) {
+    const Dim3 g = to_dim3(*given);
+    if (required && !(g == want))
+      throw ApiError(cuda::ErrorInvalidClusterSize,
+                     fmt::format("{} of {}: clusters of {}x{}x{} blocks, and the kernel requires {}x{}x{} ({})", call,
+                                 k.name, g.x, g.y, g.z, want.x, want.y, want.z,
+                                 compiled ? "__cluster_dims__" : "cudaFuncAttributeRequiredClusterWidth/Height/Depth"));
+    return g;
+  }
+  if (required) return want;
+  if (e.cluster_must_be_set)
+    throw ApiError(cuda::ErrorInvalidClusterSize,
+                   fmt::format("{} of {}: the kernel must be launched in clusters (cudaFuncAttributeClusterDimMustBeSet) "
+                               "and no cluster shape was given",
+                               call, k.name));
+  return std::nullopt;
+}
+
+namespace {
+// The cluster shape of a cudaLaunchConfig_t (its cudaLaunchAttributeClusterDimension), or null.
+const cuda::Dim3* config_cluster(const cuda::LaunchConfig* config, cuda::Dim3& storage) {
+  for (unsigned i = 0; config->attrs && i < config->numAttrs; ++i)
+    if (config->attrs[i].id == cuda::LaunchAttributeClusterDimension) {
+      storage = {config->attrs[i].val.clusterDim.x, config->attrs[i].val.clusterDim.y, config->attrs[i].val.clusterDim.z};
+      return &storage;
+    }
+  return nullptr;
+}
+}  // namespace
+
+int Runtime::max_active_clusters(const void* host_fn, const cuda::LaunchConfig* config) {
+  const char* call = "cudaOccupancyMaxActiveClusters";
+  if (!config) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: config is NULL", call));
+  const isa::Kernel& k = kernel_for(host_fn, call);
+  const KernelEntry& e = kernels_.at(host_fn);
+  cuda::Dim3 storage;
+  const std::optional<Dim3> c = effective_cluster(e, k, config_cluster(config, storage), call);
+  const ClusterSpec& cs = spec().clusters;
+  if (!c) throw ApiError(cuda::ErrorInvalidClusterSize, fmt::format("{} of {}: no cluster shape given", call, k.name));
+  const uint64_t size = c->count();
+  if (!spec().has_clusters() || size == 0 || size > cs.max_size || (size > cs.portable_size && !e.cluster_non_portable))
+    throw ApiError(cuda::ErrorInvalidClusterSize,
+                   fmt::format("{} of {}: clusters of {}x{}x{} blocks ({}; {} without "
+                               "cudaFuncAttributeNonPortableClusterSizeAllowed)",
+                               call, k.name, c->x, c->y, c->z,
+                               spec().has_clusters() ? fmt::format("at most {}", cs.max_size) : "the device has none",
+                               cs.portable_size));
+  const int per_sm = occupancy_blocks_per_sm(host_fn, static_cast<int>(to_dim3(config->blockDim).count()),
+                                             config->dynamicSmemBytes);
+  const uint32_t bps = std::min<uint32_t>(static_cast<uint32_t>(per_sm), cs.max_blocks_per_sm);
+  return static_cast<int>(warpsim::max_active_clusters(spec(), static_cast<uint32_t>(size), bps));
+}
+
+int Runtime::max_potential_cluster_size(const void* host_fn, const cuda::LaunchConfig* config) {
+  const char* call = "cudaOccupancyMaxPotentialClusterSize";
+  if (!config) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: config is NULL", call));
+  const isa::Kernel& k = kernel_for(host_fn, call);
+  const KernelEntry& e = kernels_.at(host_fn);
+  if (!spec().has_clusters()) return 0;
+  const ClusterSpec& cs = spec().clusters;
+  const int per_sm = occupancy_blocks_per_sm(host_fn, static_cast<int>(to_dim3(config->blockDim).count()),
+                                             config->dynamicSmemBytes);
+  const uint32_t bps = std::min<uint32_t>(static_cast<uint32_t>(per_sm), cs.max_blocks_per_sm);
+  cuda::Dim3 storage;
+  const std::optional<Dim3> required = effective_cluster(e, k, nullptr, call);
+  uint32_t size = required ? static_cast<uint32_t>(required->count())
+                           : (e.cluster_non_portable ? cs.max_size : cs.portable_size);
+  (void)storage;
+  while (size > 0 && warpsim::max_active_clusters(spec(), size, bps) == 0) --size;
+  return static_cast<int>(size);
 }
 
 const void* Runtime::host_function_of(const isa::Kernel& k) const {
@@ -478,10 +580,33 @@ void Runtime::set_func_attribute(const void* host_fn, int attr, int value) {
                                    k.name, value));
       e.carveout_percent = value;
       return;
+    case cuda::FuncAttrNonPortableClusterSizeAllowed:
+    case cuda::FuncAttrClusterDimMustBeSet:
+      if (value != 0 && value != 1)
+        throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncSetAttribute({}, {}, {}): 0 or 1", k.name, attr, value));
+      (attr == cuda::FuncAttrClusterDimMustBeSet ? e.cluster_must_be_set : e.cluster_non_portable) = value != 0;
+      return;
+    case cuda::FuncAttrClusterSchedulingPolicyPreference:
+      if (value < 0 || value > 2)
+        throw ApiError(cuda::ErrorInvalidValue,
+                       fmt::format("cudaFuncSetAttribute({}, cudaFuncAttributeClusterSchedulingPolicyPreference, {}): "
+                                   "0 (default), 1 (spread) or 2 (load balancing)",
+                                   k.name, value));
+      e.cluster_policy = value;  // a scheduling hint: warpsim places clusters one way (engine/cluster_placement.hpp)
+      return;
+    case cuda::FuncAttrRequiredClusterWidth:
+    case cuda::FuncAttrRequiredClusterHeight:
+    case cuda::FuncAttrRequiredClusterDepth:
+      if (k.cluster_dims[0])
+        throw ApiError(cuda::ErrorNotPermitted,
+                       fmt::format("cudaFuncSetAttribute({}, {}): the kernel's cluster shape was compiled in "
+                                   "(__cluster_dims__)",
+                                   k.name, attr));
+      if (value < 0)
+        throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncSetAttribute({}, {}, {})", k.name, attr, value));
+      e.required_cluster[attr - cuda::FuncAttrRequiredClusterWidth] = static_cast<uint32_t>(value);
+      return;
     default:
-      // The cluster attributes (cc 9.0): accepted and ignored. warpsim does not model
-      // thread-block clusters: a kernel declared with them does not load (unsupported PTX
-      // .reqnctapercluster / .explicitcluster).
       if (attr > cuda::FuncAttrPreferredSharedMemoryCarveout && attr < cuda::FuncAttrMax) return;
       throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncSetAttribute: {} is not a cudaFuncAttribute", attr));
   }
@@ -565,6 +690,7 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
                    fmt::format("cudaLaunchKernelExC: {} attributes but attrs is NULL", config->numAttrs));
   bool cooperative = false;
   std::optional<mem::AccessPolicyWindow> window;
+  std::optional<cuda::Dim3> cluster;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const cuda::LaunchAttribute& a = config->attrs[i];
     switch (a.id) {
@@ -575,6 +701,12 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
       case cuda::LaunchAttributeProgrammaticStreamSerialization: break;
       case cuda::LaunchAttributePriority: break;
       case cuda::LaunchAttributeCooperative: cooperative = a.val.cooperative != 0; break;
+      case cuda::LaunchAttributeClusterDimension:
+        cluster = cuda::Dim3{a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z};
+        break;
+      // A hint on how to spread a cluster's blocks: warpsim places them one way
+      // (engine/cluster_placement.hpp).
+      case cuda::LaunchAttributeClusterSchedulingPolicyPreference: break;
       case cuda::LaunchAttributeAccessPolicyWindow:
         window = checked_window(a.val.accessPolicyWindow, "cudaLaunchKernelExC");
         break;
@@ -600,7 +732,7 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
   // cudaLaunchKernel does (an H100: launch_ex.expected).
   try {
     launch(host_fn, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, cooperative,
-           window ? &*window : nullptr);
+           window ? &*window : nullptr, cluster ? &*cluster : nullptr);
   } catch (const ApiError& e) {
     if (e.code() == cuda::ErrorInvalidDeviceFunction) throw ApiError(cuda::ErrorInvalidResourceHandle, e.what());
     if (e.code() == cuda::ErrorInvalidConfiguration) throw ApiError(cuda::ErrorInvalidValue, e.what());

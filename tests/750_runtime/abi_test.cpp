@@ -45,6 +45,14 @@ TEST_CASE("abi: cudaFuncAttributes, cudaPointerAttributes, dim3") {
   SAME_FIELD(cuda::FuncAttributes, cudaFuncAttributes, numRegs);
   SAME_FIELD(cuda::FuncAttributes, cudaFuncAttributes, maxDynamicSharedSizeBytes);
   SAME_FIELD(cuda::FuncAttributes, cudaFuncAttributes, reserved);
+  SAME_FIELD(cuda::FuncAttributes, cudaFuncAttributes, clusterDimMustBeSet);
+  SAME_FIELD(cuda::FuncAttributes, cudaFuncAttributes, nonPortableClusterSizeAllowed);
+  CHECK(cuda::FuncAttrClusterDimMustBeSet == int(cudaFuncAttributeClusterDimMustBeSet));
+  CHECK(cuda::FuncAttrRequiredClusterWidth == int(cudaFuncAttributeRequiredClusterWidth));
+  CHECK(cuda::FuncAttrRequiredClusterDepth == int(cudaFuncAttributeRequiredClusterDepth));
+  CHECK(cuda::FuncAttrNonPortableClusterSizeAllowed == int(cudaFuncAttributeNonPortableClusterSizeAllowed));
+  CHECK(cuda::FuncAttrClusterSchedulingPolicyPreference == int(cudaFuncAttributeClusterSchedulingPolicyPreference));
+  CHECK(cuda::LaunchAttributeClusterDimension == int(cudaLaunchAttributeClusterDimension));
   CHECK(sizeof(cuda::PointerAttributes) == sizeof(cudaPointerAttributes));
   SAME_FIELD(cuda::PointerAttributes, cudaPointerAttributes, devicePointer);
   SAME_FIELD(cuda::PointerAttributes, cudaPointerAttributes, hostPointer);
@@ -145,6 +153,7 @@ TEST_CASE("abi: graph node parameters and update results have CUDA 13's layout")
   CHECK(cuda::ErrorStreamCaptureUnsupported == int(cudaErrorStreamCaptureUnsupported));
   CHECK(cuda::ErrorStreamCaptureUnmatched == int(cudaErrorStreamCaptureUnmatched));
   CHECK(cuda::ErrorGraphExecUpdateFailure == int(cudaErrorGraphExecUpdateFailure));
+  CHECK(cuda::ErrorInvalidClusterSize == int(cudaErrorInvalidClusterSize));
 }
 TEST_CASE("abi: stream-ordered allocation and cudaLaunchKernelEx structs have CUDA 13's layout") {
   CHECK(sizeof(cuda::MemPoolProps) == sizeof(cudaMemPoolProps));

@@ -225,7 +225,7 @@ TEST_CASE("runtime: cudaLaunchKernelExC refuses the attributes it cannot honour,
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   char not_a_kernel = 0;
-  for (int id : {cuda::LaunchAttributeClusterDimension, cuda::LaunchAttributeMemSyncDomain,
+  for (int id : {cuda::LaunchAttributePreferredClusterDimension, cuda::LaunchAttributeMemSyncDomain,
                  cuda::LaunchAttributeProgrammaticEvent}) {
     attr.id = id;
     try {
@@ -245,6 +245,9 @@ TEST_CASE("runtime: cudaLaunchKernelExC refuses the attributes it cannot honour,
   CHECK(code_of([&] { rt.launch_ex(&cfg, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidValue);
   attr.val.accessPolicyWindow.num_bytes = 0;
   attr.id = cuda::LaunchAttributeProgrammaticStreamSerialization;  // accepted; the function is not a kernel
+  CHECK(code_of([&] { rt.launch_ex(&cfg, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidResourceHandle);
+  attr.id = cuda::LaunchAttributeClusterDimension;  // taken since thread block clusters (programs_test, clusters)
+  attr.val.clusterDim = {2, 1, 1};
   CHECK(code_of([&] { rt.launch_ex(&cfg, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidResourceHandle);
   CHECK(code_of([&] { rt.launch_ex(nullptr, &not_a_kernel, nullptr); }) == cuda::ErrorInvalidValue);
 }

@@ -687,6 +687,27 @@ TEST_CASE("programs: asynchronous copies to shared memory as on an H100") {
                                 {"--functional --no-summary --config h100", "--no-summary --config h100"});
 }
 
+TEST_CASE("programs: thread block clusters and distributed shared memory as on an H200") {
+  REQUIRE_NVCC();
+  // clusters.expected is an H200's output (the same in two runs): the cluster special
+  // registers under __cluster_dims__, a 2x2 cluster given at launch and no cluster; a ring
+  // exchange and a histogram through other blocks' shared memory (map_shared_rank, atomics
+  // on it), the 32-bit shared::cluster window with the split barrier; the cluster fields of
+  // cudaFuncGetAttributes; cudaErrorInvalidClusterSize for the shapes CUDA refuses; and
+  // cudaOccupancyMaxActiveClusters / MaxPotentialClusterSize, which come from the GPCs of
+  // configs/h100.json.
+  rttest::check_prints_expected("clusters", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100",
+                                 "--functional --no-summary --config h100 --threads 2"});
+  // The C2070 has no clusters: every launch in clusters is refused, and says why (the
+  // launch's error is cudaGetLastError's, not cudaDeviceSynchronize's: nothing ran).
+  auto r = exec("--functional --no-summary", rttest::build_program("clusters", "-cudart shared -arch=sm_90"));
+  CHECK_THAT(r.out, Catch::StartsWith("cluster launch supported: 0\nwhere_fixed<<<(4,2), 32>>>: cudaSuccess\n"
+                                      "where_fixed, __cluster_dims__(2,1,1)\n  block  0: rank -1 of -1,"));
+  CHECK_THAT(r.out, Catch::Contains("where_any, grid (4,4), cluster (2,2): cudaErrorInvalidClusterSize\n"));
+  CHECK_THAT(r.err, Catch::Contains("has no thread block clusters (cc 9.0 and later; --config h100)"));
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

@@ -150,6 +150,25 @@ WARPSIM_API int cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const
               [&](Runtime& rt) { *blocks = rt.occupancy_blocks_per_sm(func, block_size, dynamic_shared); });
 }
 
+// Thread block clusters (cc 9.0): how many clusters of the config's shape (its
+// cudaLaunchAttributeClusterDimension, or the kernel's own) can run at once, and the
+// largest cluster that can run at all.
+WARPSIM_API int cudaOccupancyMaxActiveClusters(int* clusters, const void* func,
+                                               const warpsim::cuda::LaunchConfig* config) {
+  return call("cudaOccupancyMaxActiveClusters", [&](Runtime& rt) {
+    if (!clusters) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaOccupancyMaxActiveClusters: numClusters is NULL");
+    *clusters = rt.max_active_clusters(func, config);
+  });
+}
+
+WARPSIM_API int cudaOccupancyMaxPotentialClusterSize(int* size, const void* func,
+                                                     const warpsim::cuda::LaunchConfig* config) {
+  return call("cudaOccupancyMaxPotentialClusterSize", [&](Runtime& rt) {
+    if (!size) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaOccupancyMaxPotentialClusterSize: clusterSize is NULL");
+    *size = rt.max_potential_cluster_size(func, config);
+  });
+}
+
 WARPSIM_API int cudaOccupancyAvailableDynamicSMemPerBlock(size_t* bytes, const void* func, int blocks,
                                                          int block_size) {
   return call("cudaOccupancyAvailableDynamicSMemPerBlock", [&](Runtime& rt) {
