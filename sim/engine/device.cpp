@@ -452,6 +452,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   if (cluster || uses_cluster_instructions(*exec_kernel)) {
     ctx.cluster = cluster.value_or(Dim3{});
     ctx.explicit_cluster = cluster.has_value();
+    ctx.tpc_sms = spec.gpc_tpc_sms;
     ctx.clusters = &clusters.emplace(grid, ctx.cluster, ctx.threads_per_block);
   }
 

@@ -126,7 +126,8 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
   };
   // A launch in clusters: whole clusters, in the order of their index, each on distinct
   // SMs with a free slot of one group (engine/cluster_placement.hpp), the groups in turn;
-  // within a group, its first SMs with a free slot in fill order.
+  // within a group, the SMs with the fewest resident blocks, in fill order among equals
+  // (as the plain dispatcher's passes spread blocks over the SMs).
   sm::ClusterTable* const clusters = ctx.explicit_cluster ? ctx.clusters : nullptr;
   std::vector<std::vector<uint32_t>> groups;
   if (clusters)
@@ -144,8 +145,11 @@ void run_timing(const DeviceSpec& spec, sm::WarpExecutor& executor, MemoryCounte
         const size_t gi = (next_group + k) % groups.size();
         picked.clear();
         for (uint32_t sm : groups[gi])
-          if (picked.size() < size && phase.sm(sm).has_free_block_slot()) picked.push_back(sm);
+          if (phase.sm(sm).has_free_block_slot()) picked.push_back(sm);
         if (picked.size() < size) continue;
+        std::stable_sort(picked.begin(), picked.end(), [&](uint32_t a, uint32_t b) {
+          return phase.sm(a).resident_blocks() < phase.sm(b).resident_blocks();
+        });
         for (uint32_t rank = 0; rank < size; ++rank) {
           phase.sm(picked[rank]).assign_block(static_cast<uint32_t>(clusters->block_of(next_cluster, rank)), t);
           soonest = std::min(soonest, phase.note_event(picked[rank]));

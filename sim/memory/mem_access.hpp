@@ -19,7 +19,9 @@ struct WarpMemAccess {
   isa::CacheOp cache = isa::CacheOp::Default;
   bool is_volatile = false;
   bool texture = false;     // a texture fetch or surface access (the texel addresses)
-  bool cluster_remote = false;  // shared: some lane reached another block of its cluster
+  // Shared: the farthest block of its cluster a lane reached (0: its own; 1: another on the
+  // same TPC; 2: another TPC's, across the SM-to-SM network).
+  uint8_t cluster_remote = 0;
   uint32_t mask = 0;        // lanes that performed the access
   // Byte address of each lane's first element: device address for global, byte offset
   // within the block's shared memory for shared (with a cluster rank above
@@ -38,7 +40,7 @@ struct WarpMemAccess {
     cache = op;
     is_volatile = vol;
     texture = tex;
-    cluster_remote = false;
+    cluster_remote = 0;
     mask = lanes;
   }
 };

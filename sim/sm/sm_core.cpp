@@ -363,8 +363,17 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
       }
       if (a.space == isa::Space::Shared) {
         IssueCost c = im.shared_cost(shared_.counter->last_shared_passes());
-        // Another block's shared memory (a cluster's): over the SM-to-SM network.
-        if (a.cluster_remote) c.latency += shared_.spec->clusters.remote_shared_latency - im.spec().shared_latency;
+        // Another block's shared memory (a cluster's): over the SM-to-SM network, which
+        // across TPCs also passes fewer bytes a cycle than the banks (the LSU waits).
+        if (a.cluster_remote) {
+          const ClusterSpec& cs = shared_.spec->clusters;
+          if (a.cluster_remote == 2)
+            c.busy = std::max(c.busy, a.kind == mem::AccessKind::Atomic
+                                          ? uint32_t(std::popcount(a.mask)) * cs.remote_atomic_lane_cycles
+                                          : std::max<uint32_t>(1, shared_.counter->last_shared_passes()) *
+                                                cs.remote_wavefront_cycles);
+          c.latency = cs.remote_shared_latency + c.busy - std::min(c.busy, im.spec().mem_cycles);
+        }
         cost.busy += c.busy;
         cost.latency = std::max(cost.latency, c.latency);
       } else {

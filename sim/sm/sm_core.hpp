@@ -63,6 +63,7 @@ class SmCore {
   uint32_t id() const { return id_; }
   bool has_free_block_slot() const { return resident_blocks_ < shared_.blocks_per_sm; }
   bool empty() const { return resident_blocks_ == 0; }
+  uint32_t resident_blocks() const { return resident_blocks_; }
   void assign_block(uint32_t linear_block, uint64_t now);
 
   // Issues at most one instruction per scheduler; returns how many issued. Sets `wake` to

@@ -60,6 +60,7 @@ struct LaunchContext {
   // instruction and the launch no clusters).
   Dim3 cluster;
   bool explicit_cluster = false;
+  uint32_t tpc_sms = 1;  // SMs per TPC (SMs s and t share one if s / tpc_sms == t / tpc_sms)
   ClusterTable* clusters = nullptr;
   mem::GlobalMemory* gmem = nullptr;
   mem::DeviceHeap* heap = nullptr;          // malloc/free in kernels
@@ -145,10 +146,12 @@ class WarpExecutor {
   // offset past its shared memory.
   uint8_t* cluster_shared_ptr(const Warp& w, uint32_t lane, uint32_t pc, uint64_t a, uint32_t n,
                               const char* what) const;
-  // Whether address `a` of a shared access is in another block than the warp's.
-  bool other_block(const Warp& w, uint64_t a) const {
+  // Where address `a` of a shared access is from the warp's block: WarpMemAccess::cluster_remote.
+  uint8_t remote_kind(const Warp& w, uint64_t a) const {
     const uint64_t bits = (a & 0xFFFFFFFFu) >> isa::kClusterRankShift;
-    return bits != 0 && bits - 1 != w.block->cluster_rank;
+    if (bits == 0 || bits - 1 == w.block->cluster_rank) return 0;
+    const BlockState* b = bits - 1 < ctx_.cluster.count() ? w.block->cluster->members[bits - 1] : nullptr;
+    return b && b->sm / ctx_.tpc_sms == w.block->sm / ctx_.tpc_sms ? 1 : 2;
   }
   uint32_t red_predicate(const Warp& w, const isa::Instr& in) const;  // bar.red's predicate per lane
 

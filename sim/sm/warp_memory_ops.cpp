@@ -3,6 +3,7 @@
 // and the WarpMemAccess records the coalescer, bank model and caches consume.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <type_traits>
@@ -298,11 +299,11 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     }
     // Distributed shared memory: addresses with a cluster rank (isa::kClusterRankShift).
     const bool ranked = top + span > limit && ctx_.clusters && (top >> isa::kClusterRankShift) != 0;
-    bool remote = false;
+    uint8_t remote = 0;
     if (ranked) {
       exec::for_lanes(smask, [&](int l) {
-        remote |= other_block(w, addr[l]);
         move(cluster_shared_ptr(w, l, pc, addr[l], span, kind_word(in.op)), l);
+        remote = std::max(remote, remote_kind(w, addr[l]));
       });
     } else if (top + span > limit) {
       exec::for_lanes(smask, [&](int l) {
@@ -369,7 +370,7 @@ void WarpExecutor::atomic(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, 
   mem::GlobalMemory& gm = *ctx_.gmem;
   uint64_t addr[isa::kWarpLanes];
   uint32_t gmask = 0, smask = 0;
-  bool remote = false;  // a lane reached another block of its cluster
+  uint8_t remote = 0;  // the farthest block of its cluster a lane reached (WarpMemAccess::cluster_remote)
   // Lanes are serialised in lane order, which makes the result deterministic.
   exec::for_lanes(mask, [&](int l) {
     uint64_t a = uint64_t((base ? int64_t(base[l]) : 0) + ao.offset);
@@ -397,7 +398,7 @@ void WarpExecutor::atomic(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, 
     } else {
       if (ctx_.clusters && (a >> isa::kClusterRankShift) != 0) {
         p = cluster_shared_ptr(w, l, pc, a, eb, "atomic");
-        remote |= other_block(w, a);
+        remote = std::max(remote, remote_kind(w, a));
       } else {
         if (a + eb > b.shared_bytes)
           fault(w, l, pc, fmt::format("out-of-bounds shared atomic of {} bytes at offset {} (the block has {} bytes)",

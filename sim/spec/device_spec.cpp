@@ -151,7 +151,8 @@ IssueSpec parse_issue(ConfigReader r) {
 namespace {
 
 // "clusters": {"max_size": N, "portable_size": N, "max_blocks_per_sm": N,
-// "pair_only_sms": [SM, ...], "remote_shared_latency": CYCLES} (ClusterSpec).
+// "pair_only_sms": [SM, ...], "remote_shared_latency": CYCLES, "remote_wavefront_cycles": N,
+// "remote_atomic_lane_cycles": N} (ClusterSpec).
 void parse_clusters(ConfigReader& r, DeviceSpec& d) {
   ClusterSpec& c = d.clusters;
   c.max_size = uint32_t(r.get_positive_at_most("max_size", 16, "warpsim runs clusters of at most 16 blocks"));
@@ -159,6 +160,10 @@ void parse_clusters(ConfigReader& r, DeviceSpec& d) {
   if (c.portable_size > c.max_size) r.fail("portable_size", fmt::format("more than max_size {}", c.max_size));
   c.max_blocks_per_sm = uint32_t(r.get_positive("max_blocks_per_sm"));
   c.remote_shared_latency = uint32_t(r.get_positive_at_most("remote_shared_latency", 100000, "at most 100000 cycles"));
+  c.remote_wavefront_cycles = uint32_t(r.get_uint_or("remote_wavefront_cycles", 0));
+  c.remote_atomic_lane_cycles = uint32_t(r.get_uint_or("remote_atomic_lane_cycles", 0));
+  if (c.remote_wavefront_cycles > 1000) r.fail("remote_wavefront_cycles", "at most 1000 cycles");
+  if (c.remote_atomic_lane_cycles > 1000) r.fail("remote_atomic_lane_cycles", "at most 1000 cycles");
   // SMs of the GPCs; without GPCs (--set gpcs=null, e.g. for a sweep of sm.count) every SM
   // takes clusters and the list is not used.
   if (const Json* pairs = r.raw_opt("pair_only_sms"); pairs && d.gpcs > 0) {

@@ -123,12 +123,17 @@ struct IssueSpec {
 //     empty on a device without GPCs.
 //   remote_shared_latency: cycles from issuing a load from another block's shared memory
 //     (distributed shared memory) until a dependent instruction may issue.
+//   remote_wavefront_cycles, remote_atomic_lane_cycles: below.
 struct ClusterSpec {
   uint32_t max_size = 0;
   uint32_t portable_size = 0;
   uint32_t max_blocks_per_sm = 0;
   std::vector<uint32_t> pair_only_sms;
   uint32_t remote_shared_latency = 0;
+  // The SM-to-SM network's throughput across TPCs: LSU cycles per wavefront of a load or
+  // store, and per lane of an atomic, to another TPC's block (0: as the SM's own banks).
+  uint32_t remote_wavefront_cycles = 0;
+  uint32_t remote_atomic_lane_cycles = 0;
 };
 
 struct DeviceSpec {

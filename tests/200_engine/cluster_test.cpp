@@ -179,6 +179,87 @@ DONE:
   CHECK(cycles[1] <= cycles[0] + extra + 64 * 4);
 }
 
+TEST_CASE("clusters: accesses to a block on another TPC hold the load/store unit", "[engine][cluster][timing]") {
+  // 16 warps a block each add 64 words of block (rank + step) % size's shared array, 8
+  // independent loads at a time (enough to keep the load/store unit busy). A cluster of 2
+  // sits on one TPC; in one of 4 (SMs 0, 1, 16, 17) step 2 always reaches another TPC.
+  const std::string stream = ptxtest::module(R"(
+.visible .entry stream(.param .u64 out_p, .param .u32 step)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<32>;
+	.reg .b64 	%rd<4>;
+	.shared .align 4 .b8 buf[8192];
+	ld.param.u64 	%rd1, [out_p];
+	ld.param.u32 	%r1, [step];
+	mov.u32 	%r2, %tid.x;
+	mov.u32 	%r3, buf;
+	shl.b32 	%r4, %r2, 2;
+	add.s32 	%r5, %r3, %r4;
+	st.shared.u32 	[%r5], %r2;
+	st.shared.u32 	[%r5+2048], %r2;
+	st.shared.u32 	[%r5+4096], %r2;
+	st.shared.u32 	[%r5+6144], %r2;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	mov.u32 	%r6, %cluster_ctarank;
+	mov.u32 	%r14, %cluster_nctarank;
+	add.s32 	%r7, %r6, %r1;
+	rem.u32 	%r7, %r7, %r14;
+	and.b32 	%r8, %r4, 124;
+	add.s32 	%r9, %r3, %r8;
+	mapa.shared::cluster.u32 	%r10, %r9, %r7;
+	mov.u32 	%r11, 0;
+	mov.u32 	%r12, 0;
+LOOP:
+	ld.shared::cluster.u32 	%r20, [%r10];
+	ld.shared::cluster.u32 	%r21, [%r10+128];
+	ld.shared::cluster.u32 	%r22, [%r10+256];
+	ld.shared::cluster.u32 	%r23, [%r10+384];
+	ld.shared::cluster.u32 	%r24, [%r10+512];
+	ld.shared::cluster.u32 	%r25, [%r10+640];
+	ld.shared::cluster.u32 	%r26, [%r10+768];
+	ld.shared::cluster.u32 	%r27, [%r10+896];
+	add.s32 	%r11, %r11, %r20;
+	add.s32 	%r11, %r11, %r21;
+	add.s32 	%r11, %r11, %r22;
+	add.s32 	%r11, %r11, %r23;
+	add.s32 	%r11, %r11, %r24;
+	add.s32 	%r11, %r11, %r25;
+	add.s32 	%r11, %r11, %r26;
+	add.s32 	%r11, %r11, %r27;
+	add.s32 	%r10, %r10, 1024;
+	add.s32 	%r12, %r12, 1;
+	setp.lt.u32 	%p1, %r12, 8;
+	@%p1 bra LOOP;
+	barrier.cluster.arrive;
+	barrier.cluster.wait;
+	st.global.u32 	[%rd1], %r11;
+	ret;
+}
+)");
+  const auto& spec = ptxtest::h100_spec();
+  const warpsim::DeviceSpec free_network =
+      warpsim::load_device_spec(WARPSIM_SOURCE_DIR "/configs/h100.json", {"clusters.remote_wavefront_cycles=0"});
+  auto cycles = [&](const warpsim::DeviceSpec& s, uint32_t size, uint32_t step) {
+    ptxtest::Sim sim{warpsim::Device(s)};
+    const auto& k = sim.kernel(stream);
+    auto dout = sim.zeros<uint32_t>(1);
+    return go(sim.dev, k, {size, 1, 1}, {512, 1, 1}, 0, {ptr(dout), integer(step)},
+              clustered(warpsim::SimMode::Timing, {size, 1, 1}))
+        .timing.elapsed_cycles_sm;
+  };
+  CHECK(cycles(spec, 2, 1) == cycles(free_network, 2, 1));  // one TPC: no network to cross
+  // 16 warps x 64 loads of one wavefront on each SM: about remote_wavefront_cycles - 1
+  // cycles more each than with a free network.
+  const uint64_t loads = 16 * 64, w = spec.clusters.remote_wavefront_cycles;
+  REQUIRE(w > 1);
+  const uint64_t far = cycles(spec, 4, 2), far_free = cycles(free_network, 4, 2);
+  INFO("across TPCs: " << far << " cycles, " << far_free << " with a free network");
+  CHECK(far >= far_free + loads * (w - 1) * 8 / 10);
+  CHECK(far <= far_free + loads * w);
+}
+
 TEST_CASE("clusters: timed clusters run on distinct SMs of one GPC, never on the pair-only SMs",
           "[engine][cluster][timing]") {
   const std::string where = ptxtest::module(R"(
