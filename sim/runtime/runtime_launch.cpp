@@ -489,11 +489,9 @@ int Runtime::max_potential_cluster_size(const void* host_fn, const cuda::LaunchC
   const int per_sm = occupancy_blocks_per_sm(host_fn, static_cast<int>(to_dim3(config->blockDim).count()),
                                              config->dynamicSmemBytes);
   const uint32_t bps = std::min<uint32_t>(static_cast<uint32_t>(per_sm), cs.max_blocks_per_sm);
-  cuda::Dim3 storage;
   const std::optional<Dim3> required = effective_cluster(e, k, nullptr, call);
   uint32_t size = required ? static_cast<uint32_t>(required->count())
                            : (e.cluster_non_portable ? cs.max_size : cs.portable_size);
-  (void)storage;
   while (size > 0 && warpsim::max_active_clusters(spec(), size, bps) == 0) --size;
   return static_cast<int>(size);
 }
