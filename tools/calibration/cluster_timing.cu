@@ -4,7 +4,7 @@
 //   remote_sum: every thread adds 64 words of the next block's shared array (cluster >= 2),
 //     or of its own (cluster 1).
 // 264 blocks of 256 threads (two per SM on 132 SMs), timed with events after a warm-up
-// launch, the median of 5.
+// launch, the median of 5; cluster 0 is the same kernel launched without a cluster shape.
 //   ./cluster_timing     prints "kernel,cluster,us"
 #include <cooperative_groups.h>
 
@@ -40,6 +40,7 @@ __global__ void remote_sum(int* out) {
   out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
 }
 
+// cluster 0: a plain launch (cudaLaunchKernel; each block a cluster of one, not an explicit one).
 static float time_launch(const void* fn, unsigned cluster, size_t shared, void** args) {
   cudaLaunchAttribute attr;
   attr.id = cudaLaunchAttributeClusterDimension;
@@ -50,8 +51,8 @@ static float time_launch(const void* fn, unsigned cluster, size_t shared, void**
   cfg.gridDim = dim3(264);
   cfg.blockDim = dim3(256);
   cfg.dynamicSmemBytes = shared;
-  cfg.attrs = &attr;
-  cfg.numAttrs = 1;
+  cfg.attrs = cluster ? &attr : nullptr;
+  cfg.numAttrs = cluster ? 1 : 0;
   cudaEvent_t a, b;
   cudaEventCreate(&a);
   cudaEventCreate(&b);
@@ -84,11 +85,11 @@ int main() {
   cudaMemcpy(in, h.data(), n * sizeof(int), cudaMemcpyHostToDevice);
   int count = n, nbins = bins;
   printf("kernel,cluster,us\n");
-  for (unsigned c : {1u, 2u, 4u, 8u}) {
+  for (unsigned c : {0u, 1u, 2u, 4u, 8u}) {
     void* args[] = {&in, &count, &nbins, &hist};
-    printf("histogram,%u,%.2f\n", c, time_launch((void*)histogram, c, bins / c * sizeof(int), args));
+    printf("histogram,%u,%.2f\n", c, time_launch((void*)histogram, c, bins / (c ? c : 1) * sizeof(int), args));
   }
-  for (unsigned c : {1u, 2u, 4u, 8u}) {
+  for (unsigned c : {0u, 1u, 2u, 4u, 8u}) {
     void* args[] = {&out};
     printf("remote_sum,%u,%.2f\n", c, time_launch((void*)remote_sum, c, 0, args));
   }
