@@ -336,14 +336,22 @@ std::optional<Device::SymbolInfo> Device::symbol(const isa::Module& m, const std
   return std::nullopt;
 }
 
+namespace {
+// The cluster shape LaunchOptions give a launch of `kernel` (launch_cluster_shape).
+std::optional<Dim3> options_cluster_shape(const DeviceSpec& spec, const isa::Kernel& kernel, Dim3 grid,
+                                          const LaunchOptions& options) {
+  return launch_cluster_shape(spec, kernel, grid,
+                              options.cluster_given ? std::optional<Dim3>(options.cluster) : std::nullopt,
+                              options.cluster_non_portable);
+}
+}  // namespace
+
 OccupancyStats Device::check_launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes,
                                    const LaunchOptions& options) {
   validate_launch(impl_->spec, kernel, grid, block, dynamic_shared_bytes);
   const DeviceSpec& spec = impl_->launch_spec(kernel, block, dynamic_shared_bytes, options);
   OccupancyStats occupancy = launch_occupancy(spec, kernel, block, dynamic_shared_bytes, options.registers_per_thread);
-  const std::optional<Dim3> cluster =
-      launch_cluster_shape(spec, kernel, grid, options.cluster_given ? std::optional<Dim3>(options.cluster) : std::nullopt,
-                           options.cluster_non_portable);
+  const std::optional<Dim3> cluster = options_cluster_shape(spec, kernel, grid, options);
   if (cluster && occupancy.blocks_per_sm > spec.clusters.max_blocks_per_sm) {  // the cluster scheduler's limit
     occupancy.blocks_per_sm = spec.clusters.max_blocks_per_sm;
     occupancy.limiter = "clusters";
@@ -445,9 +453,7 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   }
   // Thread block clusters: a table of the resident clusters wherever the kernel can reach
   // one (a launch in clusters, or cluster instructions: then clusters of one block).
-  const std::optional<Dim3> cluster = launch_cluster_shape(
-      spec, kernel, grid, options.cluster_given ? std::optional<Dim3>(options.cluster) : std::nullopt,
-      options.cluster_non_portable);
+  const std::optional<Dim3> cluster = options_cluster_shape(spec, kernel, grid, options);  // (check_launch took it)
   std::optional<sm::ClusterTable> clusters;
   if (cluster || uses_cluster_instructions(*exec_kernel)) {
     ctx.cluster = cluster.value_or(Dim3{});

@@ -73,12 +73,10 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
                      void* stream, bool cooperative, const mem::AccessPolicyWindow* window,
                      const cuda::Dim3* cluster) {
   check_stream(stream, "cudaLaunchKernel");
-  if (cluster && capturing(stream))
-    throw ApiError(cuda::ErrorStreamCaptureUnsupported,
-                   "a launch in thread block clusters on a capturing stream is not supported by warpsim's stream capture");
-  if (cooperative && capturing(stream))
-    throw ApiError(cuda::ErrorStreamCaptureUnsupported,
-                   "cudaLaunchCooperativeKernel on a capturing stream is not supported by warpsim's stream capture");
+  // Not recorded into a graph: refused, and the capture invalidated, so that the program
+  // never gets a graph without this launch.
+  if (cluster) no_capture(stream, "cudaLaunchKernelEx in thread block clusters");
+  if (cooperative) no_capture(stream, "cudaLaunchCooperativeKernel");
   if (capturing(stream)) {  // recorded into the capture's graph, not run
     cuda::KernelNodeParams p{const_cast<void*>(host_fn), grid, block, uint32_t(std::min<uint64_t>(shared, UINT32_MAX)),
                              args, nullptr};

@@ -163,10 +163,7 @@ uint8_t* WarpExecutor::shared_or_local(const Warp& w, uint32_t lane, uint64_t a,
   if (a - isa::kSharedWindow < isa::kWindowSize) {
     const uint64_t off = a - isa::kSharedWindow;
     if (ctx_.clusters && (off >> isa::kClusterRankShift) != 0) {  // another block's, of the cluster
-      const uint64_t rank = (off >> isa::kClusterRankShift) - 1;
-      const BlockState* b = rank == w.block->cluster_rank ? w.block
-                            : w.block->cluster && rank < ctx_.cluster.count() ? w.block->cluster->members[rank]
-                                                                               : nullptr;
+      const BlockState* b = cluster_block(w, off);
       const uint64_t in_block = off & isa::kSharedOffsetMask;
       return !b || in_block + n > b->shared_bytes ? nullptr : const_cast<uint8_t*>(b->shared.data()) + in_block;
     }

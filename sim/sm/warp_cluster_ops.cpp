@@ -86,27 +86,21 @@ void WarpExecutor::complete_cluster_phase_if_done(ClusterState& c) {
 uint8_t* WarpExecutor::cluster_shared_ptr(const Warp& w, uint32_t lane, uint32_t pc, uint64_t a, uint32_t n,
                                           const char* what) const {
   const BlockState& own = *w.block;
-  const uint64_t bits = (a & 0xFFFFFFFFu) >> isa::kClusterRankShift;
   const uint64_t off = a & isa::kSharedOffsetMask;
-  const BlockState* b = &own;
-  if (bits) {
-    const uint64_t rank = bits - 1;
+  const BlockState* b = cluster_block(w, a);
+  if (!b) {
+    const uint64_t rank = ((a & 0xFFFFFFFFu) >> isa::kClusterRankShift) - 1;
     const uint64_t size = ctx_.cluster.count();
     if (rank >= size || !own.cluster)
       fault(w, lane, pc,
             fmt::format("distributed shared {} at {:#x}: block rank {} of a cluster of {} block(s)", what, a, rank,
                         own.cluster ? size : 1));
-    if (rank != own.cluster_rank) {
-      b = own.cluster->members[rank];
-      if (!b) {
-        const uint64_t linear = ctx_.clusters->block_of(own.cluster_id, static_cast<uint32_t>(rank));
-        const Dim3 g = ctx_.grid;
-        fault(w, lane, pc,
-              fmt::format("distributed shared {} at {:#x}: block ({},{},{}), rank {} of the cluster, has exited (a "
-                          "block's shared memory lasts only while it runs: a cluster.sync() before it exits keeps it)",
-                          what, a, linear % g.x, (linear / g.x) % g.y, linear / (uint64_t(g.x) * g.y), rank));
-      }
-    }
+    const uint64_t linear = ctx_.clusters->block_of(own.cluster_id, static_cast<uint32_t>(rank));
+    const Dim3 g = ctx_.grid;
+    fault(w, lane, pc,
+          fmt::format("distributed shared {} at {:#x}: block ({},{},{}), rank {} of the cluster, has exited (a "
+                      "block's shared memory lasts only while it runs: a cluster.sync() before it exits keeps it)",
+                      what, a, linear % g.x, (linear / g.x) % g.y, linear / (uint64_t(g.x) * g.y), rank));
   }
   if (off + n > b->shared_bytes)
     fault(w, lane, pc,

@@ -146,11 +146,18 @@ class WarpExecutor {
   // offset past its shared memory.
   uint8_t* cluster_shared_ptr(const Warp& w, uint32_t lane, uint32_t pc, uint64_t a, uint32_t n,
                               const char* what) const;
+  // The block of the warp's cluster whose shared memory shared address `a` names (its rank
+  // above isa::kClusterRankShift; none: the warp's own), or null for a rank past the
+  // cluster or a block that has ended.
+  const BlockState* cluster_block(const Warp& w, uint64_t a) const {
+    const uint64_t bits = (a & 0xFFFFFFFFu) >> isa::kClusterRankShift;
+    if (bits == 0 || bits - 1 == w.block->cluster_rank) return w.block;
+    return w.block->cluster && bits - 1 < ctx_.cluster.count() ? w.block->cluster->members[bits - 1] : nullptr;
+  }
   // Where address `a` of a shared access is from the warp's block: WarpMemAccess::cluster_remote.
   uint8_t remote_kind(const Warp& w, uint64_t a) const {
-    const uint64_t bits = (a & 0xFFFFFFFFu) >> isa::kClusterRankShift;
-    if (bits == 0 || bits - 1 == w.block->cluster_rank) return 0;
-    const BlockState* b = bits - 1 < ctx_.cluster.count() ? w.block->cluster->members[bits - 1] : nullptr;
+    const BlockState* b = cluster_block(w, a);
+    if (b == w.block) return 0;
     return b && b->sm / ctx_.tpc_sms == w.block->sm / ctx_.tpc_sms ? 1 : 2;
   }
   uint32_t red_predicate(const Warp& w, const isa::Instr& in) const;  // bar.red's predicate per lane

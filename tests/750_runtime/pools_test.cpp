@@ -178,6 +178,27 @@ TEST_CASE("runtime: graph allocations reuse the address of one freed before them
   (void)c;
 }
 
+TEST_CASE("runtime: a launch capture cannot record invalidates the capture") {
+  // Launches in clusters and cooperative launches are refused on a capturing stream; the
+  // capture then ends without a graph, as after any operation it could not record.
+  for (bool cooperative : {false, true}) {
+    INFO((cooperative ? "cooperative" : "clusters"));
+    RuntimeOptions o;
+    o.program = "test";
+    Runtime rt(o);
+    void* s = rt.create_stream();
+    rt.begin_capture(s);
+    char not_a_kernel = 0;
+    const cuda::Dim3 cluster{2, 1, 1};
+    CHECK(code_of([&] {
+            rt.launch(&not_a_kernel, {2, 1, 1}, {32, 1, 1}, nullptr, 0, s, cooperative, nullptr,
+                      cooperative ? nullptr : &cluster);
+          }) == cuda::ErrorStreamCaptureUnsupported);
+    CHECK(rt.capture_info(s, nullptr, nullptr, nullptr, nullptr) == cuda::StreamCaptureStatusInvalidated);
+    CHECK(code_of([&] { rt.end_capture(s); }) == cuda::ErrorStreamCaptureInvalidated);
+  }
+}
+
 TEST_CASE("runtime: a captured cudaMallocAsync is an allocation node of its size, its free a free node") {
   RuntimeOptions o;
   o.program = "test";
