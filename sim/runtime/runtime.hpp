@@ -61,6 +61,13 @@ struct FaultRecord {
   std::string message;  // warpsim's message: kernel, block, thread, PTX and source line
 };
 
+// The options of cudaLibraryLoadData/cuLibraryLoadData and their FromFile forms (the two
+// APIs' enums have the same numbers): JIT options change nothing in a simulation; library
+// options are 0 (a host table of universal functions) and 1 (the code is preserved, a
+// memory hint, not for a file). ApiError cudaErrorInvalidValue for anything else.
+void check_library_options(const char* call, unsigned n_jit, const int* jit, void** jit_values, unsigned n_lib,
+                           const int* lib, void** lib_values, bool file);
+
 class Runtime {
  public:
   explicit Runtime(RuntimeOptions options);
@@ -115,6 +122,36 @@ class Runtime {
   // accept as they accept a host stub. The same name gives the same handle.
   void* module_function(void* module, const char* name, const char* call);
   std::pair<DevPtr, uint64_t> module_global(void* module, const char* name, const char* call);
+  // cuModuleEnumerateFunctions: the module's CUfunctions in the PTX's order, as CUDA lists them.
+  std::vector<void*> module_functions(void* module, const char* call);
+  // cuFuncGetModule: the module a kernel handle's kernel is in.
+  void* function_module(const void* function, const char* call);
+
+  // --- Libraries (cudaLibrary*/cuLibrary*, CUDA 12's context-independent loading;
+  // runtime_libraries.cpp) ---
+  // A library keeps a copy of its code and loads it at first use, as CUDA loads lazily:
+  // code that is not PTX or a fatbinary holding PTX (or PTX that does not parse) loads here
+  // without complaint and fails every later call that needs it. Returns the handle.
+  void* load_library(const void* code, const char* call);
+  void* load_library_file(const std::string& path, const char* call);
+  void unload_library(void* library, const char* call);
+  // Its kernels, in the order CUDA enumerates them (the PTX's, last first); 0 for a
+  // library whose code does not load.
+  unsigned library_kernel_count(void* library, const char* call);
+  std::vector<void*> library_kernels(void* library, const char* call);
+  // A kernel handle (cudaKernel_t, CUkernel): a handle of its own that every call taking a
+  // host stub or a CUfunction takes, standing for its module's CUfunction, so attributes set
+  // through either are one kernel's. ErrorSymbolNotFound when the library has no such kernel.
+  void* library_kernel(void* library, const char* name, const char* call);
+  // A __device__ (or, with `managed`, a __managed__) variable: its address and size.
+  std::pair<DevPtr, uint64_t> library_global(void* library, const char* name, bool managed, const char* call);
+  void* library_module(void* library, const char* call);  // cuLibraryGetModule
+  // cudaLibraryGetUnifiedFunction: the simulated device has no unified function pointers.
+  void library_unified_function(void* library, const char* symbol, const char* call);
+  // cuKernelGetLibrary: the library a kernel handle came from.
+  void* kernel_library(const void* kernel, const char* call);
+  // cuKernelGetFunction: a kernel handle's CUfunction (a host stub or CUfunction is its own).
+  void* kernel_function(const void* kernel, const char* call);
 
   // --- Launch ---
   void push_call_configuration(cuda::Dim3 grid, cuda::Dim3 block, uint64_t shared, void* stream);
@@ -141,7 +178,8 @@ class Runtime {
   // cudaFuncGetName: the kernel's (mangled) name, valid while its module is loaded.
   const char* function_name(const void* host_fn);
   // cudaFuncGetParamInfo: parameter `index`'s offset and size in the kernel's parameter buffer.
-  std::pair<uint64_t, uint64_t> param_info(const void* host_fn, uint64_t index);
+  std::pair<uint64_t, uint64_t> param_info(const void* host_fn, uint64_t index,
+                                           const char* call = "cudaFuncGetParamInfo");
   // The shared-memory bank size (cudaSharedMemConfig): the device's, fixed; asking for
   // another is accepted and changes nothing, as on devices without a configurable one.
   int shared_mem_config() const;
@@ -263,7 +301,7 @@ class Runtime {
   void set_cache_config(const void* host_fn, int config);  // host_fn null: device-wide
   int device_cache_config() const { return device_cache_config_; }
   // cudaFuncSetAttribute: the dynamic shared-memory opt-in and the carveout preference.
-  void set_func_attribute(const void* host_fn, int attr, int value);
+  void set_func_attribute(const void* host_fn, int attr, int value, const char* call = "cudaFuncSetAttribute");
   // The most shared memory a block may have (static + dynamic): CUDA's 48 KB, or with
   // `optin` the device's largest (cudaDevAttrMaxSharedMemoryPerBlockOptin).
   uint32_t shared_per_block_limit(bool optin) const;
@@ -477,6 +515,15 @@ class Runtime {
 
  private:
   struct Module;
+  struct Library {
+    std::string name;        // for messages
+    std::string code;        // a copy of what the program gave (PTX text or a fatbinary)
+    bool cubin = false;      // SASS only: refused at first use
+    void* module = nullptr;  // the module's handle after the first use
+    std::map<std::string, std::unique_ptr<char>> kernels;  // kernel handles by name (the storage behind them)
+  };
+  Library& library(void* handle, const char* call);
+  Module& library_module_of(Library& lib, const char* call);  // loads it on first use
   struct KernelEntry {
     Module* module = nullptr;
     std::string name;
@@ -568,7 +615,15 @@ class Runtime {
   std::unique_ptr<Device> device_;
   std::vector<std::unique_ptr<Device>> retired_devices_;  // before cudaDeviceReset
   std::vector<std::unique_ptr<Module>> modules_;
-  std::map<const void*, KernelEntry> kernels_;   // by host stub address
+  std::map<const void*, KernelEntry> kernels_;   // by host stub address (or CUfunction handle)
+  // A library's kernel handles (CUkernel, cudaKernel_t): distinct from its module's
+  // CUfunctions, as CUDA's are, and the same kernel: by kernel handle, the CUfunction.
+  std::map<const void*, const void*> kernel_aliases_;
+  KernelEntry* find_entry(const void* handle);  // a host stub, CUfunction or CUkernel; null if none
+  KernelEntry& entry(const void* handle);       // std::out_of_range if none
+  bool is_kernel(const void* handle) { return find_entry(handle) != nullptr; }
+  std::map<const void*, std::unique_ptr<Library>> libraries_;  // by handle (the Library's address)
+  uint64_t libraries_loaded_ = 0;  // names them in messages
   std::map<const void*, VarEntry> vars_;         // by host shadow variable address
   struct CallConfig {
     cuda::Dim3 grid, block;

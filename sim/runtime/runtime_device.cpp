@@ -239,10 +239,9 @@ void Runtime::set_cache_config(const void* host_fn, int config) {
   if (config < cuda::PreferNone || config > cuda::PreferEqual)
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("cache config {} is not a cudaFuncCache value", config));
   if (host_fn) {
-    auto it = kernels_.find(host_fn);
-    if (it == kernels_.end())
-      throw ApiError(cuda::ErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig: not a registered __global__ function");
-    it->second.cache_config = config;
+    KernelEntry* e = find_entry(host_fn);
+    if (!e) throw ApiError(cuda::ErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig: not a registered __global__ function");
+    e->cache_config = config;
   } else {
     device_cache_config_ = config;
   }

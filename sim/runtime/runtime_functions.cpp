@@ -25,7 +25,7 @@ uint64_t Runtime::available_dynamic_shared(const void* host_fn, int blocks, int 
   if (block_size <= 0 || uint32_t(block_size) > sm.max_threads_per_block)
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: block size {}", call, block_size));
   if (blocks <= 0) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} blocks", call, blocks));
-  const KernelEntry& e = kernels_.at(host_fn);
+  const KernelEntry& e = entry(host_fn);
   // The blocks an SM holds by threads, warps, registers and its block limit.
   const uint32_t regs = std::min(k.estimated_registers, sm.max_registers_per_thread);
   uint32_t fit = 0;
@@ -51,20 +51,20 @@ uint64_t Runtime::available_dynamic_shared(const void* host_fn, int blocks, int 
 }
 
 const char* Runtime::function_name(const void* host_fn) {
-  if (!kernels_.count(host_fn))  // CUDA's code for a pointer that is no kernel
+  if (!is_kernel(host_fn))  // CUDA's code for a pointer that is no kernel
     throw ApiError(cuda::ErrorInvalidResourceHandle,
                    fmt::format("cudaFuncGetName: {} is not a registered __global__ function", host_fn));
   return kernel_for(host_fn, "cudaFuncGetName").name.c_str();
 }
 
-std::pair<uint64_t, uint64_t> Runtime::param_info(const void* host_fn, uint64_t index) {
-  if (!kernels_.count(host_fn))  // CUDA's code for a pointer that is no kernel
+std::pair<uint64_t, uint64_t> Runtime::param_info(const void* host_fn, uint64_t index, const char* call) {
+  if (!is_kernel(host_fn))  // CUDA's code for a pointer that is no kernel
     throw ApiError(cuda::ErrorInvalidResourceHandle,
-                   fmt::format("cudaFuncGetParamInfo: {} is not a registered __global__ function", host_fn));
-  const isa::Kernel& k = kernel_for(host_fn, "cudaFuncGetParamInfo");
+                   fmt::format("{}: {} is not a registered __global__ function", call, host_fn));
+  const isa::Kernel& k = kernel_for(host_fn, call);
   if (index >= k.params.size())
-    throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncGetParamInfo: parameter index {}, but {} has {}",
-                                                        index, k.name, k.params.size()));
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: parameter index {}, but {} has {}",
+                                                        call, index, k.name, k.params.size()));
   return {k.params[index].offset, k.params[index].size};
 }
 

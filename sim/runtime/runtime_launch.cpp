@@ -84,7 +84,7 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
     return;
   }
   const isa::Kernel& kernel = kernel_for(host_fn, "cudaLaunchKernel");
-  const KernelEntry& entry = kernels_.at(host_fn);
+  const KernelEntry& entry = this->entry(host_fn);
   const std::optional<Dim3> cluster_shape = effective_cluster(entry, kernel, cluster, "cudaLaunchKernel");
   if (const uint64_t most = max_dynamic_shared(entry, kernel); shared > most)
     throw ApiError(cuda::ErrorInvalidValue,
@@ -404,7 +404,7 @@ void Runtime::func_attributes(cuda::FuncAttributes* attr, const void* host_fn) {
   int arch = 0;
   if (sm_at != std::string::npos && std::sscanf(target.c_str() + sm_at + 3, "%d", &arch) == 1) attr->ptxVersion = arch;
   attr->binaryVersion = spec().cc_major() * 10 + spec().cc_minor();
-  const KernelEntry& e = kernels_.at(host_fn);
+  const KernelEntry& e = entry(host_fn);
   attr->maxDynamicSharedSizeBytes = static_cast<int>(max_dynamic_shared(e, k));
   attr->preferredShmemCarveout = e.carveout_percent;
   // Thread block clusters: the shape compiled in (__cluster_dims__, which also makes the
@@ -458,7 +458,7 @@ int Runtime::max_active_clusters(const void* host_fn, const cuda::LaunchConfig* 
   const char* call = "cudaOccupancyMaxActiveClusters";
   if (!config) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: config is NULL", call));
   const isa::Kernel& k = kernel_for(host_fn, call);
-  const KernelEntry& e = kernels_.at(host_fn);
+  const KernelEntry& e = entry(host_fn);
   cuda::Dim3 storage;
   const std::optional<Dim3> c = effective_cluster(e, k, config_cluster(config, storage), call);
   const ClusterSpec& cs = spec().clusters;
@@ -481,7 +481,7 @@ int Runtime::max_potential_cluster_size(const void* host_fn, const cuda::LaunchC
   const char* call = "cudaOccupancyMaxPotentialClusterSize";
   if (!config) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: config is NULL", call));
   const isa::Kernel& k = kernel_for(host_fn, call);
-  const KernelEntry& e = kernels_.at(host_fn);
+  const KernelEntry& e = entry(host_fn);
   if (!spec().has_clusters()) return 0;
   const ClusterSpec& cs = spec().clusters;
   const int per_sm = occupancy_blocks_per_sm(host_fn, static_cast<int>(to_dim3(config->blockDim).count()),
@@ -553,41 +553,41 @@ sm::SharedPreference Runtime::shared_preference(const KernelEntry& e) const {
   return {e.cache_config, device_cache_config_, e.carveout_percent};
 }
 
-void Runtime::set_func_attribute(const void* host_fn, int attr, int value) {
-  const isa::Kernel& k = kernel_for(host_fn, "cudaFuncSetAttribute");
-  KernelEntry& e = kernels_.at(host_fn);
+void Runtime::set_func_attribute(const void* host_fn, int attr, int value, const char* call) {
+  const isa::Kernel& k = kernel_for(host_fn, call);
+  KernelEntry& e = entry(host_fn);
   switch (attr) {
     case cuda::FuncAttrMaxDynamicSharedMemorySize: {
       const uint32_t optin = shared_per_block_limit(true);
       const uint64_t most = optin - std::min(optin, k.static_shared_bytes);
       if (value < 0 || uint64_t(value) > most)
         throw ApiError(cuda::ErrorInvalidValue,
-                       fmt::format("cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, {}): at most "
+                       fmt::format("{}({}, cudaFuncAttributeMaxDynamicSharedMemorySize, {}): at most "
                                    "{} bytes ({} per block less {} of static shared memory)",
-                                   k.name, value, most, optin, k.static_shared_bytes));
+                                   call, k.name, value, most, optin, k.static_shared_bytes));
       e.max_dynamic_shared = value;
       return;
     }
     case cuda::FuncAttrPreferredSharedMemoryCarveout:
       if (value < -1 || value > 100)
         throw ApiError(cuda::ErrorInvalidValue,
-                       fmt::format("cudaFuncSetAttribute({}, cudaFuncAttributePreferredSharedMemoryCarveout, {}): a "
+                       fmt::format("{}({}, cudaFuncAttributePreferredSharedMemoryCarveout, {}): a "
                                    "percentage from 0 to 100, or -1 for no preference",
-                                   k.name, value));
+                                   call, k.name, value));
       e.carveout_percent = value;
       return;
     case cuda::FuncAttrNonPortableClusterSizeAllowed:
     case cuda::FuncAttrClusterDimMustBeSet:
       if (value != 0 && value != 1)
-        throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncSetAttribute({}, {}, {}): 0 or 1", k.name, attr, value));
+        throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}({}, {}, {}): 0 or 1", call, k.name, attr, value));
       (attr == cuda::FuncAttrClusterDimMustBeSet ? e.cluster_must_be_set : e.cluster_non_portable) = value != 0;
       return;
     case cuda::FuncAttrClusterSchedulingPolicyPreference:
       if (value < 0 || value > 2)
         throw ApiError(cuda::ErrorInvalidValue,
-                       fmt::format("cudaFuncSetAttribute({}, cudaFuncAttributeClusterSchedulingPolicyPreference, {}): "
+                       fmt::format("{}({}, cudaFuncAttributeClusterSchedulingPolicyPreference, {}): "
                                    "0 (default), 1 (spread) or 2 (load balancing)",
-                                   k.name, value));
+                                   call, k.name, value));
       e.cluster_policy = value;  // a scheduling hint: warpsim places clusters one way (engine/cluster_placement.hpp)
       return;
     case cuda::FuncAttrRequiredClusterWidth:
@@ -595,16 +595,16 @@ void Runtime::set_func_attribute(const void* host_fn, int attr, int value) {
     case cuda::FuncAttrRequiredClusterDepth:
       if (k.cluster_dims[0])
         throw ApiError(cuda::ErrorNotPermitted,
-                       fmt::format("cudaFuncSetAttribute({}, {}): the kernel's cluster shape was compiled in "
+                       fmt::format("{}({}, {}): the kernel's cluster shape was compiled in "
                                    "(__cluster_dims__)",
-                                   k.name, attr));
+                                   call, k.name, attr));
       if (value < 0)
-        throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncSetAttribute({}, {}, {})", k.name, attr, value));
+        throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}({}, {}, {})", call, k.name, attr, value));
       e.required_cluster[attr - cuda::FuncAttrRequiredClusterWidth] = static_cast<uint32_t>(value);
       return;
     default:
       if (attr > cuda::FuncAttrPreferredSharedMemoryCarveout && attr < cuda::FuncAttrMax) return;
-      throw ApiError(cuda::ErrorInvalidValue, fmt::format("cudaFuncSetAttribute: {} is not a cudaFuncAttribute", attr));
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a settable attribute", call, attr));
   }
 }
 
@@ -613,7 +613,7 @@ int Runtime::occupancy_blocks_per_sm(const void* host_fn, int block_size, uint64
   if (block_size <= 0)
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("cudaOccupancyMaxActiveBlocksPerMultiprocessor: block size {}", block_size));
-  const KernelEntry& e = kernels_.at(host_fn);
+  const KernelEntry& e = entry(host_fn);
   // Past the per-block limit (the opt-in's where the kernel has one) no block runs.
   const bool optin = e.max_dynamic_shared >= 0;
   if ((optin && dynamic_shared > uint64_t(e.max_dynamic_shared)) ||

@@ -128,6 +128,18 @@ void* Runtime::module_function(void* module, const char* name, const char* call)
   return handle;
 }
 
+std::vector<void*> Runtime::module_functions(void* module, const char* call) {
+  Module* m = program_module(module, call);
+  std::vector<void*> out;
+  for (const auto& k : loaded(*m).module->kernels) out.push_back(module_function(module, k->name.c_str(), call));
+  return out;
+}
+
+void* Runtime::function_module(const void* function, const char* call) {
+  kernel_for(function, call);  // cudaErrorInvalidDeviceFunction if it is not a kernel
+  return entry(function).module->handle_storage();
+}
+
 std::pair<DevPtr, uint64_t> Runtime::module_global(void* module, const char* name, const char* call) {
   if (!name) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: name is NULL", call));
   Module* m = program_module(module, call);

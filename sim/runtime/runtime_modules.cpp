@@ -157,16 +157,28 @@ Runtime::Module& Runtime::loaded(Module& m) {
 }
 
 const isa::Kernel& Runtime::kernel_for(const void* host_fn, const char* call) {
-  auto it = kernels_.find(host_fn);
-  if (it == kernels_.end())
+  const KernelEntry* e = find_entry(host_fn);
+  if (!e)
     throw ApiError(cuda::ErrorInvalidDeviceFunction,
                    fmt::format("{}: {} is not a registered __global__ function", call, host_fn));
-  Module& m = loaded(*it->second.module);
-  return m.module->kernel(it->second.name);
+  Module& m = loaded(*e->module);
+  return m.module->kernel(e->name);
+}
+
+Runtime::KernelEntry* Runtime::find_entry(const void* handle) {
+  if (auto alias = kernel_aliases_.find(handle); alias != kernel_aliases_.end()) handle = alias->second;
+  auto it = kernels_.find(handle);
+  return it == kernels_.end() ? nullptr : &it->second;
+}
+
+Runtime::KernelEntry& Runtime::entry(const void* handle) {
+  KernelEntry* e = find_entry(handle);
+  if (!e) throw std::out_of_range("not a kernel handle");
+  return *e;
 }
 
 const void* Runtime::kernel_handle(const void* host_fn) {
-  if (!kernels_.count(host_fn))
+  if (!is_kernel(host_fn))
     throw ApiError(cuda::ErrorInvalidDeviceFunction,
                    fmt::format("__cudaGetKernel: {} is not a registered __global__ function", host_fn));
   return host_fn;

@@ -356,6 +356,38 @@ TEST_CASE("driver: virtual memory management answers as an H100 does") {
   }
 }
 
+TEST_CASE("driver: libraries and kernel handles (cudaLibrary*, cuLibrary*, cuKernel*) as on an H200") {
+  REQUIRE_NVCC();
+  // library_api.expected: an H200's output, two runs alike
+  // (docs/measurements/h200_library_api_2026-12-01.txt). NVRTC's PTX loaded as a library
+  // from memory and from a file; kernel handles by name and enumerated (the PTX's last kernel
+  // first), launched through both APIs; the library's __device__ and __managed__ variables;
+  // attributes set through a kernel handle are its CUfunction's; code that is not PTX, or
+  // PTX that does not parse, loads and fails at first use; the module behind a library and
+  // its functions (in the PTX's order), and every refusal's code.
+  const std::string app = rttest::build_program("library_api", "-cudart shared -lcuda -lnvrtc");
+  const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/library_api.expected");
+  for (const auto& r : rttest::check_prints(app,
+                                            {"--functional --no-summary --config h100", "--no-summary --config h100",
+                                             "--functional --no-summary --config h100 --threads 2"},
+                                            want)) {
+    CHECK_THAT(r.err, Catch::Contains("cudaLibraryGetKernel: library_api (cudaLibraryLoadData #5):4:20: parse error"));
+    CHECK_THAT(r.err, Catch::Contains("cudaLibraryGetKernel: library_api (cudaLibraryLoadData #4) is neither PTX "
+                                      "text, a fatbinary nor a cubin"));
+  }
+  // The C2070 allows 48 KB of shared memory a block: asking a kernel handle for 64 KB is
+  // refused there, with the device's limit, and the 64 KB launch with it.
+  auto r = rttest::exec("--functional --no-summary --config c2070", app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("cudaKernelSetAttributeForDevice(reverse, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                                    "int(big), 0) cudaErrorInvalidValue\n"));
+  CHECK_THAT(r.out, Catch::Contains("\nreverse: maxDynamicSharedSizeBytes 49152\n"));
+  CHECK_THAT(r.err, Catch::Contains("cudaKernelSetAttributeForDevice(reverse, cudaFuncAttributeMaxDynamicSharedMemorySize, "
+                                    "65536): at most 49152 bytes"));
+  CHECK_THAT(r.out, Catch::Contains("scaled twice more: h[1] = 6.25, launches = 5\n"));
+}
+
 TEST_CASE("driver: kernels NVRTC compiles to a cubin run as on the GPU") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("nvrtc_cubin", "-cudart shared -lcuda -lnvrtc");

@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/isa/ptx_link.hpp"
 #include "sim/runtime/driver/driver_context.hpp"
+#include "sim/runtime/driver/function_attributes.hpp"
 #include "sim/runtime/driver/handle_owners.hpp"
 
 using namespace warpsim::runtime;
@@ -134,44 +137,116 @@ WARPSIM_DRIVER_API int cuModuleGetGlobal_v2(cu::DevicePtr* dptr, size_t* bytes, 
 
 // --- Functions ---
 
+int warpsim::runtime::driver::function_attribute(Runtime& rt, int attribute, const void* function, const char* call) {
+  cuda::FuncAttributes a{};
+  rt.func_attributes(&a, function);
+  switch (attribute) {
+    case cu::FuncMaxThreadsPerBlock: return a.maxThreadsPerBlock;
+    case cu::FuncSharedSizeBytes: return int(a.sharedSizeBytes);
+    case cu::FuncConstSizeBytes: return int(a.constSizeBytes);
+    case cu::FuncLocalSizeBytes: return int(a.localSizeBytes);
+    case cu::FuncNumRegs: return a.numRegs;
+    case cu::FuncPtxVersion: return a.ptxVersion;
+    case cu::FuncBinaryVersion: return a.binaryVersion;
+    case cu::FuncCacheModeCa: return a.cacheModeCA;
+    case cu::FuncMaxDynamicSharedSizeBytes: return a.maxDynamicSharedSizeBytes;
+    case cu::FuncPreferredSharedMemoryCarveout: return a.preferredShmemCarveout;
+    case 10: return a.clusterDimMustBeSet;
+    case 11: return a.requiredClusterWidth;
+    case 12: return a.requiredClusterHeight;
+    case 13: return a.requiredClusterDepth;
+    case 14: return a.nonPortableClusterSizeAllowed;
+    case 15: return a.clusterSchedulingPolicyPreference;
+    default:
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is not a CUfunction_attribute", call, attribute));
+  }
+}
+
 WARPSIM_DRIVER_API int cuFuncGetAttribute(int* value, int attribute, void* function) {
   return call("cuFuncGetAttribute", Needs::Context, [&](Runtime& rt) {
     require(value, "cuFuncGetAttribute", "pi");
-    cuda::FuncAttributes a{};
-    rt.func_attributes(&a, function);
-    switch (attribute) {
-      case cu::FuncMaxThreadsPerBlock: *value = a.maxThreadsPerBlock; break;
-      case cu::FuncSharedSizeBytes: *value = int(a.sharedSizeBytes); break;
-      case cu::FuncConstSizeBytes: *value = int(a.constSizeBytes); break;
-      case cu::FuncLocalSizeBytes: *value = int(a.localSizeBytes); break;
-      case cu::FuncNumRegs: *value = a.numRegs; break;
-      case cu::FuncPtxVersion: *value = a.ptxVersion; break;
-      case cu::FuncBinaryVersion: *value = a.binaryVersion; break;
-      case cu::FuncCacheModeCa: *value = a.cacheModeCA; break;
-      case cu::FuncMaxDynamicSharedSizeBytes: *value = a.maxDynamicSharedSizeBytes; break;
-      case cu::FuncPreferredSharedMemoryCarveout: *value = a.preferredShmemCarveout; break;
-      case 10: *value = a.clusterDimMustBeSet; break;
-      case 11: *value = a.requiredClusterWidth; break;
-      case 12: *value = a.requiredClusterHeight; break;
-      case 13: *value = a.requiredClusterDepth; break;
-      case 14: *value = a.nonPortableClusterSizeAllowed; break;
-      case 15: *value = a.clusterSchedulingPolicyPreference; break;
-      default:
-        throw ApiError(cuda::ErrorInvalidValue, fmt::format("cuFuncGetAttribute: {} is not a CUfunction_attribute", attribute));
-    }
+    *value = function_attribute(rt, attribute, function, "cuFuncGetAttribute");
   });
 }
 
 WARPSIM_DRIVER_API int cuFuncSetAttribute(void* function, int attribute, int value) {
   // The settable CUfunction_attribute numbers are cudaFuncAttribute's.
   return call("cuFuncSetAttribute", Needs::Context,
-              [&](Runtime& rt) { rt.set_func_attribute(function, attribute, value); });
+              [&](Runtime& rt) { rt.set_func_attribute(function, attribute, value, "cuFuncSetAttribute"); });
 }
 
 WARPSIM_DRIVER_API int cuFuncSetCacheConfig(void* function, int config) {
   return call("cuFuncSetCacheConfig", Needs::Context, [&](Runtime& rt) {
     rt.kernel_for(function, "cuFuncSetCacheConfig");
     rt.set_cache_config(function, config);
+  });
+}
+
+WARPSIM_DRIVER_API int cuFuncGetName(const char** name, void* function) {
+  return call("cuFuncGetName", Needs::Context, [&](Runtime& rt) {
+    require(name, "cuFuncGetName", "name");
+    require(function, "cuFuncGetName", "hfunc");
+    *name = rt.function_name(function);
+  });
+}
+
+WARPSIM_DRIVER_API int cuFuncGetParamInfo(void* function, size_t index, size_t* offset, size_t* size) {
+  return call("cuFuncGetParamInfo", Needs::Context, [&](Runtime& rt) {
+    const auto [o, s] = rt.param_info(function, index, "cuFuncGetParamInfo");
+    if (offset) *offset = o;
+    if (size) *size = s;
+  });
+}
+
+WARPSIM_DRIVER_API int cuFuncGetModule(void** module, void* function) {
+  return call("cuFuncGetModule", Needs::Context, [&](Runtime& rt) {
+    require(module, "cuFuncGetModule", "hmod");
+    *module = rt.function_module(function, "cuFuncGetModule");
+  });
+}
+
+// A simulated kernel is ready from its module's load on: always CU_FUNCTION_LOADING_STATE_LOADED.
+WARPSIM_DRIVER_API int cuFuncIsLoaded(int* state, void* function) {
+  return call("cuFuncIsLoaded", Needs::Context, [&](Runtime& rt) {
+    require(state, "cuFuncIsLoaded", "state");
+    rt.kernel_for(function, "cuFuncIsLoaded");
+    *state = 1;
+  });
+}
+
+WARPSIM_DRIVER_API int cuFuncLoad(void* function) {
+  return call("cuFuncLoad", Needs::Context, [&](Runtime& rt) { rt.kernel_for(function, "cuFuncLoad"); });
+}
+
+WARPSIM_DRIVER_API int cuFuncSetSharedMemConfig(void* function, int config) {
+  return call("cuFuncSetSharedMemConfig", Needs::Context, [&](Runtime& rt) {
+    rt.set_shared_mem_config(function, config, "cuFuncSetSharedMemConfig");
+  });
+}
+
+WARPSIM_DRIVER_API int cuModuleGetFunctionCount(unsigned* count, void* module) {
+  return call("cuModuleGetFunctionCount", Needs::Context, [&](Runtime& rt) {
+    require(count, "cuModuleGetFunctionCount", "count");
+    *count = unsigned(rt.module_functions(module, "cuModuleGetFunctionCount").size());
+  });
+}
+
+WARPSIM_DRIVER_API int cuModuleEnumerateFunctions(void** functions, unsigned n, void* module) {
+  return call("cuModuleEnumerateFunctions", Needs::Context, [&](Runtime& rt) {
+    require(functions, "cuModuleEnumerateFunctions", "functions");
+    const auto all = rt.module_functions(module, "cuModuleEnumerateFunctions");
+    for (size_t i = 0; i < all.size() && i < n; ++i) functions[i] = all[i];
+  });
+}
+
+// CU_MODULE_LAZY_LOADING (2), CUDA's default since 12.2, unless CUDA_MODULE_LOADING=EAGER
+// (1). warpsim loads a module's PTX when the program loads the module, and a library's at
+// its first use, either way.
+WARPSIM_DRIVER_API int cuModuleGetLoadingMode(int* mode) {
+  return check("cuModuleGetLoadingMode", Needs::Init, [&] {
+    require(mode, "cuModuleGetLoadingMode", "mode");
+    const char* env = std::getenv("CUDA_MODULE_LOADING");
+    *mode = env && std::string_view(env) == "EAGER" ? 1 : 2;
   });
 }
 
