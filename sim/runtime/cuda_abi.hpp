@@ -490,26 +490,29 @@ struct AccessPolicyWindow {
 constexpr int LimitDevRuntimePendingLaunchCount = 4;
 constexpr int LimitPersistingL2CacheSize = 6;
 
-// cudaLaunchAttributeValue, which is also cudaStreamAttrValue.
+// cudaLaunchAttributeValue, which is also cudaStreamAttrValue and cudaKernelNodeAttrValue.
 union LaunchAttributeValue {
   char pad[64];
   AccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  int syncPolicy;  // cudaSynchronizationPolicy
+  struct {
+    unsigned x, y, z;
+  } clusterDim;
+  int clusterSchedulingPolicyPreference;
+  int programmaticStreamSerializationAllowed;
+  int priority;
+  struct {
+    unsigned char default_, remote;
+  } memSyncDomainMap;
+  int memSyncDomain;
+  unsigned sharedMemCarveout;
 };
 
 struct LaunchAttribute {
   int id;  // LaunchAttributeId
   char pad[8 - sizeof(int)];
-  union {
-    char pad[64];
-    int cooperative;
-    int programmaticStreamSerializationAllowed;
-    int priority;
-    unsigned sharedMemCarveout;
-    AccessPolicyWindow accessPolicyWindow;
-    struct {
-      unsigned x, y, z;
-    } clusterDim;
-  } val;
+  LaunchAttributeValue val;
 };
 struct LaunchConfig {
   Dim3 gridDim, blockDim;

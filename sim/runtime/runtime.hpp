@@ -96,6 +96,31 @@ class Runtime {
   cuda::AccessPolicyWindow stream_window(const void* stream) const;
   mem::AccessPolicyWindow checked_window(const cuda::AccessPolicyWindow& w, const char* call) const;
   mem::AccessPolicyWindow stream_policy_window(const void* stream) const;  // none: an empty window
+  // cudaStreamSetAttribute/GetAttribute/CopyAttributes and the driver's (runtime_stream_attributes.cpp):
+  // the access policy window above, the synchronization policy (-1 until set, as an H200
+  // answers; how the host waits, which changes nothing here), the priority (the stream's,
+  // clamped to the device's range) and the memory synchronization domain and its map.
+  // Another attribute is cudaErrorInvalidValue.
+  void set_stream_attribute(const void* stream, int attr, const cuda::LaunchAttributeValue& v, const char* call);
+  cuda::LaunchAttributeValue stream_attribute(const void* stream, int attr, const char* call) const;
+  // Every attribute above; from the null stream, its defaults.
+  void copy_stream_attributes(const void* dst, const void* src, const char* call);
+  // --- User objects (runtime_user_objects.cpp) ---
+  // cudaUserObjectCreate: an object with `refs` references whose destructor runs, with
+  // `ptr`, when the last is released: by the program, a graph, a clone or an executable
+  // graph (each holds its own, released when it is destroyed). ApiError cudaErrorInvalidValue
+  // for what an H200 refuses (flags other than cudaUserObjectNoDestructorSync, no
+  // references, no destructor) and for releasing more references than are held.
+  void* create_user_object(void* ptr, void (*destroy)(void*), unsigned refs, unsigned flags, const char* call);
+  void retain_user_object(const void* object, unsigned count, const char* call);
+  void release_user_object(const void* object, unsigned count, const char* call);
+  // cudaGraphRetainUserObject (flags 0, or cudaGraphUserObjectMove: the caller's references
+  // move to the graph) and cudaGraphReleaseUserObject.
+  void graph_retain_user_object(const void* graph, const void* object, unsigned count, unsigned flags,
+                                const char* call);
+  void graph_release_user_object(const void* graph, const void* object, unsigned count, const char* call);
+  // The destructors due since the last take: the API layer runs them outside the runtime's lock.
+  std::vector<std::pair<void (*)(void*), void*>> take_due_destructors() { return std::move(due_destructors_); }
   // cudaCtxResetPersistingL2Cache.
   void reset_persisting_l2() { device_->demote_persisting_l2(); }
 
@@ -350,6 +375,15 @@ class Runtime {
   NodeRef find_node(const void* node, const char* call);  // a live graph's node, else cudaErrorInvalidValue
   // The node if it is of `kind`, else cudaErrorInvalidValue (the Get/SetParams calls).
   GraphNode& node_of_kind(const void* node, GraphNode::Kind kind, const char* call);
+  // cudaGraphKernelNodeGetAttribute/SetAttribute/CopyAttributes (runtime_graph_attributes.cpp):
+  // the launch attributes a kernel node may have, checked as a launch checks them (a window
+  // as checked_window, a priority clamped to the device's range); another attribute, or a
+  // node that is not a kernel, is cudaErrorInvalidValue.
+  cuda::LaunchAttributeValue kernel_node_attribute(const void* node, int attr, const char* call);
+  void set_kernel_node_attribute(const void* node, int attr, const cuda::LaunchAttributeValue& v, const char* call);
+  void copy_kernel_node_attributes(const void* dst, const void* src, const char* call);
+  // The same check for one attribute of a node being made (a captured cudaLaunchKernelEx).
+  void set_node_attribute(GraphNode& n, int attr, const cuda::LaunchAttributeValue& v, const char* call) const;
   // Replaces a node's parameters with those of `fresh` (same kind), keeping its edges.
   void set_node_params(const void* node, GraphNode fresh, const char* call);
   // The graph whose edges the call changes: not being captured, arrays there if count > 0.
@@ -664,6 +698,17 @@ class Runtime {
   void attach_graph_allocation(Graph& g, GraphNode& node, uint64_t bytes, const char* call);
   std::map<const void*, std::unique_ptr<Graph>> graphs_;
   std::map<const void*, std::unique_ptr<GraphExec>> execs_;
+  struct UserObject {
+    void* ptr = nullptr;
+    void (*destroy)(void*) = nullptr;
+    uint64_t refs = 0;
+  };
+  std::map<const void*, std::unique_ptr<UserObject>> user_objects_;  // by handle (the object's address)
+  std::vector<std::pair<void (*)(void*), void*>> due_destructors_;
+  UserObject& user_object(const void* handle, const char* call);
+  void drop_user_object(const void* handle, uint64_t count);  // its destructor is due at 0
+  void hold_user_objects(const std::map<const void*, uint64_t>& held);  // a clone's or instantiation's
+  void drop_user_objects(const std::map<const void*, uint64_t>& held);  // a destroyed graph's
   std::set<const Graph*> invalidated_captures_;  // captures an unsupported operation ended (no_capture)
   std::set<const Graph*> capture_made_;          // graphs cudaStreamBeginCapture made (not ...ToGraph's)
   std::map<const void*, Graph*> capturing_;        // stream -> the graph its work is recorded into
@@ -703,6 +748,12 @@ class Runtime {
   bool draining_ = false;
   bool drop_printf_ = false;  // drain_at_exit()
   std::map<const void*, StreamProperties> streams_;
+  struct StreamAttributes {
+    int sync_policy = -1;
+    int mem_sync_domain = 0;
+    unsigned char domain_map_default = 0, domain_map_remote = 1;
+  };
+  std::map<const void*, StreamAttributes> stream_attributes_;  // by stream (special streams: null)
   uint64_t next_stream_id_ = 3;  // 1: the null (legacy) stream, 2: the per-thread stream
   std::map<const void*, double> events_;         // recorded simulated time (< 0: never recorded)
   std::map<const void*, unsigned> event_flags_;  // cudaEventCreateWithFlags' flags

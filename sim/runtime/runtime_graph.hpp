@@ -73,6 +73,11 @@ struct GraphNode {
   void* event = nullptr;
   // An executable copy's switch (cudaGraphNodeSetEnabled): a disabled node does nothing.
   bool enabled = true;
+  // Kernel: its launch attributes (cudaGraphKernelNodeSetAttribute, or the attributes of a
+  // captured cudaLaunchKernelEx), by cudaLaunchAttributeID; one absent reads as zeros, CUDA's
+  // default. The node runs cooperatively, in clusters and with its access policy window
+  // when these say so (Runtime::run_node).
+  std::map<int, cuda::LaunchAttributeValue> attributes;
   // Kernel: what cudaGraphKernelNodeGetParams hands out as kernelParams (pointers into args).
   mutable std::vector<void*> arg_view;
 };
@@ -86,6 +91,9 @@ struct Graph {
   size_t index_of(const GraphNode* n) const;  // nodes.size() if not ours
   // A clone's nodes by the nodes of the graph it was cloned from (cudaGraphNodeFindInClone).
   std::unordered_map<const GraphNode*, GraphNode*> clone_of;
+  // The references it holds to user objects (cudaGraphRetainUserObject), by object; clones
+  // and instantiations hold their own.
+  std::map<const void*, uint64_t> user_objects;
 
  private:
   std::unordered_map<const GraphNode*, size_t> index;  // node -> its place in nodes
@@ -97,6 +105,7 @@ struct GraphExec {
   std::map<const GraphNode*, size_t> position;  // the instantiated graph's node -> its place in order
   std::vector<size_t> by_creation;              // creation index in that graph -> place in order
   std::vector<std::vector<size_t>> dep_index;   // creation index -> its dependencies' creation indices
+  std::map<const void*, uint64_t> user_objects; // references held, as the graph's (Graph::user_objects)
 };
 
 }  // namespace warpsim::runtime

@@ -58,6 +58,7 @@ GraphNode& Runtime::node_of_kind(const void* node, GraphNode::Kind kind, const c
 void Runtime::set_node_params(const void* node, GraphNode fresh, const char* call) {
   GraphNode& n = node_of_kind(node, fresh.kind, call);
   fresh.deps = std::move(n.deps);
+  fresh.attributes = std::move(n.attributes);  // new parameters keep the node's launch attributes
   n = std::move(fresh);
 }
 
@@ -158,6 +159,7 @@ void Runtime::exec_set_node_params(const void* handle, const void* node, GraphNo
   GraphNode& n = exec_node(handle, node, fresh.kind, call);
   fresh.deps = std::move(n.deps);
   fresh.enabled = n.enabled;
+  fresh.attributes = std::move(n.attributes);
   n = std::move(fresh);
 }
 

@@ -70,6 +70,7 @@ void Runtime::destroy_graph(const void* handle) {
   Graph& g = graph(handle, "cudaGraphDestroy");
   if (capture_origin_.count(&g))
     throw ApiError(cuda::ErrorIllegalState, "cudaGraphDestroy: the graph is still being captured");
+  drop_user_objects(g.user_objects);
   graphs_.erase(handle);
 }
 
@@ -161,12 +162,17 @@ Graph* Runtime::clone_graph(const void* handle) {
     for (auto& d : copy.deps) d = c->nodes[g.index_of(d)].get();  // earlier nodes: already cloned
     c->clone_of[n.get()] = c->add(std::move(copy));
   }
+  c->user_objects = g.user_objects;
+  hold_user_objects(c->user_objects);
   return c;
 }
 
 GraphExec* Runtime::instantiate(const void* handle, unsigned long long flags) {
-  std::unique_ptr<GraphExec> e = build_exec(graph(handle, "cudaGraphInstantiate"), false);
+  const Graph& g = graph(handle, "cudaGraphInstantiate");
+  std::unique_ptr<GraphExec> e = build_exec(g, false);
   e->flags = flags & ~cuda::GraphInstantiateFlagUpload;  // an upload is done, not kept (as an H200 answers)
+  e->user_objects = g.user_objects;
+  hold_user_objects(e->user_objects);
   GraphExec* h = e.get();
   execs_[h] = std::move(e);
   return h;
@@ -223,7 +229,7 @@ GraphExec& Runtime::exec(const void* handle, const char* call) {
 }
 
 void Runtime::destroy_exec(const void* handle) {
-  exec(handle, "cudaGraphExecDestroy");
+  drop_user_objects(exec(handle, "cudaGraphExecDestroy").user_objects);
   execs_.erase(handle);
 }
 
@@ -345,7 +351,10 @@ Graph* Runtime::end_capture(const void* stream) {
   const bool made = capture_made_.erase(g) != 0;
   if (ruined) {
     invalidated_captures_.erase(g);
-    if (made) graphs_.erase(g);  // a graph given to cudaStreamBeginCaptureToGraph stays the program's
+    if (made) {  // a graph given to cudaStreamBeginCaptureToGraph stays the program's
+      drop_user_objects(g->user_objects);
+      graphs_.erase(g);
+    }
     throw invalidated("cudaStreamEndCapture");
   }
   return g;
@@ -397,7 +406,20 @@ void Runtime::run_node(const GraphNode& n, void* stream) {
     case GraphNode::Kind::Kernel: {
       std::vector<void*> argv;
       for (const auto& a : n.args) argv.push_back(const_cast<uint8_t*>(a.data()));
-      launch(n.fn, n.grid, n.block, argv.data(), n.shared, stream);
+      // Its attributes: cooperative, a cluster shape, an access policy window; the others
+      // (priority, memory sync domains, scheduling hints) change nothing when launches run
+      // one at a time.
+      const auto attr = [&](int id) {
+        const auto it = n.attributes.find(id);
+        return it == n.attributes.end() ? cuda::LaunchAttributeValue{} : it->second;
+      };
+      const bool cooperative = attr(cuda::LaunchAttributeCooperative).cooperative != 0;
+      const auto c = attr(cuda::LaunchAttributeClusterDimension).clusterDim;
+      const cuda::Dim3 cluster{c.x, c.y, c.z};
+      const cuda::AccessPolicyWindow w = attr(cuda::LaunchAttributeAccessPolicyWindow).accessPolicyWindow;
+      const mem::AccessPolicyWindow window = checked_window(w, "cudaGraphLaunch");
+      launch(n.fn, n.grid, n.block, argv.data(), n.shared, stream, cooperative, w.num_bytes ? &window : nullptr,
+             c.x ? &cluster : nullptr);
       return;
     }
     case GraphNode::Kind::Memcpy:

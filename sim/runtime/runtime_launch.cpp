@@ -73,14 +73,23 @@ void Runtime::launch(const void* host_fn, cuda::Dim3 grid, cuda::Dim3 block, voi
                      void* stream, bool cooperative, const mem::AccessPolicyWindow* window,
                      const cuda::Dim3* cluster) {
   check_stream(stream, "cudaLaunchKernel");
-  // Not recorded into a graph: refused, and the capture invalidated, so that the program
-  // never gets a graph without this launch.
-  if (cluster) no_capture(stream, "cudaLaunchKernelEx in thread block clusters");
-  if (cooperative) no_capture(stream, "cudaLaunchCooperativeKernel");
-  if (capturing(stream)) {  // recorded into the capture's graph, not run
+  if (capturing(stream)) {  // recorded into the capture's graph, not run, with its attributes
     cuda::KernelNodeParams p{const_cast<void*>(host_fn), grid, block, uint32_t(std::min<uint64_t>(shared, UINT32_MAX)),
                              args, nullptr};
-    capture(stream, kernel_node(&p, "cudaLaunchKernel"));
+    GraphNode n = kernel_node(&p, "cudaLaunchKernel");
+    cuda::LaunchAttributeValue v{};
+    if (cooperative) {
+      v.cooperative = 1;
+      set_node_attribute(n, cuda::LaunchAttributeCooperative, v, "cudaLaunchCooperativeKernel");
+    }
+    if (cluster) {
+      v = {};
+      v.clusterDim = {cluster->x, cluster->y, cluster->z};
+      set_node_attribute(n, cuda::LaunchAttributeClusterDimension, v, "cudaLaunchKernelEx");
+    }
+    // A window is the launch's own (cudaLaunchKernelEx records it itself) or the stream's,
+    // which applies when the graph runs on its stream.
+    capture(stream, std::move(n));
     return;
   }
   const isa::Kernel& kernel = kernel_for(host_fn, "cudaLaunchKernel");
@@ -727,6 +736,20 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
   // cudaLaunchKernelExC reports a bad function and a bad shape with other codes than
   // cudaLaunchKernel does (an H100: launch_ex.expected).
   try {
+    if (capturing(config->stream)) {  // a kernel node with the launch's attributes
+      check_stream(config->stream, "cudaLaunchKernelExC");
+      cuda::KernelNodeParams p{const_cast<void*>(host_fn), config->gridDim, config->blockDim,
+                               uint32_t(std::min<uint64_t>(config->dynamicSmemBytes, UINT32_MAX)), args, nullptr};
+      GraphNode n = kernel_node(&p, "cudaLaunchKernelExC");
+      for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const cuda::LaunchAttribute& a = config->attrs[i];
+        if (a.id == cuda::LaunchAttributeIgnore || a.id == cuda::LaunchAttributeProgrammaticStreamSerialization)
+          continue;
+        set_node_attribute(n, a.id, a.val, "cudaLaunchKernelExC");
+      }
+      capture(config->stream, std::move(n));
+      return;
+    }
     launch(host_fn, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, config->stream, cooperative,
            window ? &*window : nullptr, cluster ? &*cluster : nullptr);
   } catch (const ApiError& e) {

@@ -75,6 +75,7 @@ void Runtime::destroy_stream(void* stream) {
   if (special_stream(stream) || !streams_.erase(stream))
     throw ApiError(cuda::ErrorInvalidResourceHandle, fmt::format("cudaStreamDestroy: {} is not a live stream", stream));
   stream_windows_.erase(stream);
+  stream_attributes_.erase(stream);
 }
 
 void Runtime::check_event(const void* event, const char* call) const {

@@ -178,24 +178,34 @@ TEST_CASE("runtime: graph allocations reuse the address of one freed before them
   (void)c;
 }
 
-TEST_CASE("runtime: a launch capture cannot record invalidates the capture") {
-  // Launches in clusters and cooperative launches are refused on a capturing stream; the
-  // capture then ends without a graph, as after any operation it could not record.
+TEST_CASE("runtime: cooperative launches and launches in clusters are captured as kernel nodes with those attributes") {
+  // The node runs as the launch would have (Runtime::run_node); before 2026-12-01 these
+  // launches were refused on a capturing stream, and the capture invalidated.
   for (bool cooperative : {false, true}) {
     INFO((cooperative ? "cooperative" : "clusters"));
     RuntimeOptions o;
     o.program = "test";
     Runtime rt(o);
+    void* m = rt.load_module(".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n ret;\n}\n",
+                             "test", "test");
+    void* k = rt.module_function(m, "k", "test");
     void* s = rt.create_stream();
     rt.begin_capture(s);
-    char not_a_kernel = 0;
     const cuda::Dim3 cluster{2, 1, 1};
-    CHECK(code_of([&] {
-            rt.launch(&not_a_kernel, {2, 1, 1}, {32, 1, 1}, nullptr, 0, s, cooperative, nullptr,
-                      cooperative ? nullptr : &cluster);
-          }) == cuda::ErrorStreamCaptureUnsupported);
-    CHECK(rt.capture_info(s, nullptr, nullptr, nullptr, nullptr) == cuda::StreamCaptureStatusInvalidated);
-    CHECK(code_of([&] { rt.end_capture(s); }) == cuda::ErrorStreamCaptureInvalidated);
+    rt.launch(k, {2, 1, 1}, {32, 1, 1}, nullptr, 0, s, cooperative, nullptr, cooperative ? nullptr : &cluster);
+    Graph* g = rt.end_capture(s);
+    REQUIRE(g->nodes.size() == 1);
+    const GraphNode* node = g->nodes[0].get();
+    const auto coop = rt.kernel_node_attribute(node, cuda::LaunchAttributeCooperative, "test");
+    const auto dims = rt.kernel_node_attribute(node, cuda::LaunchAttributeClusterDimension, "test");
+    CHECK(coop.cooperative == (cooperative ? 1 : 0));
+    CHECK(dims.clusterDim.x == (cooperative ? 0u : 2u));
+    CHECK(dims.clusterDim.y == (cooperative ? 0u : 1u));
+    // A window the launch did not have reads as none; the node's other attributes as zeros.
+    CHECK(rt.kernel_node_attribute(node, cuda::LaunchAttributeAccessPolicyWindow, "test").accessPolicyWindow.num_bytes ==
+          0);
+    CHECK(code_of([&] { rt.kernel_node_attribute(node, cuda::LaunchAttributeSynchronizationPolicy, "test"); }) ==
+          cuda::ErrorInvalidValue);
   }
 }
 

@@ -708,6 +708,31 @@ TEST_CASE("programs: thread block clusters and distributed shared memory as on a
   CHECK_THAT(r.err, Catch::Contains("has no thread block clusters (cc 9.0 and later; --config h100)"));
 }
 
+TEST_CASE("programs: graph kernel nodes' and streams' launch attributes, and user objects, as on an H200") {
+  REQUIRE_NVCC();
+  // graph_node_attributes.expected: an H200's output, two runs alike
+  // (docs/measurements/h200_graph_node_attributes_2026-12-01.txt). A kernel node made
+  // cooperative runs grid.sync(), one given a cluster shape runs in clusters of it; a
+  // window, a priority (clamped) and copied attributes read back; stream attributes and
+  // their copy (window, synchronization policy, priority); user objects' references held by
+  // the program, a graph, its clone and its instantiation, the destructor run after the last.
+  rttest::check_prints_expected("graph_node_attributes", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100",
+                                 "--functional --no-summary --config h100 --threads 2"});
+  // The C2070 has neither windows nor clusters nor stream priorities: those calls are
+  // refused, and say why, and the rest prints as on the GPU.
+  auto r = exec("--functional --no-summary", rttest::build_program("graph_node_attributes", "-cudart shared -arch=sm_90"));
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("grid_sum through grid.sync(): 6138 (want 6138)\n"));
+  CHECK_THAT(r.out, Catch::Contains("cudaGraphLaunch(e, 0)                                            "
+                                    "cudaErrorInvalidClusterSize\n"));
+  CHECK_THAT(r.out, Catch::Contains("destroyed after the executable graph: 1\n"));
+  CHECK_THAT(r.out, Catch::Contains("destroyed at the end: 3\n"));
+  CHECK_THAT(r.err, Catch::Contains("an access policy window of 8192 bytes (the device's accessPolicyMaxWindowSize is 0)"));
+  CHECK_THAT(r.err, Catch::Contains("has no thread block clusters (cc 9.0 and later; --config h100)"));
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

@@ -62,7 +62,8 @@ WARPSIM_API int cudaGraphCreate(void** graph, unsigned flags) {
 }
 
 WARPSIM_API int cudaGraphDestroy(void* graph) {
-  return call("cudaGraphDestroy", [&](Runtime& rt) { rt.destroy_graph(graph); }, api::Sticky::Ignore);
+  return api::run_due_destructors(
+      call("cudaGraphDestroy", [&](Runtime& rt) { rt.destroy_graph(graph); }, api::Sticky::Ignore));
 }
 
 WARPSIM_API int cudaGraphAddKernelNode(void** node, void* graph, void* const* deps, size_t ndeps,
@@ -167,7 +168,8 @@ WARPSIM_API int cudaGraphInstantiateWithFlags(void** exec, void* graph, unsigned
 }
 
 WARPSIM_API int cudaGraphExecDestroy(void* exec) {
-  return call("cudaGraphExecDestroy", [&](Runtime& rt) { rt.destroy_exec(exec); }, api::Sticky::Ignore);
+  return api::run_due_destructors(
+      call("cudaGraphExecDestroy", [&](Runtime& rt) { rt.destroy_exec(exec); }, api::Sticky::Ignore));
 }
 
 WARPSIM_API int cudaGraphExecKernelNodeSetParams(void* exec, void* node, const cuda::KernelNodeParams* p) {
@@ -194,11 +196,11 @@ WARPSIM_API int cudaStreamBeginCapture(void* stream, int /*mode*/) {
 WARPSIM_API int cudaStreamBeginCapture_ptsz(void* stream, int mode) { return cudaStreamBeginCapture(stream, mode); }
 
 WARPSIM_API int cudaStreamEndCapture(void* stream, void** graph) {
-  return call("cudaStreamEndCapture", [&](Runtime& rt) {
-    if (graph) *graph = nullptr;  // also when the capture was invalidated
+  return api::run_due_destructors(call("cudaStreamEndCapture", [&](Runtime& rt) {
+    if (graph) *graph = nullptr;  // also when the capture was invalidated (its graph's user objects released)
     Graph* g = rt.end_capture(stream);
     if (graph) *graph = g;
-  });
+  }));
 }
 WARPSIM_API int cudaStreamEndCapture_ptsz(void* stream, void** graph) { return cudaStreamEndCapture(stream, graph); }
 

@@ -122,43 +122,37 @@ WARPSIM_API int cudaStreamAttachMemAsync_ptsz(void* stream, void* ptr, size_t le
   return cudaStreamAttachMemAsync(stream, ptr, length, flags);
 }
 
-// Stream attributes: the L2 access policy window of the stream's launches
-// (runtime_l2_access.cpp). The others (priority, synchronization policy, memory sync
-// domains) are refused as not supported.
-namespace {
-
-// The attribute and value pointer of cudaStreamSet/GetAttribute, or their error.
-void check_stream_attribute(const char* call, int attr, const void* value) {
-  if (!value) throw ApiError(warpsim::cuda::ErrorInvalidValue, fmt::format("{}: value is NULL", call));
-  if (attr != warpsim::cuda::LaunchAttributeAccessPolicyWindow)
-    throw ApiError(warpsim::cuda::ErrorNotSupported,
-                   fmt::format("{}: attribute {} (only cudaStreamAttributeAccessPolicyWindow is supported by warpsim)",
-                               call, attr));
-}
-
-}  // namespace
-
+// Stream attributes (runtime_stream_attributes.cpp): the L2 access policy window of the
+// stream's launches, the synchronization policy, the priority and the memory
+// synchronization domain.
 WARPSIM_API int cudaStreamSetAttribute(void* stream, int attr, const warpsim::cuda::LaunchAttributeValue* value) {
   return call("cudaStreamSetAttribute", [&](Runtime& rt) {
-    check_stream_attribute("cudaStreamSetAttribute", attr, value);
-    rt.set_stream_window(stream, value->accessPolicyWindow, "cudaStreamSetAttribute");
+    if (!value) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamSetAttribute: value is NULL");
+    rt.set_stream_attribute(stream, attr, *value, "cudaStreamSetAttribute");
   });
 }
 
 WARPSIM_API int cudaStreamSetAttribute_ptsz(void* stream, int attr, const warpsim::cuda::LaunchAttributeValue* value) {
-  return cudaStreamSetAttribute(stream, attr, value);
+  return cudaStreamSetAttribute(Runtime::per_thread_default(stream), attr, value);
 }
 
 WARPSIM_API int cudaStreamGetAttribute(void* stream, int attr, warpsim::cuda::LaunchAttributeValue* value) {
   return call("cudaStreamGetAttribute", [&](Runtime& rt) {
-    check_stream_attribute("cudaStreamGetAttribute", attr, value);
-    rt.check_stream(stream, "cudaStreamGetAttribute");
-    value->accessPolicyWindow = rt.stream_window(stream);
+    if (!value) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaStreamGetAttribute: value is NULL");
+    *value = rt.stream_attribute(stream, attr, "cudaStreamGetAttribute");
   });
 }
 
 WARPSIM_API int cudaStreamGetAttribute_ptsz(void* stream, int attr, warpsim::cuda::LaunchAttributeValue* value) {
-  return cudaStreamGetAttribute(stream, attr, value);
+  return cudaStreamGetAttribute(Runtime::per_thread_default(stream), attr, value);
+}
+
+WARPSIM_API int cudaStreamCopyAttributes(void* dst, void* src) {
+  return call("cudaStreamCopyAttributes", [&](Runtime& rt) { rt.copy_stream_attributes(dst, src, "cudaStreamCopyAttributes"); });
+}
+
+WARPSIM_API int cudaStreamCopyAttributes_ptsz(void* dst, void* src) {
+  return cudaStreamCopyAttributes(Runtime::per_thread_default(dst), Runtime::per_thread_default(src));
 }
 
 // The L2's persisting lines become normal ones (they stay in the L2 until evicted).

@@ -190,3 +190,49 @@ WARPSIM_DRIVER_API int cuStreamAddCallback(void* stream, void (*fn)(void*, int, 
   if (rc == 0) fn(stream, 0, user);
   return rc;
 }
+
+// Stream attributes: CUstreamAttrID and CUstreamAttrValue are the runtime's numbers and
+// layout (runtime_stream_attributes.cpp).
+WARPSIM_DRIVER_API int cuStreamSetAttribute(void* stream, int attr, const cuda::LaunchAttributeValue* value) {
+  return call("cuStreamSetAttribute", Needs::Context, [&](Runtime& rt) {
+    require(value, "cuStreamSetAttribute", "value");
+    rt.set_stream_attribute(stream, attr, *value, "cuStreamSetAttribute");
+  });
+}
+WARPSIM_DRIVER_API int cuStreamSetAttribute_ptsz(void* stream, int attr, const cuda::LaunchAttributeValue* value) {
+  return cuStreamSetAttribute(Runtime::per_thread_default(stream), attr, value);
+}
+WARPSIM_DRIVER_API int cuStreamGetAttribute(void* stream, int attr, cuda::LaunchAttributeValue* value) {
+  return call("cuStreamGetAttribute", Needs::Context, [&](Runtime& rt) {
+    require(value, "cuStreamGetAttribute", "value_out");
+    *value = rt.stream_attribute(stream, attr, "cuStreamGetAttribute");
+  });
+}
+WARPSIM_DRIVER_API int cuStreamGetAttribute_ptsz(void* stream, int attr, cuda::LaunchAttributeValue* value) {
+  return cuStreamGetAttribute(Runtime::per_thread_default(stream), attr, value);
+}
+WARPSIM_DRIVER_API int cuStreamCopyAttributes(void* dst, void* src) {
+  return call("cuStreamCopyAttributes", Needs::Context,
+              [&](Runtime& rt) { rt.copy_stream_attributes(dst, src, "cuStreamCopyAttributes"); });
+}
+WARPSIM_DRIVER_API int cuStreamCopyAttributes_ptsz(void* dst, void* src) {
+  return cuStreamCopyAttributes(Runtime::per_thread_default(dst), Runtime::per_thread_default(src));
+}
+
+// User objects (runtime_user_objects.cpp): the runtime's, under the driver's names.
+WARPSIM_DRIVER_API int cuUserObjectCreate(void** object, void* ptr, void (*destroy)(void*), unsigned refs,
+                                          unsigned flags) {
+  return call("cuUserObjectCreate", Needs::Context, [&](Runtime& rt) {
+    require(object, "cuUserObjectCreate", "object_out");
+    *object = rt.create_user_object(ptr, destroy, refs, flags, "cuUserObjectCreate");
+  });
+}
+WARPSIM_DRIVER_API int cuUserObjectRetain(void* object, unsigned count) {
+  return call("cuUserObjectRetain", Needs::Context,
+              [&](Runtime& rt) { rt.retain_user_object(object, count, "cuUserObjectRetain"); });
+}
+WARPSIM_DRIVER_API int cuUserObjectRelease(void* object, unsigned count) {
+  return api::run_due_destructors(call("cuUserObjectRelease", Needs::Context, [&](Runtime& rt) {
+    rt.release_user_object(object, count, "cuUserObjectRelease");
+  }));
+}

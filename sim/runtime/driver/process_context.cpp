@@ -174,6 +174,17 @@ void finish_queued_at_exit() {
   if (c.runtime) finish_queued(*c.runtime);
 }
 
+int run_due_destructors(int rc) {
+  std::vector<std::pair<void (*)(void*), void*>> due;
+  {
+    Context& c = context();
+    std::lock_guard lock(c.mutex);
+    if (c.runtime) due = c.runtime->take_due_destructors();
+  }
+  for (const auto& [destroy, ptr] : due) destroy(ptr);
+  return rc;
+}
+
 bool runtime_api_used() {
   Context& c = context();
   std::lock_guard lock(c.mutex);

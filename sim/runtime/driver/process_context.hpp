@@ -39,6 +39,9 @@ int ordered_call(const char* name, const std::function<void(Runtime&)>& body, St
 // The same for a driver API call (sim/runtime/driver/): its error is returned, not kept for
 // cudaGetLastError. Returns the runtime's code; the driver layer translates it.
 int driver_call(const char* name, const std::function<void(Runtime&)>& body, Sticky sticky = Sticky::Check);
+// Runs the destructors of user objects whose last reference went in the call just made
+// (Runtime::take_due_destructors), outside the runtime's lock, on this thread; returns rc.
+int run_due_destructors(int rc);
 // Whether the program has called the runtime API (which initialises the driver and makes
 // the primary context current, so that driver calls may follow without cuInit/cuCtx*).
 bool runtime_api_used();
