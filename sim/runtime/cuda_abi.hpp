@@ -33,6 +33,8 @@ enum Error : int {
   ErrorInvalidMemcpyDirection = 21,
   ErrorInvalidDeviceFunction = 98,
   ErrorUnsupportedLimit = 215,
+  ErrorPeerAccessUnsupported = 217,
+  ErrorPeerAccessNotEnabled = 705,
   ErrorNoDevice = 100,
   ErrorInvalidDevice = 101,
   ErrorInvalidKernelImage = 200,
@@ -425,6 +427,13 @@ enum MemAccessFlags : int { MemAccessFlagsProtNone = 0, MemAccessFlagsProtRead =
 struct MemLocation {
   int type;  // MemLocationType
   int id;
+};
+// cudaMemcpyAttributes (cudaMemcpyBatchAsync): srcAccessOrder is cudaMemcpySrcAccessOrder
+// (1 stream, 2 during the call, 3 any; 0 invalid).
+struct MemcpyAttributes {
+  int srcAccessOrder;
+  MemLocation srcLocHint, dstLocHint;
+  unsigned flags;
 };
 struct MemPoolProps {
   int allocType;    // MemAllocationType

@@ -248,6 +248,16 @@ class Runtime {
   void memset_elements(void* dst, uint64_t pitch, uint32_t value, unsigned element_bytes, uint64_t width,
                        uint64_t height, const char* call);
   void mem_get_info(uint64_t* free_bytes, uint64_t* total_bytes) const;
+  // --- Managed memory's advice (runtime_managed_advice.cpp) ---
+  // Kept per 4 KB page of a managed allocation, the granularity an H200 showed
+  // (programs/memory_advice_batches.cu); the data is coherent whatever the advice says.
+  // cudaMemAdvise: advice 1-6 for the device or the host, on pages of one managed allocation.
+  void mem_advise(const void* ptr, uint64_t bytes, int advice, cuda::MemLocation where, const char* call);
+  // cudaMemPrefetchAsync: checked; on managed memory, the pages' last prefetch location.
+  void mem_prefetch(const void* ptr, uint64_t bytes, cuda::MemLocation where, unsigned flags, const char* call);
+  // cudaMemRangeGetAttribute: `attr` (cudaMemRangeAttribute 1-8) of the pages, into `data`.
+  void mem_range_attribute(void* data, uint64_t data_size, int attr, const void* ptr, uint64_t bytes,
+                           const char* call);
   void pointer_attributes(cuda::PointerAttributes* attr, const void* ptr) const;
   // Device address and size of a registered __device__/__constant__ variable.
   std::pair<DevPtr, uint64_t> symbol(const void* host_var, const char* call);
@@ -666,6 +676,16 @@ class Runtime {
   };
   std::vector<CallConfig> call_stack_;
   std::map<uint64_t, Managed> managed_;          // by address (device == host)
+  struct PageAdvice {
+    bool read_mostly = false;
+    int8_t preferred = -3;       // -3 none, -1 the host, 0 the device
+    uint8_t accessed_by = 0;     // bit 0 the device, bit 1 the host
+    int8_t last_prefetch = -3;   // as preferred
+  };
+  std::map<uint64_t, std::vector<PageAdvice>> managed_advice_;  // by allocation, once advised or prefetched
+  // The pages of [ptr, ptr + bytes) in their allocation's advice (made on first use);
+  // ApiError cudaErrorInvalidValue unless the range is non-empty managed memory of one allocation.
+  std::pair<PageAdvice*, size_t> advice_pages(const void* ptr, uint64_t bytes, const char* call);
   std::map<uint64_t, HostAlloc> host_allocs_;    // by host address (== device address)
   uint64_t next_host_hint_ = uint64_t(0x2000) << 32;  // where cudaMallocHost asks the kernel to map
   std::map<const void*, ArrayEntry> arrays_;     // by cudaArray_t handle

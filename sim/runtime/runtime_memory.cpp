@@ -110,6 +110,7 @@ void Runtime::free(void* ptr) {
       throw ApiError(cuda::ErrorInvalidValue,
                      fmt::format("cudaFree({}): a __managed__ variable, not an address cudaMalloc returned", ptr));
     ::munmap(ptr, m->second.bytes);
+    managed_advice_.erase(m->first);
     managed_.erase(m);
   }
   auto a = device_allocation(ptr);

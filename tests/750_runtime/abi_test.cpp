@@ -207,6 +207,20 @@ TEST_CASE("abi: stream-ordered allocation and cudaLaunchKernelEx structs have CU
   CHECK(cuda::LaunchAttributePreferredSharedMemoryCarveout == cudaLaunchAttributePreferredSharedMemoryCarveout);
   CHECK(cuda::LaunchAttributeCooperative == cudaLaunchAttributeCooperative);
   CHECK(cuda::LaunchAttributeClusterDimension == cudaLaunchAttributeClusterDimension);
+  // The union the stream, kernel node and launch attributes share, field by field.
+  CHECK(sizeof(cuda::LaunchAttributeValue) == sizeof(cudaLaunchAttributeValue));
+  SAME_FIELD(cuda::LaunchAttributeValue, cudaLaunchAttributeValue, syncPolicy);
+  SAME_FIELD(cuda::LaunchAttributeValue, cudaLaunchAttributeValue, clusterDim);
+  SAME_FIELD(cuda::LaunchAttributeValue, cudaLaunchAttributeValue, priority);
+  SAME_FIELD(cuda::LaunchAttributeValue, cudaLaunchAttributeValue, memSyncDomainMap);
+  SAME_FIELD(cuda::LaunchAttributeValue, cudaLaunchAttributeValue, memSyncDomain);
+  SAME_FIELD(cuda::LaunchAttributeValue, cudaLaunchAttributeValue, sharedMemCarveout);
+  CHECK(sizeof(cuda::MemcpyAttributes) == sizeof(cudaMemcpyAttributes));
+  SAME_FIELD(cuda::MemcpyAttributes, cudaMemcpyAttributes, srcLocHint);
+  SAME_FIELD(cuda::MemcpyAttributes, cudaMemcpyAttributes, dstLocHint);
+  SAME_FIELD(cuda::MemcpyAttributes, cudaMemcpyAttributes, flags);
+  CHECK(cuda::ErrorPeerAccessUnsupported == int(cudaErrorPeerAccessUnsupported));
+  CHECK(cuda::ErrorPeerAccessNotEnabled == int(cudaErrorPeerAccessNotEnabled));
 }
 
 TEST_CASE("abi: the driver API's structs and numbers are cuda.h's") {

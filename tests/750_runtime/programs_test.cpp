@@ -733,6 +733,28 @@ TEST_CASE("programs: graph kernel nodes' and streams' launch attributes, and use
   CHECK_THAT(r.err, Catch::Contains("has no thread block clusters (cc 9.0 and later; --config h100)"));
 }
 
+TEST_CASE("programs: managed memory's advice, batched copies and prefetches, array copies and peers, as on an H200") {
+  REQUIRE_NVCC();
+  // memory_advice_batches.expected: an H200's output, two runs alike
+  // (docs/measurements/h200_memory_advice_batches_2026-12-01.txt). Advice kept per 4 KB
+  // page and read back for whole ranges and parts of them; the last prefetch location,
+  // also from a batch; cudaMemcpyBatchAsync's copies and refusals; cudaMemcpyArrayToArray
+  // across rows; the linear texture width; peer access and cudaSetValidDevices with one GPU.
+  rttest::check_prints_expected("memory_advice_batches", "-cudart shared",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100",
+                                 "--functional --no-summary --config h100 --threads 2"});
+  // The C2070 prints the same but for the linear texture width, which is known here for
+  // cc 9.0 only: asking is cudaErrorNotSupported, and says so.
+  auto r = exec("--functional --no-summary", rttest::build_program("memory_advice_batches", "-cudart shared"));
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK_THAT(r.out, Catch::Contains("  accessed by, host too: -1 -2 -2\n"));
+  CHECK_THAT(r.out, Catch::Contains("  b[0] 0 b[1023] 2046, c[0] 512 c[511] 1023\n"));
+  CHECK_THAT(r.out, Catch::Contains("cudaDeviceGetTexture1DLinearMaxWidth(&width, &f, 0)                      "
+                                    "cudaErrorNotSupported\n"));
+  CHECK_THAT(r.err, Catch::Contains("known for cc 9.0 only (an H200's answers); the Tesla C2070 is cc 2.0"));
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

@@ -205,6 +205,31 @@ WARPSIM_API int cudaDeviceGetP2PAttribute(int* value, int /*attr*/, int src, int
   });
 }
 
+// Peer access needs a second device; device 0 is not its own peer. The codes are an H200's
+// on a machine with one GPU (programs/memory_advice_batches.cu).
+WARPSIM_API int cudaDeviceEnablePeerAccess(int peer, unsigned flags) {
+  return call("cudaDeviceEnablePeerAccess", [&](Runtime&) {
+    check_device(peer, "cudaDeviceEnablePeerAccess");
+    if (flags != 0) throw ApiError(cuda::ErrorInvalidValue, "cudaDeviceEnablePeerAccess: flags must be 0");
+    throw ApiError(cuda::ErrorPeerAccessUnsupported, "cudaDeviceEnablePeerAccess: device 0 is not its own peer");
+  });
+}
+
+WARPSIM_API int cudaDeviceDisablePeerAccess(int peer) {
+  return call("cudaDeviceDisablePeerAccess", [&](Runtime&) {
+    check_device(peer, "cudaDeviceDisablePeerAccess");
+    throw ApiError(cuda::ErrorPeerAccessNotEnabled, "cudaDeviceDisablePeerAccess: peer access was never enabled");
+  });
+}
+
+// The list of devices the runtime may choose from: device 0 is the only one there is.
+WARPSIM_API int cudaSetValidDevices(int* devices, int n) {
+  return call("cudaSetValidDevices", [&](Runtime&) {
+    if (n < 0 || (n > 0 && !devices)) throw ApiError(cuda::ErrorInvalidValue, "cudaSetValidDevices: no array");
+    for (int i = 0; i < n; ++i) check_device(devices[i], "cudaSetValidDevices");
+  });
+}
+
 // Profiler control: the whole run is measured.
 WARPSIM_API int cudaProfilerStart() { return call("cudaProfilerStart", [](Runtime&) {}); }
 WARPSIM_API int cudaProfilerStop() { return call("cudaProfilerStop", [](Runtime&) {}); }

@@ -165,8 +165,17 @@ WARPSIM_API int cudaStreamSynchronize_ptsz(void* stream) {
 WARPSIM_API int cudaStreamWaitEvent_ptsz(void* stream, void* event, unsigned flags) {
   return cudaStreamWaitEvent(stream, event, flags);
 }
-// CUDA 13's cudaMemPrefetchAsync takes a location and flags, CUDA 12's a device: a hint
-// either way, which warpsim's coherent managed memory has nothing to do for (api_memory.cpp).
-WARPSIM_API int cudaMemPrefetchAsync_ptsz(const void*, size_t, ...) {
-  return ordered_call("cudaMemPrefetchAsync", [](Runtime&) {});
+// CUDA 13's cudaMemPrefetchAsync takes a location and flags, CUDA 12's a device (api_memory.cpp).
+#ifdef WARPSIM_CUDART_12
+WARPSIM_API int cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device, void* stream);
+WARPSIM_API int cudaMemPrefetchAsync_ptsz(const void* ptr, size_t bytes, int device, void* stream) {
+  return cudaMemPrefetchAsync(ptr, bytes, device, Runtime::per_thread_default(stream));
 }
+#else
+WARPSIM_API int cudaMemPrefetchAsync(const void* ptr, size_t bytes, cuda::MemLocation where, unsigned flags,
+                                     void* stream);
+WARPSIM_API int cudaMemPrefetchAsync_ptsz(const void* ptr, size_t bytes, cuda::MemLocation where, unsigned flags,
+                                          void* stream) {
+  return cudaMemPrefetchAsync(ptr, bytes, where, flags, Runtime::per_thread_default(stream));
+}
+#endif

@@ -116,6 +116,67 @@ int linear_array(const char* name, bool to_array, void* array, size_t wOffset, s
 
 }  // namespace
 
+// cudaMemcpyArrayToArray: `count` bytes from src's (wOffsetSrc bytes, hOffsetSrc) on, row
+// after row, to dst's (wOffsetDst, hOffsetDst) on; both must hold them (else nothing is
+// copied), and only device-to-device (or default) copies are allowed, as on an H200.
+WARPSIM_API int cudaMemcpyArrayToArray(void* dst, size_t wOffsetDst, size_t hOffsetDst, const void* src,
+                                       size_t wOffsetSrc, size_t hOffsetSrc, size_t count, int kind) {
+  const char* name = "cudaMemcpyArrayToArray";
+  return call(name, [&](Runtime& rt) {
+    if (kind != cuda::DeviceToDevice && kind != cuda::Default)
+      throw ApiError(cuda::ErrorInvalidMemcpyDirection,
+                     fmt::format("{}: kind {} (between arrays: cudaMemcpyDeviceToDevice or Default)", name, kind));
+    rt.synchronize();
+    struct Walk {
+      size_t row, x, y;
+    };
+    const auto walk = [&](const void* array, size_t x, size_t y) {
+      cuda::Extent e{};
+      cuda::ChannelFormatDesc d{};
+      rt.array_info(&d, &e, nullptr, array);
+      const size_t row = e.width * (size_t(d.x + d.y + d.z + d.w) / 8);
+      const size_t rows = std::max<size_t>(e.height, 1) * std::max<size_t>(e.depth, 1);
+      if (x >= row || y >= rows || y * row + x + count > row * rows)
+        throw ApiError(cuda::ErrorInvalidValue,
+                       fmt::format("{}: {} bytes from byte {} of row {} run past the array's {} rows of {} bytes", name,
+                                   count, x, y, rows, row));
+      return Walk{row, x, y};
+    };
+    Walk d = walk(dst, wOffsetDst, hOffsetDst), s = walk(src, wOffsetSrc, hOffsetSrc);
+    for (size_t done = 0; done < count;) {
+      const size_t n = std::min({count - done, d.row - d.x, s.row - s.x});
+      rt.copy_box(array_side(dst, d.x, d.y), array_side(src, s.x, s.y), n, 1, 1, cuda::DeviceToDevice, name);
+      done += n;
+      for (Walk* w : {&d, &s})
+        if ((w->x += n) == w->row) w->x = 0, ++w->y;
+    }
+  });
+}
+
+WARPSIM_API int cudaMemcpyArrayToArray_ptds(void* dst, size_t wOffsetDst, size_t hOffsetDst, const void* src,
+                                            size_t wOffsetSrc, size_t hOffsetSrc, size_t count, int kind) {
+  return cudaMemcpyArrayToArray(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
+}
+
+// cudaDeviceGetTexture1DLinearMaxWidth: the most elements of `desc`'s size a 1D texture over
+// linear memory may have. An H200 answered 2^30 for 1- and 4-byte texels and 2^28 for
+// 16-byte ones, 4 GiB at most (cc 9.0); other devices' limits were not measured, and
+// asking is cudaErrorNotSupported, as for their other linear-texture limits.
+WARPSIM_API int cudaDeviceGetTexture1DLinearMaxWidth(size_t* width, const cuda::ChannelFormatDesc* desc, int device) {
+  const char* name = "cudaDeviceGetTexture1DLinearMaxWidth";
+  return call(name, [&](Runtime& rt) {
+    check_device(device, name);
+    if (!width || !desc) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: an argument is NULL", name));
+    const size_t bytes = size_t(desc->x + desc->y + desc->z + desc->w) / 8;
+    if (bytes == 0) throw ApiError(cuda::ErrorInvalidChannelDescriptor, fmt::format("{}: a texel of 0 bytes", name));
+    if (rt.spec().cc_major() != 9)
+      throw ApiError(cuda::ErrorNotSupported,
+                     fmt::format("{}: known for cc 9.0 only (an H200's answers); the {} is cc {}.{}", name,
+                                 rt.spec().name, rt.spec().cc_major(), rt.spec().cc_minor()));
+    *width = std::min(size_t(1) << 30, (size_t(1) << 32) / bytes);
+  });
+}
+
 WARPSIM_API int cudaMemcpy2DToArray(void* dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch,
                                     size_t width, size_t height, int kind) {
   return to_array_2d("cudaMemcpy2DToArray", dst, wOffset, hOffset, src, spitch, width, height, kind, nullptr, false);

@@ -274,15 +274,21 @@ WARPSIM_API int cudaEventElapsedTime_v2(float* ms, void* start, void* end) {
 }
 
 // Managed-memory hints with a cudaMemLocation (CUDA 12's _v2; api_memory.cpp has the
-// unsuffixed ones): every managed byte is already where the next user needs it.
-WARPSIM_API int cudaMemPrefetchAsync_v2(const void*, size_t, ...) {
-  return ordered_call("cudaMemPrefetchAsync_v2", [](Runtime&) {});
+// unsuffixed ones, which take a device), kept for cudaMemRangeGetAttribute.
+WARPSIM_API int cudaMemPrefetchAsync_v2(const void* ptr, size_t bytes, warpsim::cuda::MemLocation where,
+                                        unsigned flags, void* stream) {
+  return ordered_call("cudaMemPrefetchAsync_v2", [&](Runtime& rt) {
+    rt.check_stream(stream, "cudaMemPrefetchAsync_v2");
+    rt.mem_prefetch(ptr, bytes, where, flags, "cudaMemPrefetchAsync_v2");
+  });
 }
-WARPSIM_API int cudaMemPrefetchAsync_v2_ptsz(const void*, size_t, ...) {
-  return ordered_call("cudaMemPrefetchAsync_v2", [](Runtime&) {});
+WARPSIM_API int cudaMemPrefetchAsync_v2_ptsz(const void* ptr, size_t bytes, warpsim::cuda::MemLocation where,
+                                             unsigned flags, void* stream) {
+  return cudaMemPrefetchAsync_v2(ptr, bytes, where, flags, Runtime::per_thread_default(stream));
 }
-WARPSIM_API int cudaMemAdvise_v2(const void*, size_t, ...) {
-  return ordered_call("cudaMemAdvise_v2", [](Runtime&) {});
+WARPSIM_API int cudaMemAdvise_v2(const void* ptr, size_t bytes, int advice, warpsim::cuda::MemLocation where) {
+  return ordered_call("cudaMemAdvise_v2",
+                      [&](Runtime& rt) { rt.mem_advise(ptr, bytes, advice, where, "cudaMemAdvise_v2"); });
 }
 
 // CUDA 12 names that warpsim does not support, as api_unsupported.cpp does CUDA 13's.

@@ -460,13 +460,59 @@ WARPSIM_DRIVER_API int cuPointerGetAttribute(void* data, int attribute, cu::Devi
   });
 }
 
-// Hints about where managed memory should live change nothing: it is always coherent here.
+// Hints about where managed memory should live (runtime_managed_advice.cpp): the data is
+// always coherent here; the advice and the last prefetch location are kept for
+// cuMemRangeGetAttribute. The unsuffixed calls take a CUdevice (CU_DEVICE_CPU, -1, for the
+// host), the _v2 ones a CUmemLocation.
 namespace {
-int hint(const char* name) { return call(name, Needs::Context, [](Runtime&) {}); }
+cuda::MemLocation location_of_device(int device) {
+  return device == -1 ? cuda::MemLocation{cuda::MemLocationTypeHost, 0}
+                      : cuda::MemLocation{cuda::MemLocationTypeDevice, device};
+}
+int prefetch(const char* name, cu::DevicePtr ptr, size_t bytes, cuda::MemLocation where, unsigned flags,
+             void* stream) {
+  return call(name, Needs::Context, [&](Runtime& rt) {
+    rt.check_stream(stream, name);
+    rt.mem_prefetch(reinterpret_cast<const void*>(ptr), bytes, where, flags, name);
+  });
+}
 }  // namespace
-WARPSIM_DRIVER_API int cuMemAdvise(...) { return hint("cuMemAdvise"); }
-WARPSIM_DRIVER_API int cuMemAdvise_v2(...) { return hint("cuMemAdvise"); }
-WARPSIM_DRIVER_API int cuMemPrefetchAsync(...) { return hint("cuMemPrefetchAsync"); }
-WARPSIM_DRIVER_API int cuMemPrefetchAsync_ptsz(...) { return hint("cuMemPrefetchAsync"); }
-WARPSIM_DRIVER_API int cuMemPrefetchAsync_v2(...) { return hint("cuMemPrefetchAsync"); }
-WARPSIM_DRIVER_API int cuMemPrefetchAsync_v2_ptsz(...) { return hint("cuMemPrefetchAsync"); }
+WARPSIM_DRIVER_API int cuMemAdvise(cu::DevicePtr ptr, size_t bytes, int advice, int device) {
+  return call("cuMemAdvise", Needs::Context, [&](Runtime& rt) {
+    rt.mem_advise(reinterpret_cast<const void*>(ptr), bytes, advice, location_of_device(device), "cuMemAdvise");
+  });
+}
+WARPSIM_DRIVER_API int cuMemAdvise_v2(cu::DevicePtr ptr, size_t bytes, int advice, cuda::MemLocation where) {
+  return call("cuMemAdvise", Needs::Context, [&](Runtime& rt) {
+    rt.mem_advise(reinterpret_cast<const void*>(ptr), bytes, advice, where, "cuMemAdvise");
+  });
+}
+WARPSIM_DRIVER_API int cuMemPrefetchAsync(cu::DevicePtr ptr, size_t bytes, int device, void* stream) {
+  return prefetch("cuMemPrefetchAsync", ptr, bytes, location_of_device(device), 0, stream);
+}
+WARPSIM_DRIVER_API int cuMemPrefetchAsync_ptsz(cu::DevicePtr ptr, size_t bytes, int device, void* stream) {
+  return prefetch("cuMemPrefetchAsync", ptr, bytes, location_of_device(device), 0, Runtime::per_thread_default(stream));
+}
+WARPSIM_DRIVER_API int cuMemPrefetchAsync_v2(cu::DevicePtr ptr, size_t bytes, cuda::MemLocation where, unsigned flags,
+                                             void* stream) {
+  return prefetch("cuMemPrefetchAsync", ptr, bytes, where, flags, stream);
+}
+WARPSIM_DRIVER_API int cuMemPrefetchAsync_v2_ptsz(cu::DevicePtr ptr, size_t bytes, cuda::MemLocation where,
+                                                  unsigned flags, void* stream) {
+  return prefetch("cuMemPrefetchAsync", ptr, bytes, where, flags, Runtime::per_thread_default(stream));
+}
+WARPSIM_DRIVER_API int cuMemRangeGetAttribute(void* data, size_t data_size, int attr, cu::DevicePtr ptr, size_t bytes) {
+  return call("cuMemRangeGetAttribute", Needs::Context, [&](Runtime& rt) {
+    rt.mem_range_attribute(data, data_size, attr, reinterpret_cast<const void*>(ptr), bytes, "cuMemRangeGetAttribute");
+  });
+}
+WARPSIM_DRIVER_API int cuMemRangeGetAttributes(void** data, size_t* data_sizes, int* attrs, size_t n,
+                                               cu::DevicePtr ptr, size_t bytes) {
+  return call("cuMemRangeGetAttributes", Needs::Context, [&](Runtime& rt) {
+    if (n == 0 || !data || !data_sizes || !attrs)
+      throw ApiError(cuda::ErrorInvalidValue, "cuMemRangeGetAttributes: no attributes, or an array is NULL");
+    for (size_t i = 0; i < n; ++i)
+      rt.mem_range_attribute(data[i], data_sizes[i], attrs[i], reinterpret_cast<const void*>(ptr), bytes,
+                             "cuMemRangeGetAttributes");
+  });
+}
