@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -301,7 +302,9 @@ TEST_CASE("runtime: a program built with --default-stream per-thread runs (the *
 TEST_CASE("driver: entry points by name and version as an H100's driver gives them") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("proc_address", "-cudart shared -lcuda");
-  // proc_address.expected: the program's output on an H100 (driver 580.159.04).
+  // proc_address.expected: the program's output on an H100 (driver 580.159.04), with a first
+  // line from an H200 (the same driver): cuGetProcAddress works before cuInit, and what it
+  // finds answers CUDA_ERROR_NOT_INITIALIZED until then (docs/measurements/h200_proc_address_2026-12-01.txt).
   const std::string want = rttest::slurp(WARPSIM_SOURCE_DIR "/tests/750_runtime/programs/proc_address.expected");
   auto r = rttest::exec("--functional --no-summary --config h100", app);
   INFO(r.err);
@@ -386,6 +389,30 @@ TEST_CASE("driver: libraries and kernel handles (cudaLibrary*, cuLibrary*, cuKer
   CHECK_THAT(r.err, Catch::Contains("cudaKernelSetAttributeForDevice(reverse, cudaFuncAttributeMaxDynamicSharedMemorySize, "
                                     "65536): at most 49152 bytes"));
   CHECK_THAT(r.out, Catch::Contains("scaled twice more: h[1] = 6.25, launches = 5\n"));
+}
+
+TEST_CASE("driver: NVIDIA's prebuilt libraries fail to initialise, and warpsim says why") {
+  REQUIRE_NVCC();
+  // cuBLAS, cuRAND's host API and cuFFT need the driver's private tables (cuGetExportTable):
+  // their creation calls return their own failure codes (CUBLAS_STATUS_NOT_INITIALIZED,
+  // CURAND_STATUS_INITIALIZATION_FAILED, CUFFT_INTERNAL_ERROR), the program goes on, and
+  // stderr names the reason once. Skipped where the toolkit has not these libraries.
+  for (const char* lib : {"libcublas.so", "libcurand.so", "libcufft.so"})
+    if (!std::ifstream(std::string(WARPSIM_CUDA_HOME "/lib64/") + lib)) {
+      WARN(std::string("skipped: the CUDA toolkit has no ") + lib);
+      return;
+    }
+  const std::string app = rttest::build_program("prebuilt_libraries", "-cudart shared -lcublas -lcurand -lcufft");
+  auto r = rttest::exec("--functional --no-summary", app);
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out ==
+        "cublasCreate: 1\n"
+        "curandCreateGenerator: 203\n"
+        "cufftPlan1d: 5\n"
+        "cudaMalloc afterwards: cudaSuccess\n");
+  CHECK_THAT(r.err, Catch::Contains("cuGetExportTable (NVIDIA's private driver tables) is not supported by warpsim's "
+                                    "CUDA driver"));
 }
 
 TEST_CASE("driver: kernels NVRTC compiles to a cubin run as on the GPU") {

@@ -77,8 +77,10 @@ namespace {
 // legacy forms (a program built with per-thread streams gets its forms from cuda.h's names).
 constexpr unsigned long long kPerThread = 1ull << 1;
 
+// Allowed before cuInit, as on an H200 (the functions it finds then answer
+// CUDA_ERROR_NOT_INITIALIZED until cuInit): libraries such as cuBLAS look up cuInit this way.
 int get_proc_address(const char* symbol, void** pfn, int version, unsigned long long flags, int* status) {
-  return check("cuGetProcAddress", Needs::Init, [&] {
+  return check("cuGetProcAddress", Needs::Nothing, [&] {
     if (!symbol || !pfn) throw ApiError(cuda::ErrorInvalidValue, "cuGetProcAddress: symbol or pfn is NULL");
     if (flags > 3) throw ApiError(cuda::ErrorInvalidValue, fmt::format("cuGetProcAddress: flags {}", flags));
     const ProcAddress p = find_proc_address(symbol, version, (flags & kPerThread) != 0);
@@ -102,4 +104,15 @@ WARPSIM_DRIVER_API int cuGetProcAddress_v2(const char* symbol, void** pfn, int v
 
 WARPSIM_DRIVER_API int cuGetProcAddress(const char* symbol, void** pfn, int version, unsigned long long flags) {
   return get_proc_address(symbol, pfn, version, flags, nullptr);
+}
+
+// NVIDIA's private tables of driver internals (undocumented): not there. NVRTC asks for them
+// while it compiles and carries on; NVIDIA's prebuilt libraries need them to initialise.
+WARPSIM_DRIVER_API int cuGetExportTable(const void** table, const void* /*table_id*/) {
+  if (table) *table = nullptr;
+  api::print_message(
+      "cuGetExportTable (NVIDIA's private driver tables) is not supported by warpsim's CUDA driver "
+      "(CUDA_ERROR_NOT_SUPPORTED): NVRTC carries on without it, but NVIDIA's prebuilt libraries that need it "
+      "(cuBLAS, cuFFT, cuSPARSE, cuRAND's host API) fail to initialise; write the kernels in the program instead");
+  return cuda::ErrorNotSupported;
 }

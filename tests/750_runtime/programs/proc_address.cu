@@ -1,6 +1,7 @@
 // Driver entry points by name and CUDA version: cuGetProcAddress and the runtime's
 // cudaGetDriverEntryPointByVersion, printing which symbol each returned (dladdr), or why
-// none. Every line is what an H100's driver prints.
+// none. Every line is what an H100's driver prints (the first, before cuInit, an H200's).
+// nvcc flags: -cudart shared -lcuda
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
@@ -35,6 +36,13 @@ static void runtime(const char* name, unsigned version, unsigned long long flags
 }
 
 int main() {
+  // Before cuInit the lookup works; what it finds answers CUDA_ERROR_NOT_INITIALIZED until then.
+  void* early = nullptr;
+  CUdriverProcAddressQueryResult early_status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  const CUresult early_rc = cuGetProcAddress("cuDeviceGetCount", &early, 13000, 0, &early_status);
+  int early_count = -1;
+  std::printf("before cuInit: cuGetProcAddress %s, status %d; cuDeviceGetCount through it: %s\n", name_of(early_rc),
+              int(early_status), early ? name_of(reinterpret_cast<CUresult (*)(int*)>(early)(&early_count)) : "-");
   cuInit(0);
   driver("cuMemAlloc", 13000, CU_GET_PROC_ADDRESS_DEFAULT);
   driver("cuMemAlloc", 2000, CU_GET_PROC_ADDRESS_DEFAULT);
