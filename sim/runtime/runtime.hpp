@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "sim/engine/device.hpp"
@@ -361,7 +362,8 @@ class Runtime {
   // cudaGraphExecUpdate: takes the graph's parameters when its nodes match the executable
   // graph's one for one (same kinds, same dependencies); else says which node differs.
   cuda::GraphExecUpdateResult exec_update(const void* exec, const void* graph, const void** error_node);
-  void begin_capture(const void* stream);
+  // `mode`: the cudaStreamCaptureMode it began with (runtime_capture_modes.cpp).
+  void begin_capture(const void* stream, int mode = 0);
   Graph* end_capture(const void* stream);
   bool capturing(const void* stream) const;
   // For the stream operations capture does not record: cudaErrorStreamCaptureUnsupported,
@@ -439,7 +441,21 @@ class Runtime {
   GraphNode node_from_params(const void* graph, cuda::GraphNodeParams* p, const char* call);
   // At a launch's start: the conditions the executable graph uses with AssignDefault.
   void reset_conditions(const GraphExec& e);
-  void begin_capture_to_graph(const void* stream, const void* graph, void* const* deps, size_t ndeps);
+  void begin_capture_to_graph(const void* stream, const void* graph, void* const* deps, size_t ndeps, int mode = 0);
+  // --- Capture modes (runtime_capture_modes.cpp) ---
+  // cudaThreadExchangeStreamCaptureMode: sets the calling thread's mode and returns the one
+  // before (cudaStreamCaptureModeGlobal, 0, until first set; any number is taken, as on an
+  // H200, and one that is not thread-local or relaxed counts as global).
+  int exchange_capture_mode(int mode);
+  // A call an H200 refuses during capture as potentially unsafe (allocating, freeing,
+  // synchronising with or querying other work: programs/capture_modes.cu):
+  // cudaErrorStreamCaptureUnsupported, and the captures that forbid it invalidated, when
+  // the calling thread's mode is not relaxed and it captures in a mode that is not relaxed,
+  // or its mode is global and another thread captures in global mode.
+  void check_unsafe_during_capture(const char* call);
+  // cudaDeviceSynchronize: the same, and refused too while the calling thread captures in
+  // relaxed mode (it would wait for the capturing stream).
+  void check_device_sync_during_capture(const char* call);
   // cudaStreamGetCaptureInfo: the status, and while capturing its id, graph and the nodes
   // the next captured operation will depend on (valid until the next call for the stream).
   cuda::StreamCaptureStatus capture_info(const void* stream, uint64_t* id, void** graph, const void* const** deps,
@@ -733,6 +749,12 @@ class Runtime {
   std::set<const Graph*> capture_made_;          // graphs cudaStreamBeginCapture made (not ...ToGraph's)
   std::map<const void*, Graph*> capturing_;        // stream -> the graph its work is recorded into
   std::map<const Graph*, const void*> capture_origin_;  // graph being captured -> the stream that began it
+  struct CaptureOwner {
+    std::thread::id thread;  // the thread that began it
+    int mode = 0;            // the cudaStreamCaptureMode it began with
+  };
+  std::map<const Graph*, CaptureOwner> capture_owners_;
+  std::map<std::thread::id, int> thread_capture_modes_;  // cudaThreadExchangeStreamCaptureMode's, by thread
   std::map<const void*, Graph*> captured_events_;  // event recorded in a capture -> that capture's graph
   // A capturing stream's next dependencies, where the program set them (capture into a
   // graph, cudaStreamUpdateCaptureDependencies); else the capture's last node.

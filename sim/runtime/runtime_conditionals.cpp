@@ -138,7 +138,8 @@ void Runtime::run_conditional(const GraphNode& n, void* stream) {
   }
 }
 
-void Runtime::begin_capture_to_graph(const void* stream, const void* handle, void* const* deps, size_t ndeps) {
+void Runtime::begin_capture_to_graph(const void* stream, const void* handle, void* const* deps, size_t ndeps,
+                                     int mode) {
   check_stream(stream, "cudaStreamBeginCaptureToGraph");
   Graph& g = graph(handle, "cudaStreamBeginCaptureToGraph");
   if (special_stream(stream))
@@ -161,6 +162,7 @@ void Runtime::begin_capture_to_graph(const void* stream, const void* handle, voi
   }
   capturing_[stream] = &g;
   capture_origin_[&g] = stream;
+  capture_owners_[&g] = {std::this_thread::get_id(), mode};
   capture_ids_[stream] = next_capture_id_++;
   capture_deps_[stream] = std::move(start);
 }

@@ -315,7 +315,7 @@ void Runtime::no_capture(const void* stream, const char* call) {
                                call));
 }
 
-void Runtime::begin_capture(const void* stream) {
+void Runtime::begin_capture(const void* stream, int mode) {
   check_stream(stream, "cudaStreamBeginCapture");
   if (special_stream(stream))
     throw ApiError(cuda::ErrorStreamCaptureUnsupported,
@@ -326,6 +326,7 @@ void Runtime::begin_capture(const void* stream) {
   capture_made_.insert(g);
   capturing_[stream] = g;
   capture_origin_[g] = stream;
+  capture_owners_[g] = {std::this_thread::get_id(), mode};
   capture_ids_[stream] = next_capture_id_++;
 }
 
@@ -348,6 +349,7 @@ Graph* Runtime::end_capture(const void* stream) {
   for (auto s = capture_ids_.begin(); s != capture_ids_.end();)
     s = capturing_.count(s->first) ? std::next(s) : capture_ids_.erase(s);
   capture_origin_.erase(g);
+  capture_owners_.erase(g);
   const bool made = capture_made_.erase(g) != 0;
   if (ruined) {
     invalidated_captures_.erase(g);

@@ -755,6 +755,16 @@ TEST_CASE("programs: managed memory's advice, batched copies and prefetches, arr
   CHECK_THAT(r.err, Catch::Contains("known for cc 9.0 only (an H200's answers); the Tesla C2070 is cc 2.0"));
 }
 
+TEST_CASE("programs: what each stream capture mode forbids, on this thread and another, as on an H200") {
+  REQUIRE_NVCC();
+  // capture_modes.expected: an H200's output, two runs alike
+  // (docs/measurements/h200_capture_modes_2026-12-01.txt): 18 calls made during a global,
+  // thread-local and relaxed capture, on the capturing thread and another; the refused
+  // ones return cudaErrorStreamCaptureUnsupported and invalidate the capture;
+  // cudaThreadExchangeStreamCaptureMode, and a thread switched to relaxed for its call.
+  rttest::check_prints_expected("capture_modes");
+}
+
 TEST_CASE("programs: texture faults and refusals name the object and the thread") {
   REQUIRE_NVCC();
   const std::string app = rttest::build_program("texture_faults");

@@ -117,6 +117,7 @@ WARPSIM_API int cudaRuntimeGetVersion(int* version) {
 
 WARPSIM_API int cudaDeviceSynchronize() {
   return call("cudaDeviceSynchronize", [](Runtime& rt) {
+    rt.check_device_sync_during_capture("cudaDeviceSynchronize");
     rt.synchronize();
     rt.release_pool_memory();
   });

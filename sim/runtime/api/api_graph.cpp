@@ -190,10 +190,17 @@ WARPSIM_API int cudaGraphExecUpdate(void* exec, void* graph, cuda::GraphExecUpda
 WARPSIM_API int cudaGraphLaunch(void* exec, void* stream) { return launch_graph(exec, stream); }
 WARPSIM_API int cudaGraphLaunch_ptsz(void* exec, void* stream) { return launch_graph(exec, stream); }
 
-WARPSIM_API int cudaStreamBeginCapture(void* stream, int /*mode*/) {
-  return call("cudaStreamBeginCapture", [&](Runtime& rt) { rt.begin_capture(stream); });
+WARPSIM_API int cudaStreamBeginCapture(void* stream, int mode) {
+  return call("cudaStreamBeginCapture", [&](Runtime& rt) { rt.begin_capture(stream, mode); });
 }
 WARPSIM_API int cudaStreamBeginCapture_ptsz(void* stream, int mode) { return cudaStreamBeginCapture(stream, mode); }
+
+WARPSIM_API int cudaThreadExchangeStreamCaptureMode(int* mode) {
+  return call("cudaThreadExchangeStreamCaptureMode", [&](Runtime& rt) {
+    if (!mode) throw ApiError(cuda::ErrorInvalidValue, "cudaThreadExchangeStreamCaptureMode: mode is NULL");
+    *mode = rt.exchange_capture_mode(*mode);
+  });
+}
 
 WARPSIM_API int cudaStreamEndCapture(void* stream, void** graph) {
   return api::run_due_destructors(call("cudaStreamEndCapture", [&](Runtime& rt) {

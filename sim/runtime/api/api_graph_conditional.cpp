@@ -50,10 +50,10 @@ WARPSIM_API int WARPSIM_ABI_NAME(cudaGraphAddNode, cudaGraphAddNode_v2)(void** n
 }
 
 WARPSIM_API int cudaStreamBeginCaptureToGraph(void* stream, void* graph, void* const* deps,
-                                              const cuda::GraphEdgeData* edges, size_t ndeps, int /*mode*/) {
+                                              const cuda::GraphEdgeData* edges, size_t ndeps, int mode) {
   return call("cudaStreamBeginCaptureToGraph", [&](Runtime& rt) {
     check_edges(edges, ndeps, "cudaStreamBeginCaptureToGraph");
-    rt.begin_capture_to_graph(stream, graph, deps, ndeps);
+    rt.begin_capture_to_graph(stream, graph, deps, ndeps, mode);
   });
 }
 WARPSIM_API int cudaStreamBeginCaptureToGraph_ptsz(void* stream, void* graph, void* const* deps,

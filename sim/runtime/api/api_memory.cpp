@@ -16,6 +16,7 @@ Kind kind_of(int k) { return static_cast<Kind>(k); }
 
 WARPSIM_API int cudaMalloc(void** ptr, size_t bytes) {
   return call("cudaMalloc", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaMalloc");
     if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMalloc: devPtr is NULL");
     *ptr = rt.malloc(bytes);
   });
@@ -48,6 +49,7 @@ WARPSIM_API int cudaMallocFromPoolAsync_ptsz(void** ptr, size_t bytes, void* poo
 
 WARPSIM_API int cudaMallocManaged(void** ptr, size_t bytes, unsigned /*flags*/) {
   return call("cudaMallocManaged", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaMallocManaged");
     if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocManaged: devPtr is NULL");
     *ptr = rt.malloc_managed(bytes);
   });
@@ -55,6 +57,7 @@ WARPSIM_API int cudaMallocManaged(void** ptr, size_t bytes, unsigned /*flags*/) 
 
 WARPSIM_API int cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
   return call("cudaMallocPitch", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaMallocPitch");
     uint64_t p = 0;
     *ptr = rt.malloc_pitch(&p, width, height);
     *pitch = p;
@@ -63,6 +66,7 @@ WARPSIM_API int cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t 
 
 WARPSIM_API int cudaFree(void* ptr) {
   return call("cudaFree", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaFree");
     rt.synchronize();
     rt.free(ptr);
   });
@@ -76,6 +80,7 @@ WARPSIM_API int cudaFreeAsync_ptsz(void* ptr, void* stream) { return cudaFreeAsy
 
 WARPSIM_API int cudaMallocHost(void** ptr, size_t bytes) {
   return call("cudaMallocHost", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaMallocHost");
     if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMallocHost: ptr is NULL");
     *ptr = rt.malloc_host(bytes, 0, "cudaMallocHost");
   });
@@ -83,12 +88,18 @@ WARPSIM_API int cudaMallocHost(void** ptr, size_t bytes) {
 
 WARPSIM_API int cudaHostAlloc(void** ptr, size_t bytes, unsigned flags) {
   return call("cudaHostAlloc", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaHostAlloc");
     if (!ptr) throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaHostAlloc: pHost is NULL");
     *ptr = rt.malloc_host(bytes, flags, "cudaHostAlloc");
   });
 }
 
-WARPSIM_API int cudaFreeHost(void* ptr) { return call("cudaFreeHost", [&](Runtime& rt) { rt.free_host(ptr); }); }
+WARPSIM_API int cudaFreeHost(void* ptr) {
+  return call("cudaFreeHost", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaFreeHost");
+    rt.free_host(ptr);
+  });
+}
 
 // Registered host memory is mapped for kernels at its own address (unified addressing).
 WARPSIM_API int cudaHostRegister(void* ptr, size_t bytes, unsigned flags) {

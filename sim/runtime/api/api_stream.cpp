@@ -93,6 +93,7 @@ WARPSIM_API int cudaStreamSynchronize(void* stream) {
   return call("cudaStreamSynchronize", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaStreamSynchronize");
     rt.no_capture(stream, "cudaStreamSynchronize");
+    rt.check_unsafe_during_capture("cudaStreamSynchronize");
     rt.synchronize();
     rt.release_pool_memory();
   });
@@ -102,6 +103,7 @@ WARPSIM_API int cudaStreamQuery(void* stream) {
   return call("cudaStreamQuery", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaStreamQuery");
     rt.no_capture(stream, "cudaStreamQuery");
+    rt.check_unsafe_during_capture("cudaStreamQuery");
     rt.synchronize();
   });
 }
@@ -225,6 +227,7 @@ WARPSIM_API int cudaEventRecordWithFlags(void* event, void* stream, unsigned) {
 
 WARPSIM_API int cudaEventSynchronize(void* event) {
   return call("cudaEventSynchronize", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaEventSynchronize");
     rt.synchronize_event(event);
     rt.release_pool_memory();
   });
@@ -234,6 +237,7 @@ WARPSIM_API int cudaEventQuery(void* event) {
   // cudaErrorNotReady only for an interprocess event whose last record another process
   // has not completed yet; it is not an error that cudaGetLastError reports.
   return call("cudaEventQuery", [&](Runtime& rt) {
+    rt.check_unsafe_during_capture("cudaEventQuery");
     if (!rt.event_done(event)) throw ApiError(warpsim::cuda::ErrorNotReady, "");
   });
 }
