@@ -50,6 +50,18 @@ std::string decompress(const FatbinEntry& e, std::span<const uint8_t> payload) {
 
 }  // namespace
 
+namespace {
+bool starts_with_word(const void* image, uint32_t word) {
+  if (strnlen(static_cast<const char*>(image), 4) != 4) return false;
+  uint32_t w;
+  std::memcpy(&w, image, sizeof w);
+  return w == word;
+}
+}  // namespace
+
+bool is_fatbin(const void* image) { return starts_with_word(image, kFatbinMagic); }
+bool is_fatbin_wrapper(const void* image) { return starts_with_word(image, 0x466243b1u); }
+
 uint64_t fatbin_size(const uint8_t* header) {
   uint32_t magic;
   std::memcpy(&magic, header, 4);

@@ -35,6 +35,11 @@ struct Fatbin {
 Fatbin read_fatbin(std::span<const uint8_t> image);
 // Reads the header only and returns the fatbinary's total size (header + entries).
 uint64_t fatbin_size(const uint8_t* header);
+// Whether `image` starts with a fatbinary's header (magic 0xBA55ED50), or with nvcc's
+// wrapper of one (cuda_abi.hpp's FatbinWrapper, magic 0x466243B1). Reads 4 bytes, or fewer
+// when a NUL comes first (text shorter than a magic, which has no zero byte).
+bool is_fatbin(const void* image);
+bool is_fatbin_wrapper(const void* image);
 
 // A program built with relocatable device code (-rdc=true) keeps each translation unit's
 // PTX in a fatbinary of its own: their PTX linked into one module (isa/ptx_link.hpp), leaving

@@ -577,8 +577,7 @@ class Runtime {
   struct Module;
   struct Library {
     std::string name;        // for messages
-    std::string code;        // a copy of what the program gave (PTX text or a fatbinary)
-    bool cubin = false;      // SASS only: refused at first use
+    std::string code;        // a copy of what the program gave (PTX text, a fatbinary, a cubin's magic)
     void* module = nullptr;  // the module's handle after the first use
     std::map<std::string, std::unique_ptr<char>> kernels;  // kernel handles by name (the storage behind them)
   };

@@ -17,18 +17,6 @@
 
 namespace warpsim::runtime {
 
-namespace {
-
-constexpr uint32_t kFatbinMagic = 0xBA55ED50u;  // a fatbinary's header (fatbin.cpp)
-
-uint32_t word_at(const void* p) {
-  uint32_t w;
-  std::memcpy(&w, p, sizeof w);
-  return w;
-}
-
-}  // namespace
-
 void check_library_options(const char* call, unsigned n_jit, const int* jit, void** jit_values, unsigned n_lib,
                            const int* lib, void** lib_values, bool file) {
   if (n_jit && (!jit || !jit_values))
@@ -50,15 +38,14 @@ void* Runtime::load_library(const void* code, const char* call) {
   auto lib = std::make_unique<Library>();
   lib->name = fmt::format("{} ({} #{})", options_.program, call, ++libraries_loaded_);
   const auto* bytes = static_cast<const uint8_t*>(code);
-  // Text shorter than 4 bytes is neither magic (no magic has a zero byte): do not read past it.
-  if (strnlen(static_cast<const char*>(code), 4) == 4 && word_at(bytes) == uint32_t(cuda::kFatbinWrapperMagic)) {
+  if (is_fatbin_wrapper(code)) {
     const auto* wrapper = static_cast<const cuda::FatbinWrapper*>(code);
     if (wrapper->data) bytes = reinterpret_cast<const uint8_t*>(wrapper->data);
   }
-  if (strnlen(reinterpret_cast<const char*>(bytes), 4) == 4 && word_at(bytes) == kFatbinMagic) {
+  if (is_fatbin(bytes)) {
     lib->code.assign(reinterpret_cast<const char*>(bytes), fatbin_size(bytes));
-  } else if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
-    lib->cubin = true;
+  } else if (strnlen(reinterpret_cast<const char*>(bytes), 4) == 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
+    lib->code.assign("\x7f" "ELF", 4);  // a cubin: load_module refuses it at first use, saying how to keep PTX
   } else {
     lib->code = static_cast<const char*>(code);  // PTX is NUL-terminated text
   }
@@ -86,16 +73,8 @@ Runtime::Library& Runtime::library(void* handle, const char* call) {
 }
 
 Runtime::Module& Runtime::library_module_of(Library& lib, const char* call) {
-  if (!lib.module) {
-    if (lib.cubin)
-      throw ApiError(cuda::ErrorNoKernelImageForDevice,
-                     fmt::format("{}: {} is a cubin (GPU machine code only), which warpsim cannot run: it runs PTX. "
-                                 "Load the PTX instead (nvcc -ptx), or a fatbinary that keeps it (nvcc -fatbin "
-                                 "-arch=sm_75 embeds compute_75 PTX)",
-                                 call, lib.name));
-    // A failure leaves the library unloaded: every later use fails the same way.
-    lib.module = load_module(lib.code.c_str(), lib.name, call);
-  }
+  // A failure leaves the library unloaded: every later use fails the same way.
+  if (!lib.module) lib.module = load_module(lib.code.c_str(), lib.name, call);
   return *program_module(lib.module, call);
 }
 

@@ -16,14 +16,6 @@ namespace warpsim::runtime {
 
 namespace {
 
-constexpr uint32_t kFatbinMagic = 0xBA55ED50u;  // a fatbinary's header (fatbin.cpp)
-
-uint32_t word_at(const void* p) {
-  uint32_t w;
-  std::memcpy(&w, p, sizeof w);
-  return w;
-}
-
 // PTX text starts with comments, blank lines or directives, and declares its version.
 bool looks_like_ptx(const char* text) {
   const size_t n = strnlen(text, 1 << 16);
@@ -44,13 +36,13 @@ void* Runtime::load_module(const void* image, const std::string& name, const cha
     if (!has_word) {
       throw ApiError(cuda::ErrorInvalidKernelImage,
                      fmt::format("{}: {} is neither PTX text, a fatbinary nor a cubin", call, name));
-    } else if (word_at(bytes) == uint32_t(cuda::kFatbinWrapperMagic)) {
+    } else if (is_fatbin_wrapper(bytes)) {
       const auto* wrapper = static_cast<const cuda::FatbinWrapper*>(image);
       if (!wrapper->data)
         throw ApiError(cuda::ErrorInvalidKernelImage, fmt::format("{}: {}'s fatbinary wrapper has no data", call, name));
       bytes = reinterpret_cast<const uint8_t*>(wrapper->data);
     }
-    if (word_at(bytes) == kFatbinMagic) {
+    if (is_fatbin(bytes)) {
       m->fatbin = read_fatbin({bytes, fatbin_size(bytes)});
       m->ptx = m->fatbin.best_ptx(name);
     } else if (std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {

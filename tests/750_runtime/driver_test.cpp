@@ -186,6 +186,49 @@ TEST_CASE("driver: names that are not there and an unloaded module's handles") {
   CHECK(code_of([&] { rt.module_function(&not_a_module, "bump", "t"); }) == cuda::ErrorInvalidResourceHandle);
 }
 
+TEST_CASE("driver: a library loads at first use, and its kernel handles stand for its functions") {
+  Runtime rt(rttest::functional_options());
+  // PTX text, copied at load: the program may free it.
+  std::string text = kBumpPtx;
+  void* lib = rt.load_library(text.c_str(), "cuLibraryLoadData");
+  text.assign(text.size(), ' ');
+  CHECK(rt.library_kernel_count(lib, "t") == 1);
+  void* k = rt.library_kernel(lib, "bump", "cuLibraryGetKernel");
+  void* f = rt.kernel_function(k, "cuKernelGetFunction");
+  CHECK(k != f);  // distinct handles, as CUDA's CUkernel and CUfunction
+  CHECK(rt.library_kernel(lib, "bump", "t") == k);
+  CHECK(rt.library_kernels(lib, "t") == std::vector<void*>{k});
+  CHECK(rt.kernel_library(k, "t") == lib);
+  CHECK(rt.library_module(lib, "t") == rt.function_module(f, "t"));
+  CHECK(run_bump(rt, k) == 8);  // a launch takes the kernel handle
+  // An attribute set through the kernel is its function's.
+  rt.set_func_attribute(k, cuda::FuncAttrMaxDynamicSharedMemorySize, 1024, "cuKernelSetAttribute");
+  cuda::FuncAttributes a{};
+  rt.func_attributes(&a, f);
+  CHECK(a.maxDynamicSharedSizeBytes == 1024);
+  CHECK(rt.library_global(lib, "counter", false, "t").second == 4);
+  CHECK(code_of([&] { rt.library_global(lib, "counter", true, "t"); }) == cuda::ErrorSymbolNotFound);
+  CHECK(code_of([&] { rt.library_global(lib, "bump", false, "t"); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.library_kernel(lib, "nope", "t"); }) == cuda::ErrorSymbolNotFound);
+  rt.unload_library(lib, "cuLibraryUnload");
+  CHECK(code_of([&] { rt.library_kernel(lib, "bump", "t"); }) == cuda::ErrorInvalidResourceHandle);
+  CHECK(code_of([&] { rt.kernel_for(k, "t"); }) == cuda::ErrorInvalidDeviceFunction);
+
+  // What is not PTX, or does not parse, loads, and fails at first use every time; it counts
+  // no kernels. A cubin is refused at first use with how to keep PTX.
+  void* junk = rt.load_library("not PTX at all", "cudaLibraryLoadData");
+  CHECK(rt.library_kernel_count(junk, "t") == 0);
+  for (int i = 0; i < 2; ++i)
+    CHECK(code_of([&] { rt.library_kernel(junk, "k", "t"); }) == cuda::ErrorInvalidKernelImage);
+  void* broken = rt.load_library(".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry k( {\n", "t");
+  CHECK(code_of([&] { rt.library_kernel(broken, "k", "t"); }) == cuda::ErrorInvalidPtx);
+  const char cubin[] = "\x7f" "ELF\x02\x01\x01";
+  void* elf = rt.load_library(cubin, "t");
+  CHECK(code_of([&] { rt.library_kernel(elf, "k", "t"); }) == cuda::ErrorNoKernelImageForDevice);
+  CHECK(code_of([&] { rt.load_library(nullptr, "t"); }) == cuda::ErrorInvalidValue);
+  CHECK(code_of([&] { rt.load_library_file("/nonexistent/lib.ptx", "t"); }) == cuda::ErrorFileNotFound);
+}
+
 TEST_CASE("driver: 8- 16- and 32-bit memsets in one and two dimensions") {
   Runtime rt(rttest::functional_options());
   auto* p = static_cast<char*>(rt.malloc(64));

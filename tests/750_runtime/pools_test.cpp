@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
+#include <thread>
 
 #include "error_code.hpp"
 #include "fatbin_builder.hpp"
@@ -207,6 +209,77 @@ TEST_CASE("runtime: cooperative launches and launches in clusters are captured a
     CHECK(code_of([&] { rt.kernel_node_attribute(node, cuda::LaunchAttributeSynchronizationPolicy, "test"); }) ==
           cuda::ErrorInvalidValue);
   }
+}
+
+TEST_CASE("runtime: capture modes forbid unsafe calls on the capturing thread and, in global mode, on others") {
+  RuntimeOptions o;
+  o.program = "test";
+  const auto code_in_thread = [](const std::function<void()>& f) {
+    int code = 0;
+    std::thread t([&] { code = code_of(f); });
+    t.join();
+    return code;
+  };
+  for (int mode : {0, 1, 2}) {  // global, thread-local, relaxed
+    INFO("capture mode " << mode);
+    Runtime rt(o);
+    void* s = rt.create_stream();
+    rt.begin_capture(s, mode);
+    // Another thread: refused only when the capture is global (its own mode is global).
+    const int other = code_in_thread([&] { rt.check_unsafe_during_capture("cudaMalloc"); });
+    CHECK(other == (mode == 0 ? cuda::ErrorStreamCaptureUnsupported : cuda::Success));
+    CHECK(rt.capture_info(s, nullptr, nullptr, nullptr, nullptr) ==
+          (mode == 0 ? cuda::StreamCaptureStatusInvalidated : cuda::StreamCaptureStatusActive));
+    // This thread: refused unless the capture is relaxed; a device-wide sync always.
+    CHECK(code_of([&] { rt.check_unsafe_during_capture("cudaMalloc"); }) ==
+          (mode == 2 ? cuda::Success : cuda::ErrorStreamCaptureUnsupported));
+    CHECK(code_of([&] { rt.check_device_sync_during_capture("cudaDeviceSynchronize"); }) ==
+          cuda::ErrorStreamCaptureUnsupported);
+    CHECK(code_of([&] { rt.end_capture(s); }) == cuda::ErrorStreamCaptureInvalidated);
+    // No capture: nothing is refused.
+    rt.check_unsafe_during_capture("cudaMalloc");
+    rt.check_device_sync_during_capture("cudaDeviceSynchronize");
+  }
+  // A thread switched to relaxed may make them during its own global capture.
+  Runtime rt(o);
+  void* s = rt.create_stream();
+  rt.begin_capture(s, 0);
+  CHECK(rt.exchange_capture_mode(2) == 0);
+  rt.check_unsafe_during_capture("cudaMalloc");
+  CHECK(rt.exchange_capture_mode(0) == 2);
+  CHECK(rt.capture_info(s, nullptr, nullptr, nullptr, nullptr) == cuda::StreamCaptureStatusActive);
+  CHECK(rt.end_capture(s) != nullptr);
+}
+
+TEST_CASE("runtime: a user object's destructor is due when its last reference goes, graphs' included") {
+  RuntimeOptions o;
+  o.program = "test";
+  Runtime rt(o);
+  int destroyed = 0;
+  const auto bump = [](void* p) { ++*static_cast<int*>(p); };
+  const auto run_due = [&] {
+    for (const auto& [destroy, ptr] : rt.take_due_destructors()) destroy(ptr);
+  };
+  void* obj = rt.create_user_object(&destroyed, bump, 2, 1, "t");
+  Graph* g = rt.create_graph();
+  rt.graph_retain_user_object(g, obj, 1, 1, "t");  // one of the two moves to the graph
+  Graph* c = rt.clone_graph(g);                    // the clone holds its own
+  GraphExec* e = rt.instantiate(g, 0);             // and so does the instantiation
+  rt.release_user_object(obj, 1, "t");
+  rt.destroy_graph(g);
+  rt.destroy_graph(c);
+  run_due();
+  CHECK(destroyed == 0);
+  rt.destroy_exec(e);
+  run_due();
+  CHECK(destroyed == 1);
+  CHECK(code_of([&] { rt.retain_user_object(obj, 1, "t"); }) == cuda::ErrorInvalidValue);  // gone
+  void* two = rt.create_user_object(&destroyed, bump, 1, 1, "t");
+  CHECK(code_of([&] { rt.release_user_object(two, 2, "t"); }) == cuda::ErrorInvalidValue);  // more than held
+  CHECK(code_of([&] { rt.create_user_object(&destroyed, bump, 1, 0, "t"); }) == cuda::ErrorInvalidValue);
+  rt.release_user_object(two, 1, "t");
+  run_due();
+  CHECK(destroyed == 2);
 }
 
 TEST_CASE("runtime: a captured cudaMallocAsync is an allocation node of its size, its free a free node") {
