@@ -85,7 +85,9 @@ void Runtime::mem_range_attribute(void* data, uint64_t data_size, int attr, cons
     throw ApiError(cuda::ErrorInvalidValue,
                    fmt::format("{}: dataSize {} (4, or for cudaMemRangeAttributeAccessedBy a multiple of 4)", call,
                                data_size));
-  const auto [pages, n] = advice_pages(ptr, bytes, call);
+  const auto range = advice_pages(ptr, bytes, call);  // not a structured binding: the lambdas below use it
+  const PageAdvice* const pages = range.first;
+  const size_t n = range.second;
   // One location shared by every page, else "none" (kNone).
   const auto common = [&](int8_t PageAdvice::*field) {
     const int8_t v = pages[0].*field;
