@@ -158,7 +158,8 @@ class Runtime {
   // A library keeps a copy of its code and loads it at first use, as CUDA loads lazily:
   // code that is not PTX or a fatbinary holding PTX (or PTX that does not parse) loads here
   // without complaint and fails every later call that needs it. Returns the handle.
-  void* load_library(const void* code, const char* call);
+  // `limit`: the bytes there are (a file's size); code in memory is trusted as CUDA trusts it.
+  void* load_library(const void* code, const char* call, uint64_t limit = UINT64_MAX);
   void* load_library_file(const std::string& path, const char* call);
   void unload_library(void* library, const char* call);
   // Its kernels, in the order CUDA enumerates them (the PTX's, last first); 0 for a

@@ -7,6 +7,7 @@
 // that stands for the module's CUfunction (kernel_aliases_).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -33,7 +34,7 @@ void check_library_options(const char* call, unsigned n_jit, const int* jit, voi
   }
 }
 
-void* Runtime::load_library(const void* code, const char* call) {
+void* Runtime::load_library(const void* code, const char* call, uint64_t limit) {
   if (!code) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: code is NULL", call));
   auto lib = std::make_unique<Library>();
   lib->name = fmt::format("{} ({} #{})", options_.program, call, ++libraries_loaded_);
@@ -43,7 +44,15 @@ void* Runtime::load_library(const void* code, const char* call) {
     if (wrapper->data) bytes = reinterpret_cast<const uint8_t*>(wrapper->data);
   }
   if (is_fatbin(bytes)) {
-    lib->code.assign(reinterpret_cast<const char*>(bytes), fatbin_size(bytes));
+    // A header that is implausible, or longer than the file, is kept as far as it goes (at
+    // least 16 bytes, zeros after a short file's end): the module loader refuses it at first use.
+    uint64_t size = std::min<uint64_t>(limit, 16);
+    try {
+      if (limit >= 16) size = std::min(fatbin_size(bytes), limit);
+    } catch (const FatbinError&) {
+    }
+    lib->code.assign(reinterpret_cast<const char*>(bytes), size);
+    if (lib->code.size() < 16) lib->code.resize(16, '\0');
   } else if (strnlen(reinterpret_cast<const char*>(bytes), 4) == 4 && std::memcmp(bytes, "\x7f" "ELF", 4) == 0) {
     lib->code.assign("\x7f" "ELF", 4);  // a cubin: load_module refuses it at first use, saying how to keep PTX
   } else {
@@ -60,7 +69,7 @@ void* Runtime::load_library_file(const std::string& path, const char* call) {
   std::stringstream s;
   s << f.rdbuf();
   const std::string bytes = s.str();  // NUL-terminated, as PTX text must be
-  void* handle = load_library(bytes.c_str(), call);
+  void* handle = load_library(bytes.c_str(), call, bytes.size());
   libraries_.at(handle)->name = path;
   return handle;
 }

@@ -225,6 +225,24 @@ TEST_CASE("driver: a library loads at first use, and its kernel handles stand fo
   const char cubin[] = "\x7f" "ELF\x02\x01\x01";
   void* elf = rt.load_library(cubin, "t");
   CHECK(code_of([&] { rt.library_kernel(elf, "k", "t"); }) == cuda::ErrorNoKernelImageForDevice);
+  // A fatbinary file shorter than its header says, one of 6 bytes, and one whose header
+  // says it holds nothing: loaded without reading past the file, refused at first use (the
+  // last as a fatbinary without PTX).
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs/library_files";
+  std::filesystem::create_directories(dir);
+  for (const uint64_t claimed : {uint64_t(4096), uint64_t(0)}) {
+    std::string image("\x50\xed\x55\xba\x01\x00\x10\x00", 8);  // magic, version 1, header 16 bytes
+    image.append(reinterpret_cast<const char*>(&claimed), 8);
+    image.append(32, 'x');
+    for (const size_t keep : {image.size(), size_t(6)}) {
+      const std::string path = dir + "/short" + std::to_string(::getpid()) + ".fatbin";
+      std::ofstream(path, std::ios::binary).write(image.data(), std::streamsize(keep));
+      void* short_fatbin = rt.load_library_file(path, "cuLibraryLoadFromFile");
+      const bool empty = claimed == 0 && keep == image.size();
+      CHECK(code_of([&] { rt.library_kernel(short_fatbin, "k", "t"); }) ==
+            (empty ? cuda::ErrorNoKernelImageForDevice : cuda::ErrorInvalidKernelImage));
+    }
+  }
   CHECK(code_of([&] { rt.load_library(nullptr, "t"); }) == cuda::ErrorInvalidValue);
   CHECK(code_of([&] { rt.load_library_file("/nonexistent/lib.ptx", "t"); }) == cuda::ErrorFileNotFound);
 }
