@@ -251,6 +251,9 @@ class Runtime {
                        uint64_t height, const char* call);
   void mem_get_info(uint64_t* free_bytes, uint64_t* total_bytes) const;
   // --- Managed memory's advice (runtime_managed_advice.cpp) ---
+  // The location CUDA 12's device-numbered hints mean (cudaMemAdvise, cuMemPrefetchAsync):
+  // -1 (cudaCpuDeviceId, CU_DEVICE_CPU) the host, another number that device.
+  static cuda::MemLocation device_location(int device);
   // Kept per 4 KB page of a managed allocation, the granularity an H200 showed
   // (programs/memory_advice_batches.cu); the data is coherent whatever the advice says.
   // cudaMemAdvise: advice 1-6 for the device or the host, on pages of one managed allocation.
@@ -260,6 +263,9 @@ class Runtime {
   // cudaMemRangeGetAttribute: `attr` (cudaMemRangeAttribute 1-8) of the pages, into `data`.
   void mem_range_attribute(void* data, uint64_t data_size, int attr, const void* ptr, uint64_t bytes,
                            const char* call);
+  // cudaMemRangeGetAttributes: `n` of them at once.
+  void mem_range_attributes(void** data, const size_t* data_sizes, const int* attrs, size_t n, const void* ptr,
+                            uint64_t bytes, const char* call);
   void pointer_attributes(cuda::PointerAttributes* attr, const void* ptr) const;
   // Device address and size of a registered __device__/__constant__ variable.
   std::pair<DevPtr, uint64_t> symbol(const void* host_var, const char* call);
@@ -395,6 +401,11 @@ class Runtime {
   cuda::LaunchAttributeValue kernel_node_attribute(const void* node, int attr, const char* call);
   void set_kernel_node_attribute(const void* node, int attr, const cuda::LaunchAttributeValue& v, const char* call);
   void copy_kernel_node_attributes(const void* dst, const void* src, const char* call);
+  // A launch attribute's value checked as CUDA checks it, whatever takes it (a node, a
+  // stream, a launch): a window as checked_window, the policies and domains in their ranges,
+  // a priority clamped to the device's range, cooperative as 0 or 1. Returns it normalised.
+  cuda::LaunchAttributeValue checked_launch_attribute(int attr, const cuda::LaunchAttributeValue& v,
+                                                      const char* call) const;
   // The same check for one attribute of a node being made (a captured cudaLaunchKernelEx).
   void set_node_attribute(GraphNode& n, int attr, const cuda::LaunchAttributeValue& v, const char* call) const;
   // Replaces a node's parameters with those of `fresh` (same kind), keeping its edges.
@@ -468,6 +479,9 @@ class Runtime {
   // cudaStreamPerThread (2); they stand for the device's default stream and are never made.
   static constexpr uintptr_t kPerThreadStream = 2;
   static bool special_stream(const void* stream) { return reinterpret_cast<uintptr_t>(stream) <= kPerThreadStream; }
+  // The key of what a stream keeps (its window, its attributes): the default stream has one
+  // set whichever name a program uses for it.
+  static const void* stream_key(const void* stream) { return special_stream(stream) ? nullptr : stream; }
   // The stream a _ptsz form's argument stands for: its null stream is the per-thread one.
   static void* per_thread_default(void* stream) {
     return stream ? stream : reinterpret_cast<void*>(kPerThreadStream);

@@ -41,11 +41,12 @@ void Runtime::check_unsafe_during_capture(const char* call) {
   }
   if (forbidding.empty()) return;
   for (const Graph* g : forbidding) invalidated_captures_.insert(g);
+  const bool own = capture_owners_.at(forbidding.front()).thread == me;
   throw ApiError(cuda::ErrorStreamCaptureUnsupported,
                  fmt::format("{}: not permitted while a stream capture records ({} capture in progress; allocating, "
                              "freeing and waiting for other work are refused in global and thread-local capture "
                              "modes, as on the GPU); the capture is invalidated",
-                             call, capture_owners_.at(forbidding.front()).thread == me ? "this thread's" : "another thread's"));
+                             call, own ? "this thread's" : "another thread's"));
 }
 
 void Runtime::check_device_sync_during_capture(const char* call) {

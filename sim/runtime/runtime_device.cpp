@@ -240,7 +240,8 @@ void Runtime::set_cache_config(const void* host_fn, int config) {
     throw ApiError(cuda::ErrorInvalidValue, fmt::format("cache config {} is not a cudaFuncCache value", config));
   if (host_fn) {
     KernelEntry* e = find_entry(host_fn);
-    if (!e) throw ApiError(cuda::ErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig: not a registered __global__ function");
+    if (!e)
+      throw ApiError(cuda::ErrorInvalidDeviceFunction, "cudaFuncSetCacheConfig: not a registered __global__ function");
     e->cache_config = config;
   } else {
     device_cache_config_ = config;

@@ -1,5 +1,6 @@
 // Launch attributes of graph kernel nodes (cudaGraphKernelNodeGetAttribute, SetAttribute,
-// CopyAttributes), also those a captured cudaLaunchKernelEx or cooperative launch brings.
+// CopyAttributes), also those a captured cudaLaunchKernelEx or cooperative launch brings, and
+// the checks of an attribute's value that nodes, streams and launches share.
 // An H200 (tests/750_runtime/programs/graph_node_attributes.expected) reads zeros for an
 // attribute never set, clamps a priority to the device's range, refuses a window CUDA's
 // launch would refuse, and runs a node made cooperative or given a cluster shape so.
@@ -11,12 +12,18 @@
 
 namespace warpsim::runtime {
 
-void Runtime::set_node_attribute(GraphNode& n, int attr, const cuda::LaunchAttributeValue& v, const char* call) const {
+cuda::LaunchAttributeValue Runtime::checked_launch_attribute(int attr, const cuda::LaunchAttributeValue& v,
+                                                             const char* call) const {
   cuda::LaunchAttributeValue kept = v;
   switch (attr) {
     case cuda::LaunchAttributeAccessPolicyWindow: checked_window(v.accessPolicyWindow, call); break;
     case cuda::LaunchAttributeCooperative: kept.cooperative = v.cooperative != 0; break;
-    case cuda::LaunchAttributeClusterDimension: break;  // checked when the node runs, as a launch's
+    case cuda::LaunchAttributeSynchronizationPolicy:
+      if (v.syncPolicy < 1 || v.syncPolicy > 4)
+        throw ApiError(cuda::ErrorInvalidValue,
+                       fmt::format("{}: synchronization policy {} (1 auto, 2 spin, 3 yield, 4 blocking sync)", call,
+                                   v.syncPolicy));
+      break;
     case cuda::LaunchAttributeClusterSchedulingPolicyPreference:
       if (v.clusterSchedulingPolicyPreference < 0 || v.clusterSchedulingPolicyPreference > 2)
         throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: cluster scheduling policy {} (0 default, 1 spread, "
@@ -30,21 +37,37 @@ void Runtime::set_node_attribute(GraphNode& n, int attr, const cuda::LaunchAttri
     }
     case cuda::LaunchAttributeMemSyncDomain:
       if (v.memSyncDomain < 0 || v.memSyncDomain > 1)
-        throw ApiError(cuda::ErrorInvalidValue,
-                       fmt::format("{}: memory synchronization domain {} (0 default, 1 remote)", call, v.memSyncDomain));
+        throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: memory synchronization domain {} (0 default, "
+                                                            "1 remote)",
+                                                            call, v.memSyncDomain));
       break;
-    case cuda::LaunchAttributeMemSyncDomainMap: break;
-    case cuda::LaunchAttributePreferredClusterDimension: break;
-    case cuda::LaunchAttributeDeviceUpdatableKernelNode: break;
     case cuda::LaunchAttributePreferredSharedMemoryCarveout:
       if (v.sharedMemCarveout > 100 && v.sharedMemCarveout != 0xFFFFFFFFu)
         throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: carveout {} (0-100 percent, or -1)", call,
                                                             v.sharedMemCarveout));
       break;
-    default:
-      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: attribute {} is not a kernel node attribute", call, attr));
+    default: break;  // a cluster shape is checked when a launch uses it; the rest take any value
   }
-  n.attributes[attr] = kept;
+  return kept;
+}
+
+void Runtime::set_node_attribute(GraphNode& n, int attr, const cuda::LaunchAttributeValue& v, const char* call) const {
+  switch (attr) {
+    case cuda::LaunchAttributeAccessPolicyWindow:
+    case cuda::LaunchAttributeCooperative:
+    case cuda::LaunchAttributeClusterDimension:
+    case cuda::LaunchAttributeClusterSchedulingPolicyPreference:
+    case cuda::LaunchAttributePriority:
+    case cuda::LaunchAttributeMemSyncDomain:
+    case cuda::LaunchAttributeMemSyncDomainMap:
+    case cuda::LaunchAttributePreferredClusterDimension:
+    case cuda::LaunchAttributeDeviceUpdatableKernelNode:
+    case cuda::LaunchAttributePreferredSharedMemoryCarveout: break;
+    default:
+      throw ApiError(cuda::ErrorInvalidValue,
+                     fmt::format("{}: attribute {} is not a kernel node attribute", call, attr));
+  }
+  n.attributes[attr] = checked_launch_attribute(attr, v, call);
 }
 
 cuda::LaunchAttributeValue Runtime::kernel_node_attribute(const void* node, int attr, const char* call) {

@@ -12,9 +12,6 @@ namespace warpsim::runtime {
 
 namespace {
 
-// The default stream has one window whichever name a program uses for it.
-const void* stream_key(const void* stream) { return Runtime::special_stream(stream) ? nullptr : stream; }
-
 const char* property_name(int p) {
   switch (p) {
     case 0: return "cudaAccessPropertyNormal";

@@ -719,9 +719,7 @@ void Runtime::launch_ex(const cuda::LaunchConfig* config, const void* host_fn, v
       // the split of the same launch without it (docs/measurements/
       // h100_launch_ex_carveout_ncu.txt). The function's carveout attribute does count.
       case cuda::LaunchAttributePreferredSharedMemoryCarveout:
-        if (a.val.sharedMemCarveout > 100 && a.val.sharedMemCarveout != 0xFFFFFFFFu)
-          throw ApiError(cuda::ErrorInvalidValue,
-                         fmt::format("cudaLaunchKernelExC: carveout {} (0-100 percent, or -1)", a.val.sharedMemCarveout));
+        checked_launch_attribute(a.id, a.val, "cudaLaunchKernelExC");
         break;
       default: {
         const char* name = launch_attribute_name(a.id);

@@ -30,7 +30,8 @@ void check_library_options(const char* call, unsigned n_jit, const int* jit, voi
                      fmt::format("{}: libraryOptions[{}] = {} is not a library option", call, i, lib[i]));
     if (lib[i] == 1 && file)
       throw ApiError(cuda::ErrorInvalidValue,
-                     fmt::format("{}: the option that the binary is preserved is for code in memory, not a file", call));
+                     fmt::format("{}: the option that the binary is preserved is for code in memory, not a file",
+                                 call));
   }
 }
 
@@ -173,7 +174,8 @@ void* Runtime::kernel_library(const void* kernel, const char* call) {
 }
 
 void* Runtime::kernel_function(const void* kernel, const char* call) {
-  if (auto alias = kernel_aliases_.find(kernel); alias != kernel_aliases_.end()) return const_cast<void*>(alias->second);
+  if (auto alias = kernel_aliases_.find(kernel); alias != kernel_aliases_.end())
+    return const_cast<void*>(alias->second);
   kernel_for(kernel, call);  // cudaErrorInvalidDeviceFunction if it is not a kernel
   return const_cast<void*>(kernel);  // a host stub or a CUfunction already
 }

@@ -29,6 +29,11 @@ int8_t location_code(const cuda::MemLocation& where, cuda::Error code, const cha
 
 }  // namespace
 
+cuda::MemLocation Runtime::device_location(int device) {
+  return device == -1 ? cuda::MemLocation{cuda::MemLocationTypeHost, 0}
+                      : cuda::MemLocation{cuda::MemLocationTypeDevice, device};
+}
+
 std::pair<Runtime::PageAdvice*, size_t> Runtime::advice_pages(const void* ptr, uint64_t bytes, const char* call) {
   const uint64_t a = reinterpret_cast<uint64_t>(ptr);
   if (bytes == 0) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: a range of 0 bytes", call));
@@ -126,6 +131,13 @@ void Runtime::mem_range_attribute(void* data, uint64_t data_size, int attr, cons
     case 8: out = 0; break;
   }
   std::memcpy(data, &out, 4);
+}
+
+void Runtime::mem_range_attributes(void** data, const size_t* data_sizes, const int* attrs, size_t n, const void* ptr,
+                                   uint64_t bytes, const char* call) {
+  if (n == 0 || !data || !data_sizes || !attrs)
+    throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: no attributes, or an array is NULL", call));
+  for (size_t i = 0; i < n; ++i) mem_range_attribute(data[i], data_sizes[i], attrs[i], ptr, bytes, call);
 }
 
 }  // namespace warpsim::runtime

@@ -7,10 +7,11 @@
 #include <cstdio>
 #include <string>
 
-#include "sim/runtime/driver/process_context.hpp"
+#include "sim/runtime/driver/driver_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
+using warpsim::runtime::driver::require;
 namespace cuda = warpsim::cuda;
 
 namespace {
@@ -72,11 +73,6 @@ cuda::Memcpy3DParms copy_params(const GraphNode& n) {
   p.extent = {n.bytes, 1, 1};
   p.kind = n.copy_kind;
   return p;
-}
-
-template <class T>
-void require(const T* p, const char* call, const char* what) {
-  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
 }
 
 int instantiate_with_params(void** exec, void* graph, cuda::GraphInstantiateParams* p) {

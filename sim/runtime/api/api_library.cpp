@@ -4,19 +4,12 @@
 // cudaLaunchKernel and queried with cudaFuncGetAttributes like a host stub.
 #include <fmt/format.h>
 
-#include "sim/runtime/driver/process_context.hpp"
+#include "sim/runtime/driver/driver_context.hpp"
 
 using namespace warpsim::runtime;
 using warpsim::runtime::api::call;
+using warpsim::runtime::driver::require;
 namespace cuda = warpsim::cuda;
-
-namespace {
-
-void require(const void* p, const char* call, const char* what) {
-  if (!p) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: {} is NULL", call, what));
-}
-
-}  // namespace
 
 WARPSIM_API int cudaLibraryLoadData(void** library, const void* code, int* jit, void** jit_values, unsigned n_jit,
                                     int* options, void** values, unsigned n_options) {

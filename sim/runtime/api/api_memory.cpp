@@ -267,26 +267,17 @@ WARPSIM_API int cudaPointerGetAttributes(warpsim::cuda::PointerAttributes* attr,
 // next user needs it; the advice and the last prefetch location are kept for
 // cudaMemRangeGetAttribute. CUDA 13 passes a cudaMemLocation; CUDA 12's unsuffixed calls a
 // device (cudaCpuDeviceId, -1, for the host) and its _v2 calls the location (api12/).
-#ifdef WARPSIM_CUDART_12
-namespace {
-warpsim::cuda::MemLocation location_of_device(int device) {
-  namespace cuda = warpsim::cuda;
-  return device == -1 ? cuda::MemLocation{cuda::MemLocationTypeHost, 0}
-                      : cuda::MemLocation{cuda::MemLocationTypeDevice, device};
-}
-}  // namespace
-#endif
 
 #ifdef WARPSIM_CUDART_12
 WARPSIM_API int cudaMemPrefetchAsync(const void* ptr, size_t bytes, int device, void* stream) {
   return ordered_call("cudaMemPrefetchAsync", [&](Runtime& rt) {
     rt.check_stream(stream, "cudaMemPrefetchAsync");
-    rt.mem_prefetch(ptr, bytes, location_of_device(device), 0, "cudaMemPrefetchAsync");
+    rt.mem_prefetch(ptr, bytes, Runtime::device_location(device), 0, "cudaMemPrefetchAsync");
   });
 }
 WARPSIM_API int cudaMemAdvise(const void* ptr, size_t bytes, int advice, int device) {
   return ordered_call("cudaMemAdvise", [&](Runtime& rt) {
-    rt.mem_advise(ptr, bytes, advice, location_of_device(device), "cudaMemAdvise");
+    rt.mem_advise(ptr, bytes, advice, Runtime::device_location(device), "cudaMemAdvise");
   });
 }
 #else
@@ -311,10 +302,7 @@ WARPSIM_API int cudaMemRangeGetAttribute(void* data, size_t data_size, int attr,
 WARPSIM_API int cudaMemRangeGetAttributes(void** data, size_t* data_sizes, int* attrs, size_t n, const void* ptr,
                                           size_t bytes) {
   return call("cudaMemRangeGetAttributes", [&](Runtime& rt) {
-    if (n == 0 || !data || !data_sizes || !attrs)
-      throw ApiError(warpsim::cuda::ErrorInvalidValue, "cudaMemRangeGetAttributes: no attributes, or an array is NULL");
-    for (size_t i = 0; i < n; ++i)
-      rt.mem_range_attribute(data[i], data_sizes[i], attrs[i], ptr, bytes, "cudaMemRangeGetAttributes");
+    rt.mem_range_attributes(data, data_sizes, attrs, n, ptr, bytes, "cudaMemRangeGetAttributes");
   });
 }
 

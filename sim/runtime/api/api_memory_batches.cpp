@@ -26,7 +26,8 @@ void check_indices(const char* call, const size_t* idx, size_t n, size_t count) 
   for (size_t k = 0; k < n; ++k)
     if ((k == 0 && idx[0] != 0) || (k > 0 && idx[k] <= idx[k - 1]) || idx[k] >= count)
       throw ApiError(cuda::ErrorInvalidValue,
-                     fmt::format("{}: index {} is {} (the first 0, then rising, all below {})", call, k, idx[k], count));
+                     fmt::format("{}: index {} is {} (the first 0, then rising, all below {})", call, k, idx[k],
+                                 count));
 }
 
 // The entry that applies to operation i.
@@ -45,7 +46,8 @@ int memcpy_batch(void* const* dsts, const void* const* srcs, const size_t* sizes
       throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: not on the legacy default stream", name));
     rt.check_stream(stream, name);
     rt.no_capture(stream, name);
-    if (!dsts || !srcs || !sizes || !attrs) throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: an array is NULL", name));
+    if (!dsts || !srcs || !sizes || !attrs)
+      throw ApiError(cuda::ErrorInvalidValue, fmt::format("{}: an array is NULL", name));
     check_indices(name, idx, n, count);
     for (size_t k = 0; k < n; ++k)
       if (attrs[k].srcAccessOrder < 1 || attrs[k].srcAccessOrder > 3)
@@ -68,7 +70,8 @@ int memcpy_batch(void* const* dsts, const void* const* srcs, const size_t* sizes
   });
 }
 
-[[maybe_unused]] int prefetch_batch(void** ptrs, size_t* sizes, size_t count, cuda::MemLocation* locs, size_t* idx, size_t n,
+[[maybe_unused]] int prefetch_batch(void** ptrs, size_t* sizes, size_t count, cuda::MemLocation* locs, size_t* idx,
+                                    size_t n,
                    unsigned long long flags, void* stream) {
   const char* name = "cudaMemPrefetchBatchAsync";
   return ordered_call(name, [&](Runtime& rt) {

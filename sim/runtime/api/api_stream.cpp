@@ -150,7 +150,8 @@ WARPSIM_API int cudaStreamGetAttribute_ptsz(void* stream, int attr, warpsim::cud
 }
 
 WARPSIM_API int cudaStreamCopyAttributes(void* dst, void* src) {
-  return call("cudaStreamCopyAttributes", [&](Runtime& rt) { rt.copy_stream_attributes(dst, src, "cudaStreamCopyAttributes"); });
+  return call("cudaStreamCopyAttributes",
+              [&](Runtime& rt) { rt.copy_stream_attributes(dst, src, "cudaStreamCopyAttributes"); });
 }
 
 WARPSIM_API int cudaStreamCopyAttributes_ptsz(void* dst, void* src) {

@@ -16,7 +16,8 @@ WARPSIM_API int cudaUserObjectCreate(void** object, void* ptr, void (*destroy)(v
 }
 
 WARPSIM_API int cudaUserObjectRetain(void* object, unsigned count) {
-  return call("cudaUserObjectRetain", [&](Runtime& rt) { rt.retain_user_object(object, count, "cudaUserObjectRetain"); });
+  return call("cudaUserObjectRetain",
+              [&](Runtime& rt) { rt.retain_user_object(object, count, "cudaUserObjectRetain"); });
 }
 
 WARPSIM_API int cudaUserObjectRelease(void* object, unsigned count) {

@@ -15,11 +15,6 @@ namespace cu = warpsim::cu;
 
 namespace {
 
-void check_dev(int dev, const char* call) {
-  if (dev != 0)
-    throw ApiError(cuda::ErrorInvalidDevice,
-                   fmt::format("{}: device {} does not exist (warpsim simulates one device, 0)", call, dev));
-}
 
 }  // namespace
 
@@ -139,21 +134,21 @@ WARPSIM_DRIVER_API int cuKernelGetParamInfo(void* kernel, size_t index, size_t* 
 WARPSIM_DRIVER_API int cuKernelGetAttribute(int* value, int attribute, void* kernel, int dev) {
   return call("cuKernelGetAttribute", Needs::Init, [&](Runtime& rt) {
     require(value, "cuKernelGetAttribute", "pi");
-    check_dev(dev, "cuKernelGetAttribute");
+    check_device(dev, "cuKernelGetAttribute");
     *value = function_attribute(rt, attribute, kernel, "cuKernelGetAttribute");
   });
 }
 
 WARPSIM_DRIVER_API int cuKernelSetAttribute(int attribute, int value, void* kernel, int dev) {
   return call("cuKernelSetAttribute", Needs::Init, [&](Runtime& rt) {
-    check_dev(dev, "cuKernelSetAttribute");
+    check_device(dev, "cuKernelSetAttribute");
     rt.set_func_attribute(kernel, attribute, value, "cuKernelSetAttribute");
   });
 }
 
 WARPSIM_DRIVER_API int cuKernelSetCacheConfig(void* kernel, int config, int dev) {
   return call("cuKernelSetCacheConfig", Needs::Init, [&](Runtime& rt) {
-    check_dev(dev, "cuKernelSetCacheConfig");
+    check_device(dev, "cuKernelSetCacheConfig");
     rt.kernel_for(kernel, "cuKernelSetCacheConfig");
     rt.set_cache_config(kernel, config);
   });

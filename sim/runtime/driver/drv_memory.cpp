@@ -465,10 +465,6 @@ WARPSIM_DRIVER_API int cuPointerGetAttribute(void* data, int attribute, cu::Devi
 // cuMemRangeGetAttribute. The unsuffixed calls take a CUdevice (CU_DEVICE_CPU, -1, for the
 // host), the _v2 ones a CUmemLocation.
 namespace {
-cuda::MemLocation location_of_device(int device) {
-  return device == -1 ? cuda::MemLocation{cuda::MemLocationTypeHost, 0}
-                      : cuda::MemLocation{cuda::MemLocationTypeDevice, device};
-}
 int prefetch(const char* name, cu::DevicePtr ptr, size_t bytes, cuda::MemLocation where, unsigned flags,
              void* stream) {
   return call(name, Needs::Context, [&](Runtime& rt) {
@@ -479,7 +475,8 @@ int prefetch(const char* name, cu::DevicePtr ptr, size_t bytes, cuda::MemLocatio
 }  // namespace
 WARPSIM_DRIVER_API int cuMemAdvise(cu::DevicePtr ptr, size_t bytes, int advice, int device) {
   return call("cuMemAdvise", Needs::Context, [&](Runtime& rt) {
-    rt.mem_advise(reinterpret_cast<const void*>(ptr), bytes, advice, location_of_device(device), "cuMemAdvise");
+    rt.mem_advise(reinterpret_cast<const void*>(ptr), bytes, advice, Runtime::device_location(device),
+                  "cuMemAdvise");
   });
 }
 WARPSIM_DRIVER_API int cuMemAdvise_v2(cu::DevicePtr ptr, size_t bytes, int advice, cuda::MemLocation where) {
@@ -488,10 +485,11 @@ WARPSIM_DRIVER_API int cuMemAdvise_v2(cu::DevicePtr ptr, size_t bytes, int advic
   });
 }
 WARPSIM_DRIVER_API int cuMemPrefetchAsync(cu::DevicePtr ptr, size_t bytes, int device, void* stream) {
-  return prefetch("cuMemPrefetchAsync", ptr, bytes, location_of_device(device), 0, stream);
+  return prefetch("cuMemPrefetchAsync", ptr, bytes, Runtime::device_location(device), 0, stream);
 }
 WARPSIM_DRIVER_API int cuMemPrefetchAsync_ptsz(cu::DevicePtr ptr, size_t bytes, int device, void* stream) {
-  return prefetch("cuMemPrefetchAsync", ptr, bytes, location_of_device(device), 0, Runtime::per_thread_default(stream));
+  return prefetch("cuMemPrefetchAsync", ptr, bytes, Runtime::device_location(device), 0,
+                  Runtime::per_thread_default(stream));
 }
 WARPSIM_DRIVER_API int cuMemPrefetchAsync_v2(cu::DevicePtr ptr, size_t bytes, cuda::MemLocation where, unsigned flags,
                                              void* stream) {
@@ -509,10 +507,7 @@ WARPSIM_DRIVER_API int cuMemRangeGetAttribute(void* data, size_t data_size, int 
 WARPSIM_DRIVER_API int cuMemRangeGetAttributes(void** data, size_t* data_sizes, int* attrs, size_t n,
                                                cu::DevicePtr ptr, size_t bytes) {
   return call("cuMemRangeGetAttributes", Needs::Context, [&](Runtime& rt) {
-    if (n == 0 || !data || !data_sizes || !attrs)
-      throw ApiError(cuda::ErrorInvalidValue, "cuMemRangeGetAttributes: no attributes, or an array is NULL");
-    for (size_t i = 0; i < n; ++i)
-      rt.mem_range_attribute(data[i], data_sizes[i], attrs[i], reinterpret_cast<const void*>(ptr), bytes,
-                             "cuMemRangeGetAttributes");
+    rt.mem_range_attributes(data, data_sizes, attrs, n, reinterpret_cast<const void*>(ptr), bytes,
+                            "cuMemRangeGetAttributes");
   });
 }
