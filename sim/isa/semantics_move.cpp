@@ -69,6 +69,14 @@ struct SelpK {
     const uint64_t* b = exec::src(c, in.b);
     uint64_t* d = exec::dst(c, in.d[0]);
     uint32_t p = exec::pred_src(c, in.c);
+    if (m == 0xFFFFFFFFu) {
+      // Without a branch per lane (a data-dependent predicate mispredicts half of them).
+      for (int l = 0; l < isa::kWarpLanes; ++l) {
+        const uint64_t take_a = uint64_t(0) - uint64_t((p >> l) & 1u);
+        d[l] = put<T>(get<T>((a[l] & take_a) | (b[l] & ~take_a)));
+      }
+      return;
+    }
     for_lanes(m, [&](int l) { d[l] = put<T>(get<T>(((p >> l) & 1) ? a[l] : b[l])); });
   }
 };

@@ -80,6 +80,7 @@ bool emit_units_runs(const WarpMemAccess& a, uint32_t first, uint32_t count, uin
   const uint32_t active = lanes_in(a.mask, first, count);
   const uint64_t bytes = a.bytes_per_lane();
   if (!active || !std::has_single_bit(bytes) || bytes > unit_bytes) return false;
+  const int shift = std::countr_zero(bytes);  // x / bytes as a shift: no division per unit
   // breaks: lanes that do not continue the element before them (the first lane always starts a run)
   uint32_t breaks = 1u << first;
   bool plain = true;  // every run's first address aligned, and no run past the top of the address space
@@ -99,7 +100,7 @@ bool emit_units_runs(const WarpMemAccess& a, uint32_t first, uint32_t count, uin
     }
     for (uint64_t u = lo & ~uint64_t(unit_bytes - 1); u < hi; u += unit_bytes) {
       const uint64_t b = std::max(u, lo), e = std::min(u + unit_bytes, hi);
-      const uint32_t n = uint32_t((e - b) / bytes), f = l0 + uint32_t((b - lo) / bytes);  // lanes [f, f + n)
+      const uint32_t n = uint32_t((e - b) >> shift), f = l0 + uint32_t((b - lo) >> shift);  // lanes [f, f + n)
       const uint32_t lanes = uint32_t(((uint64_t(1) << n) - 1) << f);
       const uint32_t s0 = uint32_t(b - u) / 32, s1 = uint32_t(e - 1 - u) / 32;
       const uint8_t used = uint8_t((2u << s1) - (1u << s0));  // sectors s0..s1 (UsedSectors: 128-byte units)

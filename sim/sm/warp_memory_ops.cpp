@@ -242,15 +242,21 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     // reads two inputs and writes a third): look it up once for the lowest address.
     if (!al || !al->contains(lo, span)) al = gm.find(lo, span);
     const bool one_alloc = al && al->contains(lo, hi - lo + span);
-    if (nv == 1 && one_alloc && ((lo - al->base) >> GM::kPageBits) == ((hi - al->base) >> GM::kPageBits)) {
+    if (one_alloc && ((lo - al->base) >> GM::kPageBits) == ((hi - al->base + span - 1) >> GM::kPageBits)) {
       if (is_load) {
         const uint8_t* p = gm.read_ptr(*al, lo);
-        if (uint64_t* d = val[0]) exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo), sgn); });
+        if (nv == 1) {
+          if (uint64_t* d = val[0])
+            exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo), sgn); });
+        } else {
+          exec::for_lanes(gmask, [&](int l) { move(const_cast<uint8_t*>(p + (addr[l] - lo)), l); });
+        }
       } else {
         if (write_guard_) write_guard_->before_write(const_cast<GM::Allocation&>(*al), lo);
         uint8_t* p = gm.write_ptr(const_cast<GM::Allocation&>(*al), lo);
         const uint64_t* v = val[0];
-        exec::for_lanes(gmask, [&](int l) { write_elem<EB>(p + (addr[l] - lo), v[l]); });
+        if (nv == 1) exec::for_lanes(gmask, [&](int l) { write_elem<EB>(p + (addr[l] - lo), v[l]); });
+        else exec::for_lanes(gmask, [&](int l) { move(p + (addr[l] - lo), l); });
       }
     } else if (one_alloc) {
       // Several pages of one allocation: a page lookup per lane, no search.
