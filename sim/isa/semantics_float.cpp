@@ -56,17 +56,31 @@ inline T saturate(T x, bool on) {
   if (std::isnan(x)) return T(0);
   return x < T(0) ? T(0) : (x > T(1) ? T(1) : x);
 }
-// Canonical NaN the hardware produces.
+// NaN results as an H200 gives them (measured: tests/750_runtime/programs/nan_results.cu).
+// Every f32 instruction returns the canonical NaN 0x7FFFFFFF, whatever its sources. f64
+// instructions return a NaN source made quiet, or the default NaN 0xFFF8... for an invalid
+// operation, as the host's do; with two NaN sources add, sub, mul, min and max return the
+// second one's (the host's, and div's, the first one's).
 template <class T>
-inline T canon(T x) {
-  if (std::isnan(x)) {
-    if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(0x7FFFFFFFu);
-    else return std::bit_cast<double>(0x7FFFFFFFFFFFFFFFull);
-  }
-  return x;
+inline T quiet(T x) {
+  if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(std::bit_cast<uint32_t>(x) | 0x00400000u);
+  else return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | 0x0008000000000000ull);
+}
+template <class T>
+inline T f32_canonical(T r) {
+  if constexpr (std::is_same_v<T, float>)
+    if (std::isnan(r)) return std::bit_cast<float>(kCanonicalNanF32);
+  return r;
+}
+// r = x op y: the NaN the GPU returns instead of the host's.
+template <class T, bool kSecondNanWins>
+inline T nan_result(T r, T x, T y) {
+  if constexpr (std::is_same_v<T, float>) return f32_canonical(r);
+  else if constexpr (kSecondNanWins) return std::isnan(x) && std::isnan(y) ? quiet(y) : r;
+  else return r;
 }
 
-template <class T, class F>
+template <class T, bool kSecondNanWins, class F>
 inline void fbinary(ExecCtx& c, const Instr& in, uint32_t mask, F f) {
   const uint64_t* a = exec::src(c, in.a);
   const uint64_t* b = exec::src(c, in.b);
@@ -74,48 +88,58 @@ inline void fbinary(ExecCtx& c, const Instr& in, uint32_t mask, F f) {
   RoundingScope rs(in.round);
   bool z = in.ftz, s = in.sat;
   for_lanes(mask, [&](int l) {
-    T r = f(ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z));
+    const T x = ftz(get<T>(a[l]), z), y = ftz(get<T>(b[l]), z);
+    T r = nan_result<T, kSecondNanWins>(f(x, y), x, y);
     d[l] = put<T>(saturate(ftz(r, z), s));
   });
 }
 
 template <class T>
 struct FAddK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T>(c, in, m, [](T x, T y) { return x + y; }); }
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    fbinary<T, true>(c, in, m, [](T x, T y) { return x + y; });
+  }
 };
 template <class T>
 struct FSubK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T>(c, in, m, [](T x, T y) { return x - y; }); }
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    fbinary<T, true>(c, in, m, [](T x, T y) { return x - y; });
+  }
 };
 template <class T>
 struct FMulK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T>(c, in, m, [](T x, T y) { return x * y; }); }
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    fbinary<T, true>(c, in, m, [](T x, T y) { return x * y; });
+  }
 };
 template <class T>
 struct FDivK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T>(c, in, m, [](T x, T y) { return x / y; }); }
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    fbinary<T, false>(c, in, m, [](T x, T y) { return x / y; });
+  }
 };
+// min/max: a NaN loses to a number; two NaNs give NaN (nan_result picks which).
 template <class T>
 inline T fmin_ptx(T x, T y) {
-  if (std::isnan(x)) return canon(y);
+  if (std::isnan(x)) return y;
   if (std::isnan(y)) return x;
   if (x == y) return std::signbit(x) ? x : y;  // min(-0, +0) = -0
   return x < y ? x : y;
 }
 template <class T>
 inline T fmax_ptx(T x, T y) {
-  if (std::isnan(x)) return canon(y);
+  if (std::isnan(x)) return y;
   if (std::isnan(y)) return x;
   if (x == y) return std::signbit(x) ? y : x;  // max(-0, +0) = +0
   return x > y ? x : y;
 }
 template <class T>
 struct FMinK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T>(c, in, m, fmin_ptx<T>); }
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T, true>(c, in, m, fmin_ptx<T>); }
 };
 template <class T>
 struct FMaxK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T>(c, in, m, fmax_ptx<T>); }
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T, true>(c, in, m, fmax_ptx<T>); }
 };
 template <class T>
 struct CopysignK {
@@ -129,20 +153,11 @@ struct CopysignK {
 };
 
 // fma and mad, and an add/sub contracted with the mul that fed it (contraction.hpp), which
-// computes fma(±a, b, ±c): the signs come from Instr::fused (none for a plain fma).
+// computes fma(±a, b, ±c): the signs come from Instr::fused (none for a plain fma). Those in
+// round-to-nearest without .ftz or .sat run in WarpFmaK (below) instead.
 template <class T>
 struct FmaK {
   static void run(ExecCtx& c, const Instr& in, uint32_t m) {
-    if constexpr (std::is_same_v<T, float>) {
-      if (m == 0xFFFFFFFFu && !in.ftz && !in.sat && !in.fused && (in.round == Round::Rn || in.round == Round::None)) {
-        const uint64_t* a = exec::src(c, in.a);
-        const uint64_t* b = exec::src(c, in.b);
-        const uint64_t* cc = exec::src(c, in.c);
-        uint64_t* d = exec::dst(c, in.d[0]);
-        fma_f32_full_warp(d, a, b, cc);
-        return;
-      }
-    }
     const uint64_t* a = exec::src(c, in.a);
     const uint64_t* b = exec::src(c, in.b);
     const uint64_t* cc = exec::src(c, in.c);
@@ -152,9 +167,45 @@ struct FmaK {
     const T pa = (in.fused & kFusedNegProduct) ? T(-1) : T(1);
     const T pc = (in.fused & kFusedNegAddend) ? T(-1) : T(1);
     for_lanes(m, [&](int l) {
-      T r = std::fma(pa * ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z), pc * ftz(get<T>(cc[l]), z));
+      T r = f32_canonical(std::fma(pa * ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z), pc * ftz(get<T>(cc[l]), z)));
       d[l] = put<T>(saturate(ftz(r, z), s));
     });
+  }
+};
+
+// The instruction's lane loop computes exactly the IEEE operation in round-to-nearest: no
+// flush to zero, no saturation, no directed rounding. Such instructions take the vectorised
+// loops of semantics_float_warp.cpp (the same results, lane for lane).
+inline bool nearest_plain(const Instr& in) {
+  return !in.ftz && !in.sat && (in.round == Round::None || in.round == Round::Rn);
+}
+
+template <WarpFloatOp kOp>
+struct WarpBinary {
+  template <class T>
+  struct K {
+    static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+      uint64_t* d = exec::dst(c, in.d[0]);
+      if constexpr (std::is_same_v<T, float>) f32_binary_warp(kOp, d, exec::src(c, in.a), exec::src(c, in.b), m);
+      else f64_binary_warp(kOp, d, exec::src(c, in.a), exec::src(c, in.b), m);
+    }
+  };
+};
+template <class T>
+struct WarpFmaK {
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    const uint64_t* a = exec::src(c, in.a);
+    const uint64_t* b = exec::src(c, in.b);
+    const uint64_t* cc = exec::src(c, in.c);
+    uint64_t* d = exec::dst(c, in.d[0]);
+    const T pa = (in.fused & kFusedNegProduct) ? T(-1) : T(1);
+    const T pc = (in.fused & kFusedNegAddend) ? T(-1) : T(1);
+    if constexpr (std::is_same_v<T, float>) {
+      if (m == 0xFFFFFFFFu && !in.fused) fma_f32_full_warp(d, a, b, cc);
+      else f32_fma_warp(d, a, b, cc, pa, pc, m);
+    } else {
+      f64_fma_warp(d, a, b, cc, pa, pc, m);
+    }
   }
 };
 
@@ -164,15 +215,20 @@ inline void funary(ExecCtx& c, const Instr& in, uint32_t mask, F f) {
   uint64_t* d = exec::dst(c, in.d[0]);
   RoundingScope rs(in.round);
   bool z = in.ftz;
-  for_lanes(mask, [&](int l) { d[l] = put<T>(ftz(T(f(ftz(get<T>(a[l]), z))), z)); });
+  for_lanes(mask, [&](int l) { d[l] = put<T>(ftz(f32_canonical(T(f(ftz(get<T>(a[l]), z)))), z)); });
 }
+// abs and neg of an f64 NaN: the source made quiet, its sign kept (as the H200 returns it).
 template <class T>
 struct FAbsK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) { funary<T>(c, in, m, [](T x) { return std::fabs(x); }); }
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    funary<T>(c, in, m, [](T x) { return std::isnan(x) ? quiet(x) : std::fabs(x); });
+  }
 };
 template <class T>
 struct FNegK {
-  static void run(ExecCtx& c, const Instr& in, uint32_t m) { funary<T>(c, in, m, [](T x) { return -x; }); }
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    funary<T>(c, in, m, [](T x) { return std::isnan(x) ? quiet(x) : -x; });
+  }
 };
 template <class T>
 struct RcpK {
@@ -245,9 +301,15 @@ struct SetpFloatK {
     const uint64_t* b = exec::src(c, in.b);
     uint32_t r = 0;
     bool z = in.ftz;
-    for_lanes(m, [&](int l) {
-      r |= uint32_t(float_compare<T>(in.cmp, ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z))) << l;
-    });
+    if (!z) {
+      // Every lane compared (vectorised); the lanes outside m are not written below.
+      if constexpr (std::is_same_v<T, float>) r = f32_compare_warp(in.cmp, a, b);
+      else r = f64_compare_warp(in.cmp, a, b);
+    } else {
+      for_lanes(m, [&](int l) {
+        r |= uint32_t(float_compare<T>(in.cmp, ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z))) << l;
+      });
+    }
     uint32_t cpred = in.boolop != BoolOp::None ? exec::pred_src(c, in.c) : 0;
     exec::pred_write(c, in.d[0], combine(in.boolop, r, cpred), m);
     if (in.d[1].kind == Operand::Kind::Pred) exec::pred_write(c, in.d[1], combine(in.boolop, ~r, cpred), m);
@@ -342,6 +404,9 @@ inline uint64_t convert(const Instr& in, uint64_t bits) {
                         in.round == Round::Rpi;
         if (integral) r = float(round_integral(n.f, in.round));
         else r = float(n.f);  // f64 -> f32 in the current (scoped) rounding mode
+        // f32 -> f32 (rounding to an integer) is an f32 instruction: its NaN is canonical.
+        // f64 -> f32 keeps the NaN's sign and the payload's high bits, as the host does.
+        if (in.stype == DType::F32) r = f32_canonical(r);
       } else {
         r = is_signed(in.stype) ? float(n.i) : float(n.u);
       }
@@ -395,16 +460,21 @@ ExecFn float_semantics(const Instr& in) {
   }
   const DType t = in.type;
   if (!is_float(t)) return nullptr;
+  const bool plain = nearest_plain(in);
   switch (in.op) {
-    case Op::Add: return in.fused ? by_float_type<FmaK>(t) : by_float_type<FAddK>(t);
-    case Op::Sub: return in.fused ? by_float_type<FmaK>(t) : by_float_type<FSubK>(t);
-    case Op::Mul: return by_float_type<FMulK>(t);
-    case Op::Div: return by_float_type<FDivK>(t);
+    case Op::Add:
+      if (in.fused) return plain ? by_float_type<WarpFmaK>(t) : by_float_type<FmaK>(t);
+      return plain ? by_float_type<WarpBinary<WarpFloatOp::Add>::K>(t) : by_float_type<FAddK>(t);
+    case Op::Sub:
+      if (in.fused) return plain ? by_float_type<WarpFmaK>(t) : by_float_type<FmaK>(t);
+      return plain ? by_float_type<WarpBinary<WarpFloatOp::Sub>::K>(t) : by_float_type<FSubK>(t);
+    case Op::Mul: return plain ? by_float_type<WarpBinary<WarpFloatOp::Mul>::K>(t) : by_float_type<FMulK>(t);
+    case Op::Div: return plain ? by_float_type<WarpBinary<WarpFloatOp::Div>::K>(t) : by_float_type<FDivK>(t);
     case Op::Min: return by_float_type<FMinK>(t);
     case Op::Max: return by_float_type<FMaxK>(t);
     case Op::Copysign: return by_float_type<CopysignK>(t);
     case Op::Fma:
-    case Op::Mad: return by_float_type<FmaK>(t);
+    case Op::Mad: return plain ? by_float_type<WarpFmaK>(t) : by_float_type<FmaK>(t);
     case Op::Abs: return by_float_type<FAbsK>(t);
     case Op::Neg: return by_float_type<FNegK>(t);
     case Op::Rcp: return by_float_type<RcpK>(t);

@@ -2,6 +2,12 @@
 // semantics_float.cpp is compiled with -frounding-math (its directed-rounding
 // instructions change the FPU's mode), which keeps GCC from vectorising these loops. They
 // run only while the mode is round-to-nearest.
+//
+// Each computes every one of the 32 lanes from its sources and then stores the lanes of the
+// mask: an inactive lane's value is computed and dropped (floating-point exceptions are
+// never unmasked or read), so a divergent warp takes the same vector path. Each computes
+// exactly what the lane loop of semantics_float.cpp would, operation for operation, and
+// returns the NaNs it would (the GPU's: nan_result there).
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -10,24 +16,154 @@
 
 namespace warpsim::isa::detail {
 
-// On CPUs with FMA3 the x86-64-v3 clone (eight lanes an instruction) is chosen when the
-// program loads. The operands are narrowed into arrays first: so written, every loop
-// vectorises (narrowing and computing in one loop does not).
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-void fma_f32_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
-  uint32_t x[kWarpLanes], y[kWarpLanes], z[kWarpLanes];
-  for (int l = 0; l < kWarpLanes; ++l) {
-    x[l] = uint32_t(a[l]);
-    y[l] = uint32_t(b[l]);
-    z[l] = uint32_t(c[l]);
+namespace {
+
+#define WARPSIM_ALWAYS_INLINE inline __attribute__((always_inline))
+
+// The lanes of `mask` from r (32-bit results widened as put<float> does, a NaN made the
+// canonical NaN of every f32 instruction), the rest kept.
+WARPSIM_ALWAYS_INLINE void store_lanes(uint64_t* d, const float* r, uint32_t mask) {
+  uint32_t bits[kWarpLanes];
+  for (int l = 0; l < kWarpLanes; ++l) bits[l] = std::isnan(r[l]) ? kCanonicalNanF32 : std::bit_cast<uint32_t>(r[l]);
+  if (mask == 0xFFFFFFFFu) {
+    for (int l = 0; l < kWarpLanes; ++l) d[l] = bits[l];
+  } else {
+    for (int l = 0; l < kWarpLanes; ++l) d[l] = ((mask >> l) & 1u) ? uint64_t(bits[l]) : d[l];
   }
-  // d may alias a source (an accumulator, d = a * b + d): every lane is computed first.
-  float r[kWarpLanes];
-  for (int l = 0; l < kWarpLanes; ++l)
-    r[l] = std::fma(std::bit_cast<float>(x[l]), std::bit_cast<float>(y[l]), std::bit_cast<float>(z[l]));
-  for (int l = 0; l < kWarpLanes; ++l) d[l] = std::bit_cast<uint32_t>(r[l]);
 }
+WARPSIM_ALWAYS_INLINE void store_lanes(uint64_t* d, const double* r, uint32_t mask) {
+  if (mask == 0xFFFFFFFFu) {
+    for (int l = 0; l < kWarpLanes; ++l) d[l] = std::bit_cast<uint64_t>(r[l]);
+  } else {
+    for (int l = 0; l < kWarpLanes; ++l) d[l] = ((mask >> l) & 1u) ? std::bit_cast<uint64_t>(r[l]) : d[l];
+  }
+}
+// The low 32 bits of every lane as floats: narrowed first, so that every loop vectorises
+// (narrowing and computing in one loop does not).
+WARPSIM_ALWAYS_INLINE void narrow(float* x, const uint64_t* a) {
+  uint32_t bits[kWarpLanes];
+  for (int l = 0; l < kWarpLanes; ++l) bits[l] = uint32_t(a[l]);
+  for (int l = 0; l < kWarpLanes; ++l) x[l] = std::bit_cast<float>(bits[l]);
+}
+WARPSIM_ALWAYS_INLINE void widen(double* x, const uint64_t* a) {
+  for (int l = 0; l < kWarpLanes; ++l) x[l] = std::bit_cast<double>(a[l]);
+}
+
+template <class T>
+WARPSIM_ALWAYS_INLINE void load(T* x, const uint64_t* a) {
+  if constexpr (sizeof(T) == 4) narrow(x, a);
+  else widen(x, a);
+}
+
+template <class T>
+WARPSIM_ALWAYS_INLINE void binary(WarpFloatOp op, uint64_t* d, const uint64_t* a, const uint64_t* b, uint32_t mask) {
+  T x[kWarpLanes], y[kWarpLanes], r[kWarpLanes];
+  load(x, a);
+  load(y, b);
+  // d may alias a source: every lane is computed before any is stored.
+  switch (op) {
+    case WarpFloatOp::Add: for (int l = 0; l < kWarpLanes; ++l) r[l] = x[l] + y[l]; break;
+    case WarpFloatOp::Sub: for (int l = 0; l < kWarpLanes; ++l) r[l] = x[l] - y[l]; break;
+    case WarpFloatOp::Mul: for (int l = 0; l < kWarpLanes; ++l) r[l] = x[l] * y[l]; break;
+    case WarpFloatOp::Div: for (int l = 0; l < kWarpLanes; ++l) r[l] = x[l] / y[l]; break;
+  }
+  if constexpr (sizeof(T) == 8) {
+    // Two NaN sources: add, sub and mul return the second one's, made quiet (div the first's,
+    // as the host does).
+    if (op != WarpFloatOp::Div)
+      for (int l = 0; l < kWarpLanes; ++l)
+        if (std::isnan(x[l]) && std::isnan(y[l]))
+          r[l] = std::bit_cast<double>(std::bit_cast<uint64_t>(y[l]) | 0x0008000000000000ull);
+  }
+  store_lanes(d, r, mask);
+}
+
+template <class T>
+WARPSIM_ALWAYS_INLINE void fused(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c, T pa, T pc,
+                                 uint32_t mask) {
+  T x[kWarpLanes], y[kWarpLanes], z[kWarpLanes], r[kWarpLanes];
+  load(x, a);
+  load(y, b);
+  load(z, c);
+  for (int l = 0; l < kWarpLanes; ++l) r[l] = std::fma(pa * x[l], y[l], pc * z[l]);
+  store_lanes(d, r, mask);
+}
+
+// One bit per lane: PTX's comparison of x and y (float_compare in semantics_float.cpp).
+template <class T>
+WARPSIM_ALWAYS_INLINE uint32_t compare(Cmp cmp, const uint64_t* a, const uint64_t* b) {
+  T x[kWarpLanes], y[kWarpLanes];
+  load(x, a);
+  load(y, b);
+  uint32_t un[kWarpLanes], r[kWarpLanes];
+  for (int l = 0; l < kWarpLanes; ++l) un[l] = std::isnan(x[l]) || std::isnan(y[l]);
+  switch (cmp) {
+#define WARPSIM_CMP(NAME, EXPR) \
+  case Cmp::NAME: for (int l = 0; l < kWarpLanes; ++l) r[l] = (EXPR); break;
+    WARPSIM_CMP(Eq, !un[l] && x[l] == y[l])
+    WARPSIM_CMP(Ne, !un[l] && x[l] != y[l])
+    WARPSIM_CMP(Lt, !un[l] && x[l] < y[l])
+    WARPSIM_CMP(Le, !un[l] && x[l] <= y[l])
+    WARPSIM_CMP(Gt, !un[l] && x[l] > y[l])
+    WARPSIM_CMP(Ge, !un[l] && x[l] >= y[l])
+    WARPSIM_CMP(Equ, un[l] || x[l] == y[l])
+    WARPSIM_CMP(Neu, un[l] || x[l] != y[l])
+    WARPSIM_CMP(Ltu, un[l] || x[l] < y[l])
+    WARPSIM_CMP(Leu, un[l] || x[l] <= y[l])
+    WARPSIM_CMP(Gtu, un[l] || x[l] > y[l])
+    WARPSIM_CMP(Geu, un[l] || x[l] >= y[l])
+    WARPSIM_CMP(Num, !un[l])
+    WARPSIM_CMP(Nan, un[l])
+#undef WARPSIM_CMP
+    default: return 0;
+  }
+  uint32_t bits = 0;
+  for (int l = 0; l < kWarpLanes; ++l) bits |= r[l] << l;
+  return bits;
+}
+
+}  // namespace
+
+// On CPUs with FMA3 the x86-64-v3 clones (eight f32 lanes an instruction) are chosen when
+// the program loads.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define WARPSIM_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define WARPSIM_VECTOR_CLONES
+#endif
+
+WARPSIM_VECTOR_CLONES
+void fma_f32_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
+  float x[kWarpLanes], y[kWarpLanes], z[kWarpLanes], r[kWarpLanes];
+  narrow(x, a);
+  narrow(y, b);
+  narrow(z, c);
+  for (int l = 0; l < kWarpLanes; ++l) r[l] = std::fma(x[l], y[l], z[l]);
+  store_lanes(d, r, 0xFFFFFFFFu);
+}
+
+WARPSIM_VECTOR_CLONES
+void f32_binary_warp(WarpFloatOp op, uint64_t* d, const uint64_t* a, const uint64_t* b, uint32_t mask) {
+  binary<float>(op, d, a, b, mask);
+}
+WARPSIM_VECTOR_CLONES
+void f64_binary_warp(WarpFloatOp op, uint64_t* d, const uint64_t* a, const uint64_t* b, uint32_t mask) {
+  binary<double>(op, d, a, b, mask);
+}
+WARPSIM_VECTOR_CLONES
+void f32_fma_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c, float pa, float pc,
+                  uint32_t mask) {
+  fused<float>(d, a, b, c, pa, pc, mask);
+}
+WARPSIM_VECTOR_CLONES
+void f64_fma_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c, double pa, double pc,
+                  uint32_t mask) {
+  fused<double>(d, a, b, c, pa, pc, mask);
+}
+
+WARPSIM_VECTOR_CLONES
+uint32_t f32_compare_warp(Cmp cmp, const uint64_t* a, const uint64_t* b) { return compare<float>(cmp, a, b); }
+WARPSIM_VECTOR_CLONES
+uint32_t f64_compare_warp(Cmp cmp, const uint64_t* a, const uint64_t* b) { return compare<double>(cmp, a, b); }
 
 }  // namespace warpsim::isa::detail

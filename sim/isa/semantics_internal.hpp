@@ -41,8 +41,24 @@ ExecFn by_float_type(DType t) {
   }
 }
 
-// d = fma(a, b, c) for the 32 lanes of f32 operands, rounding to nearest (the fast path of
-// fma.rn.f32 on a full warp; semantics_float_warp.cpp). d may be one of the sources.
+// The NaN every f32 instruction of the GPU returns (semantics_float.cpp says which NaNs).
+constexpr uint32_t kCanonicalNanF32 = 0x7FFFFFFFu;
+
+// Vectorised lane loops of float instructions in round-to-nearest without .ftz or .sat
+// (semantics_float_warp.cpp). Each writes the lanes of `mask` (fma_f32_full_warp: all 32)
+// with exactly what semantics_float.cpp's lane loop would, NaNs included; d may be one of
+// the sources.
+enum class WarpFloatOp : uint8_t { Add, Sub, Mul, Div };
 void fma_f32_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c);
+void f32_binary_warp(WarpFloatOp op, uint64_t* d, const uint64_t* a, const uint64_t* b, uint32_t mask);
+void f64_binary_warp(WarpFloatOp op, uint64_t* d, const uint64_t* a, const uint64_t* b, uint32_t mask);
+// d = fma(pa * a, b, pc * c): pa and pc are +1 or -1 (an fma, or a contracted add/sub).
+void f32_fma_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c, float pa, float pc,
+                  uint32_t mask);
+void f64_fma_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c, double pa, double pc,
+                  uint32_t mask);
+// One bit per lane, all 32 lanes: setp's comparison of a and b.
+uint32_t f32_compare_warp(Cmp cmp, const uint64_t* a, const uint64_t* b);
+uint32_t f64_compare_warp(Cmp cmp, const uint64_t* a, const uint64_t* b);
 
 }  // namespace warpsim::isa::detail

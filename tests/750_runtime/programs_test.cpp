@@ -472,6 +472,14 @@ TEST_CASE("programs: a shfl from a lane that does not take part reads 0, as on t
   rttest::check_prints_expected("shfl_inactive");
 }
 
+TEST_CASE("programs: NaN results have the H200's bits (f32: the canonical NaN) and print as it prints them") {
+  REQUIRE_NVCC();
+  // nan_results.expected is an H200's output: 255 f32 and 87 f64 instructions written as
+  // inline PTX, with NaN, infinite and zero sources. A host gives x86's NaNs instead (the
+  // negative default NaN, payloads kept), which printf shows as "-nan".
+  rttest::check_prints_expected("nan_results");
+}
+
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
   REQUIRE_NVCC();
   // graphs.expected is the program's output on an H200: every call's result, the values the
