@@ -159,7 +159,10 @@ bool TextureSampler::read_texel(const TextureObject& t, uint64_t x, uint64_t y, 
   const TexelFormat& f = r.format;
   const uint32_t tb = f.bytes();
   const uint64_t a = r.base + x * tb + y * r.pitch + slice * r.slice;
-  const mem::GlobalMemory::Allocation* al = gm_.find(a, tb);
+  const bool cached = last_ && gm_.releases() == last_releases_ && last_->contains(a, tb);
+  const mem::GlobalMemory::Allocation* al = cached ? last_ : gm_.find(a, tb);
+  last_ = al;
+  last_releases_ = gm_.releases();
   if (!al) {
     err = fmt::format("texture fetch reads {:#x}, which is not allocated device memory (was the memory behind the "
                       "texture object freed?)",
@@ -168,7 +171,9 @@ bool TextureSampler::read_texel(const TextureObject& t, uint64_t x, uint64_t y, 
   }
   if (addr) *addr = a;
   uint8_t bytes[16];
-  gm_.read(*al, a, bytes, tb);
+  using GM = mem::GlobalMemory;
+  if (((a - al->base) & (GM::kPageSize - 1)) + tb <= GM::kPageSize) std::memcpy(bytes, gm_.read_ptr(*al, a), tb);
+  else gm_.read(*al, a, bytes, tb);  // a texel across a page boundary
   const bool normalized = t.read == TexReadMode::NormalizedFloat;
   for (int c = 0; c < 4; ++c) {
     if (c >= f.channels) {  // missing channels read as 0 (measured on an H100)

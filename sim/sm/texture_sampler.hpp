@@ -51,6 +51,10 @@ class TextureSampler {
                        std::string& err) const;
 
   mem::GlobalMemory& gm_;
+  // The allocation of the last texel read (a footprint's and a warp's texels usually share
+  // one), valid while no allocation was released (kernels free device-heap blocks).
+  mutable const mem::GlobalMemory::Allocation* last_ = nullptr;
+  mutable uint64_t last_releases_ = 0;
 };
 
 }  // namespace warpsim::sm

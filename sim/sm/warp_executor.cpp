@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 
 #include "sim/foundation/error.hpp"
@@ -76,54 +77,65 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
     w.branch_executions.assign(k.num_branches, 0);
     for (const auto& sp : k.specials) {
       uint64_t* r = w.regs + size_t(sp.slot) * isa::kWarpLanes;
-      for (uint32_t lane = 0; lane < isa::kWarpLanes; ++lane) {
-        uint32_t t = first + lane;
-        uint64_t v = 0;
-        switch (sp.which) {
-          case Special::TidX: v = t % bd.x; break;
-          case Special::TidY: v = (t / bd.x) % bd.y; break;
-          case Special::TidZ: v = t / (bd.x * bd.y); break;
-          case Special::NtidX: v = bd.x; break;
-          case Special::NtidY: v = bd.y; break;
-          case Special::NtidZ: v = bd.z; break;
-          case Special::CtaidX: v = b.idx.x; break;
-          case Special::CtaidY: v = b.idx.y; break;
-          case Special::CtaidZ: v = b.idx.z; break;
-          case Special::NctaidX: v = g.x; break;
-          case Special::NctaidY: v = g.y; break;
-          case Special::NctaidZ: v = g.z; break;
-          case Special::LaneId: v = lane; break;
-          case Special::WarpId: v = wi; break;
-          case Special::NWarpId: v = nw; break;
-          case Special::SmId: v = sm_id; break;
-          case Special::NSmId: v = ctx_.num_sms; break;
-          case Special::GridId: v = 1; break;
-          case Special::LanemaskEq: v = 1u << lane; break;
-          case Special::LanemaskLt: v = (1u << lane) - 1; break;
-          case Special::LanemaskLe: v = lane == 31 ? 0xFFFFFFFFu : (2u << lane) - 1; break;
-          case Special::LanemaskGt: v = lane == 31 ? 0u : ~((2u << lane) - 1); break;
-          case Special::LanemaskGe: v = ~((1u << lane) - 1); break;
-          case Special::EnvReg: v = 0; break;
-          case Special::EnvReg1: v = ctx_.grid_workspace >> 32; break;
-          case Special::EnvReg2: v = ctx_.grid_workspace & 0xFFFFFFFFu; break;
-          case Special::ClusterCtaidX: v = b.idx.x % cd.x; break;
-          case Special::ClusterCtaidY: v = b.idx.y % cd.y; break;
-          case Special::ClusterCtaidZ: v = b.idx.z % cd.z; break;
-          case Special::ClusterNctaidX: v = cd.x; break;
-          case Special::ClusterNctaidY: v = cd.y; break;
-          case Special::ClusterNctaidZ: v = cd.z; break;
-          case Special::ClusterIdX: v = b.idx.x / cd.x; break;
-          case Special::ClusterIdY: v = b.idx.y / cd.y; break;
-          case Special::ClusterIdZ: v = b.idx.z / cd.z; break;
-          case Special::NclusterIdX: v = g.x / cd.x; break;
-          case Special::NclusterIdY: v = g.y / cd.y; break;
-          case Special::NclusterIdZ: v = g.z / cd.z; break;
-          case Special::ClusterCtaRank: v = rank; break;
-          case Special::ClusterNctaRank: v = cd.count(); break;
-          case Special::IsExplicitCluster: v = ctx_.explicit_cluster ? 1 : 0; break;
-        }
-        r[lane] = v;
+      // The registers that differ between lanes, each in a loop of its own; the rest are
+      // one value for the warp (a switch per lane was most of a small block's start).
+      switch (sp.which) {
+        case Special::TidX: for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = (first + l) % bd.x; continue;
+        case Special::TidY:
+          for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = ((first + l) / bd.x) % bd.y;
+          continue;
+        case Special::TidZ:
+          for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = (first + l) / (bd.x * bd.y);
+          continue;
+        case Special::LaneId: for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = l; continue;
+        case Special::LanemaskEq: for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = 1u << l; continue;
+        case Special::LanemaskLt: for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = (1u << l) - 1; continue;
+        case Special::LanemaskLe:
+          for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = l == 31 ? 0xFFFFFFFFu : (2u << l) - 1;
+          continue;
+        case Special::LanemaskGt:
+          for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = l == 31 ? 0u : ~((2u << l) - 1);
+          continue;
+        case Special::LanemaskGe: for (uint32_t l = 0; l < isa::kWarpLanes; ++l) r[l] = ~((1u << l) - 1); continue;
+        default: break;
       }
+      uint64_t v = 0;
+      switch (sp.which) {
+        case Special::NtidX: v = bd.x; break;
+        case Special::NtidY: v = bd.y; break;
+        case Special::NtidZ: v = bd.z; break;
+        case Special::CtaidX: v = b.idx.x; break;
+        case Special::CtaidY: v = b.idx.y; break;
+        case Special::CtaidZ: v = b.idx.z; break;
+        case Special::NctaidX: v = g.x; break;
+        case Special::NctaidY: v = g.y; break;
+        case Special::NctaidZ: v = g.z; break;
+        case Special::WarpId: v = wi; break;
+        case Special::NWarpId: v = nw; break;
+        case Special::SmId: v = sm_id; break;
+        case Special::NSmId: v = ctx_.num_sms; break;
+        case Special::GridId: v = 1; break;
+        case Special::EnvReg: v = 0; break;
+        case Special::EnvReg1: v = ctx_.grid_workspace >> 32; break;
+        case Special::EnvReg2: v = ctx_.grid_workspace & 0xFFFFFFFFu; break;
+        case Special::ClusterCtaidX: v = b.idx.x % cd.x; break;
+        case Special::ClusterCtaidY: v = b.idx.y % cd.y; break;
+        case Special::ClusterCtaidZ: v = b.idx.z % cd.z; break;
+        case Special::ClusterNctaidX: v = cd.x; break;
+        case Special::ClusterNctaidY: v = cd.y; break;
+        case Special::ClusterNctaidZ: v = cd.z; break;
+        case Special::ClusterIdX: v = b.idx.x / cd.x; break;
+        case Special::ClusterIdY: v = b.idx.y / cd.y; break;
+        case Special::ClusterIdZ: v = b.idx.z / cd.z; break;
+        case Special::NclusterIdX: v = g.x / cd.x; break;
+        case Special::NclusterIdY: v = g.y / cd.y; break;
+        case Special::NclusterIdZ: v = g.z / cd.z; break;
+        case Special::ClusterCtaRank: v = rank; break;
+        case Special::ClusterNctaRank: v = cd.count(); break;
+        case Special::IsExplicitCluster: v = ctx_.explicit_cluster ? 1 : 0; break;
+        default: break;  // the lane-dependent ones, above
+      }
+      std::fill(r, r + isa::kWarpLanes, v);
     }
   }
 }

@@ -245,12 +245,10 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     if (one_alloc && ((lo - al->base) >> GM::kPageBits) == ((hi - al->base + span - 1) >> GM::kPageBits)) {
       if (is_load) {
         const uint8_t* p = gm.read_ptr(*al, lo);
-        if (nv == 1) {
-          if (uint64_t* d = val[0])
-            exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo), sgn); });
-        } else {
-          exec::for_lanes(gmask, [&](int l) { move(const_cast<uint8_t*>(p + (addr[l] - lo)), l); });
-        }
+        // Element by element (loads do not conflict; stores below keep lane order).
+        for (int e = 0; e < nv; ++e)
+          if (uint64_t* d = val[e])
+            exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo) + e * EB, sgn); });
       } else {
         if (write_guard_) write_guard_->before_write(const_cast<GM::Allocation&>(*al), lo);
         uint8_t* p = gm.write_ptr(const_cast<GM::Allocation&>(*al), lo);
@@ -333,6 +331,10 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     } else if (nv == 1 && !is_load) {
       const uint64_t* v = val[0];
       exec::for_lanes(smask, [&](int l) { write_elem<EB>(sh + addr[l], v[l]); });
+    } else if (is_load) {  // a vector load, element by element
+      for (int e = 0; e < nv; ++e)
+        if (uint64_t* d = val[e])
+          exec::for_lanes(smask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l] + e * EB, sgn); });
     } else {
       exec::for_lanes(smask, [&](int l) { move(sh + addr[l], l); });
     }
