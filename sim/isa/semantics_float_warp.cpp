@@ -1,4 +1,4 @@
-// Full-warp fast paths of float instructions in round-to-nearest, in a file of their own:
+// Vectorised lane loops of float instructions in round-to-nearest, in a file of their own:
 // semantics_float.cpp is compiled with -frounding-math (its directed-rounding
 // instructions change the FPU's mode), which keeps GCC from vectorising these loops. They
 // run only while the mode is round-to-nearest.
