@@ -13,7 +13,8 @@ inline uint16_t to_half(double d) {
   const uint16_t sign = static_cast<uint16_t>((x >> 48) & 0x8000);
   const int exp = static_cast<int>((x >> 52) & 0x7FF);
   uint64_t mant = x & ((uint64_t(1) << 52) - 1);
-  if (exp == 0x7FF) return sign | 0x7C00 | (mant ? 0x200 : 0);  // inf, or a quiet NaN
+  // inf, or a quiet NaN keeping the payload's high bits (an H200's cvt.rn.f16.f64)
+  if (exp == 0x7FF) return sign | 0x7C00 | (mant ? 0x200 | static_cast<uint16_t>(mant >> 42) : 0);
   int e = exp - 1023 + 15;                                        // biased half exponent
   if (e >= 31) return sign | 0x7C00;
   int shift = 42;  // 52 - 10 mantissa bits
@@ -32,10 +33,9 @@ inline uint16_t to_half(double d) {
 
 inline double from_half(uint16_t h) {
   const int exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
-  if (exp == 31) {
-    const double v = mant ? std::nan("") : INFINITY;
-    return (h & 0x8000) ? -v : v;
-  }
+  if (exp == 31 && mant)  // a quiet NaN with the payload and sign (an H200's cvt.f64.f16)
+    return std::bit_cast<double>((uint64_t(h & 0x8000) << 48) | 0x7FF8000000000000ull | (uint64_t(mant) << 42));
+  if (exp == 31) return (h & 0x8000) ? -INFINITY : INFINITY;
   // Every binary16 value is a double exactly: its mantissa and exponent move over, rebiased
   // (a subnormal half is mant x 2^-24, a normal double).
   if (exp == 0) {

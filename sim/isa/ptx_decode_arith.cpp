@@ -16,8 +16,9 @@ void Decoder::binary() {
   in_.ftz = md_.ftz;
   in_.sat = md_.sat;
   bool logic = in_.op == Op::And || in_.op == Op::Or || in_.op == Op::Xor;
-  if (in_.sat && !((in_.op == Op::Add || in_.op == Op::Sub) && (t == DType::S32 || t == DType::F32)))
-    malformed(fmt::format(".sat on {} applies to .s32 and .f32 add/sub", base_));
+  const bool sat_float = t == DType::F32 || t == DType::F16 || t == DType::F16x2;
+  if (in_.sat && !((in_.op == Op::Add || in_.op == Op::Sub) && (t == DType::S32 || sat_float)))
+    malformed(fmt::format(".sat on {} applies to .s32, .f32, .f16 and .f16x2 add/sub", base_));
   if (t == DType::Pred) {
     if (!logic) malformed(fmt::format("{}.pred is not an instruction", base_));
     set(kD0, pdst(ops_[0]));
@@ -34,7 +35,8 @@ void Decoder::binary() {
 }
 
 // The width and saturation forms PTX defines: .wide on 16/32-bit integers (never for
-// mul24/mad24, which take .lo/.hi), .sat on f32, and on the .hi.s32 forms of mad/mad24.
+// mul24/mad24, which take .lo/.hi), .sat on f32, f16 and f16x2, and on the .hi.s32 forms
+// of mad/mad24.
 void Decoder::check_width_and_sat(DType t, bool is_mad) {
   const bool is24 = base_ == "mul24" || base_ == "mad24";
   if (is24 && !(t == DType::S32 || t == DType::U32)) malformed(fmt::format("{} takes .s32 or .u32", base_));
@@ -43,8 +45,9 @@ void Decoder::check_width_and_sat(DType t, bool is_mad) {
     malformed(fmt::format("{}.wide takes 16- or 32-bit types", base_));
   if (in_.width != Width::None && is_float(t)) malformed(fmt::format("{}.{} is integer-only", base_,
                                                                       in_.width == Width::Hi ? "hi" : in_.width == Width::Lo ? "lo" : "wide"));
-  if (in_.sat && !(t == DType::F32 || (is_mad && in_.width == Width::Hi && t == DType::S32)))
-    malformed(fmt::format(".sat on {} applies to .f32{}", base_, is_mad ? " and .hi.s32" : ""));
+  const bool sat_float = t == DType::F32 || t == DType::F16 || t == DType::F16x2;
+  if (in_.sat && !(sat_float || (is_mad && in_.width == Width::Hi && t == DType::S32)))
+    malformed(fmt::format(".sat on {} applies to .f32, .f16, .f16x2{}", base_, is_mad ? " and .hi.s32" : ""));
 }
 
 void Decoder::mul() {

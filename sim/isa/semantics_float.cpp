@@ -60,7 +60,7 @@ inline T saturate(T x, bool on) {
 // Every f32 instruction returns the canonical NaN 0x7FFFFFFF, whatever its sources. f64
 // instructions return a NaN source made quiet, or the default NaN 0xFFF8... for an invalid
 // operation, as the host's do; with two NaN sources add, sub, mul, min and max return the
-// second one's (the host's, and div's, the first one's).
+// second one's (the host's, and div's, the first one's), and fma b's, else c's, else a's.
 template <class T>
 inline T quiet(T x) {
   if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(std::bit_cast<uint32_t>(x) | 0x00400000u);
@@ -71,6 +71,17 @@ inline T f32_canonical(T r) {
   if constexpr (std::is_same_v<T, float>)
     if (std::isnan(r)) return std::bit_cast<float>(kCanonicalNanF32);
   return r;
+}
+// r = fma(a, b, c): f64 with NaN sources returns b's, else c's, else a's, made quiet.
+template <class T>
+inline T fma_nan_result(T r, T a, T b, T c) {
+  if constexpr (std::is_same_v<T, float>) {
+    return f32_canonical(r);
+  } else {
+    if (std::isnan(b)) return quiet(b);
+    if (std::isnan(c)) return quiet(c);
+    return std::isnan(a) ? quiet(a) : r;
+  }
 }
 // r = x op y: the NaN the GPU returns instead of the host's.
 template <class T, bool kSecondNanWins>
@@ -167,7 +178,8 @@ struct FmaK {
     const T pa = (in.fused & kFusedNegProduct) ? T(-1) : T(1);
     const T pc = (in.fused & kFusedNegAddend) ? T(-1) : T(1);
     for_lanes(m, [&](int l) {
-      T r = f32_canonical(std::fma(pa * ftz(get<T>(a[l]), z), ftz(get<T>(b[l]), z), pc * ftz(get<T>(cc[l]), z)));
+      const T x = ftz(get<T>(a[l]), z), y = ftz(get<T>(b[l]), z), w = ftz(get<T>(cc[l]), z);
+      T r = fma_nan_result(std::fma(pa * x, y, pc * w), x, y, w);
       d[l] = put<T>(saturate(ftz(r, z), s));
     });
   }

@@ -86,6 +86,14 @@ WARPSIM_ALWAYS_INLINE void fused(uint64_t* d, const uint64_t* a, const uint64_t*
   load(y, b);
   load(z, c);
   for (int l = 0; l < kWarpLanes; ++l) r[l] = std::fma(pa * x[l], y[l], pc * z[l]);
+  if constexpr (sizeof(T) == 8) {
+    // NaN sources: b's, else c's, else a's, made quiet (fma_nan_result).
+    constexpr uint64_t kQuiet = 0x0008000000000000ull;
+    for (int l = 0; l < kWarpLanes; ++l) {
+      const T n = std::isnan(y[l]) ? y[l] : std::isnan(z[l]) ? z[l] : x[l];
+      if (std::isnan(n)) r[l] = std::bit_cast<double>(std::bit_cast<uint64_t>(n) | kQuiet);
+    }
+  }
   store_lanes(d, r, mask);
 }
 

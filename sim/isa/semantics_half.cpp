@@ -28,6 +28,7 @@ uint16_t half_op(const Instr& in, uint16_t a, uint16_t b, uint16_t c, F f) {
   }
   double r = f(from_half(a), from_half(b), from_half(c));
   if (in.sat) r = std::isnan(r) ? 0.0 : std::fmin(std::fmax(r, 0.0), 1.0);
+  if (std::isnan(r)) return kCanonicalNanF16;
   uint16_t h = to_half(r);
   if (in.ftz && is_subnormal_half(h)) h &= 0x8000;
   return h;
@@ -59,14 +60,22 @@ void hfma(ExecCtx& c, const Instr& in, uint32_t m) {
 void hmin(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](double a, double b, double) { return std::fmin(a, b); }); }
 void hmax(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](double a, double b, double) { return std::fmax(a, b); }); }
 
-// neg and abs flip or clear the sign bit of each half (NaNs included), as the hardware does.
+// neg and abs flip or clear the sign bit of each half; a NaN half gives the canonical NaN
+// (as an H200 does: nan_results_half.cu).
 template <bool Abs>
 void hsign(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   uint64_t* d = exec::dst(c, in.d[0]);
-  const uint64_t sign = in.type == DType::F16x2 ? 0x80008000u : 0x8000u;
-  const uint64_t width = in.type == DType::F16x2 ? 0xFFFFFFFFu : 0xFFFFu;
-  for_lanes(m, [&](int l) { d[l] = (Abs ? a[l] & ~sign : a[l] ^ sign) & width; });
+  const int halves = in.type == DType::F16x2 ? 2 : 1;
+  for_lanes(m, [&](int l) {
+    uint64_t r = 0;
+    for (int i = 0; i < halves; ++i) {
+      const uint16_t h = static_cast<uint16_t>(a[l] >> (16 * i));
+      const uint16_t v = (h & 0x7C00) == 0x7C00 && (h & 0x3FF) ? kCanonicalNanF16 : Abs ? h & 0x7FFF : h ^ 0x8000;
+      r |= uint64_t(v) << (16 * i);
+    }
+    d[l] = r;
+  });
 }
 
 // cvt between .f16/.bf16 and .f32/.f64.
@@ -75,6 +84,23 @@ void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
   uint64_t* d = exec::dst(c, in.d[0]);
   for_lanes(m, [&](int l) {
     const uint64_t v = a[l];
+    // NaNs as an H200 converts them (nan_results_half.cu): f16 -> f32 and f32 -> f16/bf16 give
+    // the canonical NaN; bf16 -> f32 moves the bits as they are; f16 <-> f64 keep the payload
+    // (half_bits.hpp).
+    const bool f16_nan = in.stype == DType::F16 && (v & 0x7C00) == 0x7C00 && (v & 0x3FF);
+    const bool f32_nan = in.stype == DType::F32 && std::isnan(std::bit_cast<float>(static_cast<uint32_t>(v)));
+    if (f16_nan && in.type == DType::F32) {
+      d[l] = kCanonicalNanF32;
+      return;
+    }
+    if (f32_nan && (in.type == DType::F16 || in.type == DType::BF16)) {
+      d[l] = kCanonicalNanF16;
+      return;
+    }
+    if (in.stype == DType::BF16 && in.type == DType::F32) {
+      d[l] = (v & 0xFFFF) << 16;
+      return;
+    }
     double x;
     switch (in.stype) {
       case DType::F16: x = from_half(static_cast<uint16_t>(v)); break;

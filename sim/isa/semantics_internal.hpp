@@ -43,6 +43,8 @@ ExecFn by_float_type(DType t) {
 
 // The NaN every f32 instruction of the GPU returns (semantics_float.cpp says which NaNs).
 constexpr uint32_t kCanonicalNanF32 = 0x7FFFFFFFu;
+// And every f16/bf16 instruction's (.f16x2: in each half), and a conversion's to f16 or bf16.
+constexpr uint16_t kCanonicalNanF16 = 0x7FFF;
 
 // Vectorised lane loops of float instructions in round-to-nearest without .ftz or .sat
 // (semantics_float_warp.cpp). Each writes the lanes of `mask` (fma_f32_full_warp: all 32)

@@ -139,17 +139,18 @@ TEST_CASE("width and saturation modifiers PTX does not define are parse errors, 
   CHECK(ptx_error(kernel_line("mad24.lo.s16 %r1, %r1, %r2, %r3;")) ==
         "t.ptx:10:1: parse error: mad24 takes .s32 or .u32");
   CHECK(ptx_error(kernel_line("add.sat.u32 %r1, %r2, %r3;")) ==
-        "t.ptx:10:1: parse error: .sat on add applies to .s32 and .f32 add/sub");
+        "t.ptx:10:1: parse error: .sat on add applies to .s32, .f32, .f16 and .f16x2 add/sub");
   CHECK(ptx_error(kernel_line("min.sat.s32 %r1, %r2, %r3;")) ==
-        "t.ptx:10:1: parse error: .sat on min applies to .s32 and .f32 add/sub");
+        "t.ptx:10:1: parse error: .sat on min applies to .s32, .f32, .f16 and .f16x2 add/sub");
   CHECK(ptx_error(kernel_line("mad.lo.sat.s32 %r1, %r2, %r3, %r1;")) ==
-        "t.ptx:10:1: parse error: .sat on mad applies to .f32 and .hi.s32");
+        "t.ptx:10:1: parse error: .sat on mad applies to .f32, .f16, .f16x2 and .hi.s32");
   CHECK(ptx_error(kernel_line("mul.hi.f32 %f1, %f2, %f3;")) == "t.ptx:10:1: parse error: mul.hi is integer-only");
   // The defined forms load.
   for (const char* ok : {"mad.wide.s32 %rd1, %r1, %r2, %rd1;", "mul.wide.u16 %r1, %r2, %r3;", "mad24.hi.sat.s32 %r1, %r1, %r2, %r3;",
                          "mul24.lo.u32 %r1, %r2, %r3;", "add.sat.s32 %r1, %r2, %r3;", "sub.sat.f32 %f1, %f2, %f3;",
                          "mad.hi.sat.s32 %r1, %r1, %r2, %r3;", "mad.rn.sat.f32 %f1, %f2, %f3, %f1;", "mul.sat.f32 %f1, %f2, %f3;",
-                         "fma.rn.sat.f32 %f1, %f2, %f3, %f1;", "mul.rn.f64 %rd1, %rd2, %rd3;"}) {
+                         "fma.rn.sat.f32 %f1, %f2, %f3, %f1;", "mul.rn.f64 %rd1, %rd2, %rd3;",
+                         "add.sat.f16x2 %r1, %r2, %r3;", "fma.rn.sat.f16x2 %r1, %r2, %r3, %r1;"}) {
     INFO(ok);
     CHECK(ptx_error(kernel_line(ok)) == "");
   }

@@ -478,6 +478,11 @@ TEST_CASE("programs: NaN results have the H200's bits (f32: the canonical NaN) a
   // inline PTX, with NaN, infinite and zero sources. A host gives x86's NaNs instead (the
   // negative default NaN, payloads kept), which printf shows as "-nan".
   rttest::check_prints_expected("nan_results");
+  // nan_results_half.expected: f16/f16x2 arithmetic, conversions between the 16-bit formats
+  // and f32/f64, and f64 fma with several NaN sources, on an H200.
+  rttest::check_prints_expected("nan_results_half", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100",
+                                 "--functional --no-summary --config h100 --threads 2"});
 }
 
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
