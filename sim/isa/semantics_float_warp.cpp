@@ -24,7 +24,7 @@ namespace {
 // canonical NaN of every f32 instruction), the rest kept.
 WARPSIM_ALWAYS_INLINE void store_lanes(uint64_t* d, const float* r, uint32_t mask) {
   uint32_t bits[kWarpLanes];
-  for (int l = 0; l < kWarpLanes; ++l) bits[l] = std::isnan(r[l]) ? kCanonicalNanF32 : std::bit_cast<uint32_t>(r[l]);
+  for (int l = 0; l < kWarpLanes; ++l) bits[l] = std::bit_cast<uint32_t>(f32_canonical(r[l]));
   if (mask == 0xFFFFFFFFu) {
     for (int l = 0; l < kWarpLanes; ++l) d[l] = bits[l];
   } else {
@@ -68,12 +68,9 @@ WARPSIM_ALWAYS_INLINE void binary(WarpFloatOp op, uint64_t* d, const uint64_t* a
     case WarpFloatOp::Div: for (int l = 0; l < kWarpLanes; ++l) r[l] = x[l] / y[l]; break;
   }
   if constexpr (sizeof(T) == 8) {
-    // Two NaN sources: add, sub and mul return the second one's, made quiet (div the first's,
-    // as the host does).
+    // f64 with two NaN sources (nan_result; f32 NaNs are made canonical as they are stored).
     if (op != WarpFloatOp::Div)
-      for (int l = 0; l < kWarpLanes; ++l)
-        if (std::isnan(x[l]) && std::isnan(y[l]))
-          r[l] = std::bit_cast<double>(std::bit_cast<uint64_t>(y[l]) | 0x0008000000000000ull);
+      for (int l = 0; l < kWarpLanes; ++l) r[l] = nan_result<T, true>(r[l], x[l], y[l]);
   }
   store_lanes(d, r, mask);
 }
@@ -86,14 +83,8 @@ WARPSIM_ALWAYS_INLINE void fused(uint64_t* d, const uint64_t* a, const uint64_t*
   load(y, b);
   load(z, c);
   for (int l = 0; l < kWarpLanes; ++l) r[l] = std::fma(pa * x[l], y[l], pc * z[l]);
-  if constexpr (sizeof(T) == 8) {
-    // NaN sources: b's, else c's, else a's, made quiet (fma_nan_result).
-    constexpr uint64_t kQuiet = 0x0008000000000000ull;
-    for (int l = 0; l < kWarpLanes; ++l) {
-      const T n = std::isnan(y[l]) ? y[l] : std::isnan(z[l]) ? z[l] : x[l];
-      if (std::isnan(n)) r[l] = std::bit_cast<double>(std::bit_cast<uint64_t>(n) | kQuiet);
-    }
-  }
+  if constexpr (sizeof(T) == 8)  // f64 NaN sources (f32 NaNs are made canonical as they are stored)
+    for (int l = 0; l < kWarpLanes; ++l) r[l] = fma_nan_result(r[l], x[l], y[l], z[l]);
   store_lanes(d, r, mask);
 }
 

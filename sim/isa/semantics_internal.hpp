@@ -1,7 +1,10 @@
 // Lookup of semantics functions by instruction, split by family. Each returns nullptr
 // when the instruction is not of its family or the type combination is unsupported.
 #pragma once
+#include <bit>
+#include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "sim/isa/semantics.hpp"
 
@@ -45,6 +48,41 @@ ExecFn by_float_type(DType t) {
 constexpr uint32_t kCanonicalNanF32 = 0x7FFFFFFFu;
 // And every f16/bf16 instruction's (.f16x2: in each half), and a conversion's to f16 or bf16.
 constexpr uint16_t kCanonicalNanF16 = 0x7FFF;
+
+// NaN results as an H200 gives them (measured: tests/750_runtime/programs/nan_results.cu).
+// Every f32 instruction returns the canonical NaN 0x7FFFFFFF, whatever its sources. f64
+// instructions return a NaN source made quiet, or the default NaN 0xFFF8... for an invalid
+// operation, as the host's do; with two NaN sources add, sub, mul, min and max return the
+// second one's (the host's, and div's, the first one's), and fma b's, else c's, else a's.
+template <class T>
+inline T quiet(T x) {
+  if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(std::bit_cast<uint32_t>(x) | 0x00400000u);
+  else return std::bit_cast<double>(std::bit_cast<uint64_t>(x) | 0x0008000000000000ull);
+}
+template <class T>
+inline T f32_canonical(T r) {
+  if constexpr (std::is_same_v<T, float>)
+    if (std::isnan(r)) return std::bit_cast<float>(kCanonicalNanF32);
+  return r;
+}
+// r = fma(a, b, c): f64 with NaN sources returns b's, else c's, else a's, made quiet.
+template <class T>
+inline T fma_nan_result(T r, T a, T b, T c) {
+  if constexpr (std::is_same_v<T, float>) {
+    return f32_canonical(r);
+  } else {
+    if (std::isnan(b)) return quiet(b);
+    if (std::isnan(c)) return quiet(c);
+    return std::isnan(a) ? quiet(a) : r;
+  }
+}
+// r = x op y: the NaN the GPU returns instead of the host's.
+template <class T, bool kSecondNanWins>
+inline T nan_result(T r, T x, T y) {
+  if constexpr (std::is_same_v<T, float>) return f32_canonical(r);
+  else if constexpr (kSecondNanWins) return std::isnan(x) && std::isnan(y) ? quiet(y) : r;
+  else return r;
+}
 
 // Vectorised lane loops of float instructions in round-to-nearest without .ftz or .sat
 // (semantics_float_warp.cpp). Each writes the lanes of `mask` (fma_f32_full_warp: all 32)

@@ -171,9 +171,7 @@ bool TextureSampler::read_texel(const TextureObject& t, uint64_t x, uint64_t y, 
   }
   if (addr) *addr = a;
   uint8_t bytes[16];
-  using GM = mem::GlobalMemory;
-  if (((a - al->base) & (GM::kPageSize - 1)) + tb <= GM::kPageSize) std::memcpy(bytes, gm_.read_ptr(*al, a), tb);
-  else gm_.read(*al, a, bytes, tb);  // a texel across a page boundary
+  gm_.read(*al, a, bytes, tb);
   const bool normalized = t.read == TexReadMode::NormalizedFloat;
   for (int c = 0; c < 4; ++c) {
     if (c >= f.channels) {  // missing channels read as 0 (measured on an H100)
