@@ -27,6 +27,10 @@ struct WarpMemAccess {
   // within the block's shared memory for shared (with a cluster rank above
   // isa::kClusterRankShift for distributed shared memory), per-thread offset for local.
   std::array<uint64_t, 32> addr{};
+  // Shared, a full warp: a number that the executor gives every access whose lanes sit at
+  // the same offsets from lane 0 (sm/shared_access_plan.hpp), so that a consumer fed by that
+  // one executor may reuse what it derived from the offsets; 0: none (compare them).
+  uint64_t pattern = 0;
 
   uint32_t bytes_per_lane() const { return uint32_t(elem_bytes) * vec; }
 
@@ -42,6 +46,7 @@ struct WarpMemAccess {
     texture = tex;
     cluster_remote = 0;
     mask = lanes;
+    pattern = 0;
   }
 };
 

@@ -125,7 +125,8 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
   bool hit = memo_ok && memo->valid && memo->mask == a.mask && memo->kind == uint8_t(a.kind) &&
              memo->bytes == a.bytes_per_lane();
   const uint64_t base = a.addr[first];
-  if (hit) {
+  // Equal pattern numbers (one executor feeds this counter) mean equal offsets.
+  if (hit && !(a.pattern != 0 && memo->pattern == a.pattern)) {
     if (a.mask == 0xFFFFFFFFu) {
       hit = full_warp_deltas_equal(memo->delta, a.addr.data(), base);
     } else {
@@ -140,6 +141,7 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
   }
   uint32_t degree;
   if (hit) {
+    memo->pattern = a.pattern;
     passes = memo->passes;
     conflicts = memo->conflicts;
     degree = memo->degree;
@@ -153,6 +155,7 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
       memo->mask = a.mask;
       memo->kind = uint8_t(a.kind);
       memo->bytes = uint8_t(a.bytes_per_lane());
+      memo->pattern = a.pattern;
       for (uint32_t m = a.mask; m; m &= m - 1) {
         int l = std::countr_zero(m);
         memo->delta[l] = int64_t(a.addr[l] - base);

@@ -110,6 +110,7 @@ class MemoryCounter final : public MemoryObserver {
     uint32_t mask = 0;
     uint8_t kind = 0, bytes = 0;
     int64_t delta[32] = {};
+    uint64_t pattern = 0;  // the access's WarpMemAccess::pattern (0: none)
     uint32_t passes = 0, conflicts = 0, degree = 0;
   };
   std::vector<SharedMemo> shared_memo_;

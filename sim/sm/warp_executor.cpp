@@ -15,6 +15,7 @@ using isa::Special;
 
 WarpExecutor::WarpExecutor(const LaunchContext& ctx, LaunchStats& stats) : ctx_(ctx), stats_(stats) {
   stats_.per_pc.resize(ctx_.kernel->code.size());
+  shared_plan_index_.assign(ctx_.kernel->code.size(), UINT32_MAX);
   stats_.exec.round_robin_sm_instructions.assign(std::max<uint32_t>(1, ctx_.num_sms), 0);
 }
 
@@ -176,7 +177,7 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
     return r;
   }
   // The commonest memory access, straight to its fast path (what load_store would call).
-  if (exec && in.space == isa::Space::Shared && (in.op == Op::Ld || in.op == Op::St) && in.vec == 1 &&
+  if (exec && in.space == isa::Space::Shared && (in.op == Op::Ld || in.op == Op::St) &&
       shared_fast(w, in, exec, r)) {
     st.top().pc = static_cast<int32_t>(pc + 1);
     return r;

@@ -21,6 +21,7 @@
 #include "sim/memory/page_snapshot.hpp"
 #include "sim/sm/cluster_state.hpp"
 #include "sim/sm/device_work.hpp"
+#include "sim/sm/shared_access_plan.hpp"
 #include "sim/sm/texture_objects.hpp"
 #include "sim/sm/warp.hpp"
 
@@ -121,8 +122,12 @@ class WarpExecutor {
   // nothing done (warp_shared_ops.cpp).
   template <int EB>
   bool shared_scalar(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
-  // shared_scalar for the instruction's element size; false where it leaves the access to
-  // load_store_sized (other sizes, a fault).
+  // ld.shared.v2/.v4 and st.shared.v2/.v4 of a full warp in bounds and aligned; false: not
+  // that case, nothing done.
+  template <int EB>
+  bool shared_vector(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
+  // shared_scalar (one element) or shared_vector for the instruction's element size; false
+  // where it leaves the access to load_store_sized (other sizes, a fault).
   bool shared_fast(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
   void atomic(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   // tex, tld4, suld, sust through the launch's texture/surface objects (warp_texture_ops.cpp).
@@ -216,6 +221,16 @@ class WarpExecutor {
   const mem::GlobalMemory::Allocation* last_alloc_ = nullptr;
   uint64_t last_alloc_releases_ = 0;  // GlobalMemory::releases() when last_alloc_ was found
   mem::WriteGuard* write_guard_ = nullptr;
+  // shared_scalar's and shared_vector's plans: an index into shared_plans_ per pc (UINT32_MAX: none yet; sized
+  // with the code), and the last pattern number given.
+  SharedAccessPlan& shared_plan(uint32_t pc) {
+    const uint32_t i = shared_plan_index_[pc];
+    return i != UINT32_MAX ? shared_plans_[i] : new_shared_plan(pc);
+  }
+  __attribute__((noinline)) SharedAccessPlan& new_shared_plan(uint32_t pc);
+  std::vector<uint32_t> shared_plan_index_;
+  std::vector<SharedAccessPlan> shared_plans_;
+  uint64_t last_pattern_ = 0;
   struct PrintfRecord {
     uint32_t block, warp, call, lane;
     std::string text;

@@ -93,6 +93,15 @@ void WarpExecutor::memory_op(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
 
 
 bool WarpExecutor::shared_fast(Warp& w, const Instr& in, uint32_t mask, StepResult& r) {
+  if (in.vec != 1) {
+    switch (isa::dtype_bytes(in.type)) {
+      case 1: return shared_vector<1>(w, in, mask, r);
+      case 2: return shared_vector<2>(w, in, mask, r);
+      case 4: return shared_vector<4>(w, in, mask, r);
+      case 8: return shared_vector<8>(w, in, mask, r);
+      default: return false;
+    }
+  }
   switch (isa::dtype_bytes(in.type)) {
     case 1: return shared_scalar<1>(w, in, mask, r);
     case 2: return shared_scalar<2>(w, in, mask, r);
@@ -102,8 +111,9 @@ bool WarpExecutor::shared_fast(Warp& w, const Instr& in, uint32_t mask, StepResu
   }
 }
 
-// step() has already offered ld/st.shared of one element to shared_fast: what comes here is
-// everything else, and the shared accesses it left (a fault, a constant source).
+// step() has already offered ld/st.shared to shared_fast: what comes here is everything
+// else, and the shared accesses it left (a fault, a constant source, a partial warp's
+// vector).
 void WarpExecutor::load_store(Warp& w, const Instr& in, uint32_t pc, uint32_t mask, StepResult& r) {
   switch (isa::dtype_bytes(in.type)) {
     case 1: load_store_sized<1>(w, in, pc, mask, r); break;

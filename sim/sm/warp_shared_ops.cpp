@@ -1,6 +1,7 @@
-// The commonest shared-memory access in one tight function: ld.shared or st.shared (the
-// explicit space, not a generic address) of one 1-, 2-, 4- or 8-byte element per lane, every
-// lane in bounds and aligned. Anything else, a fault included, is left to
+// The commonest shared-memory accesses in tight functions: ld.shared or st.shared (the
+// explicit space, not a generic address) of one 1-, 2-, 4- or 8-byte element per lane, or
+// (a full warp) a vector of them, every lane in bounds and aligned; a full warp's data
+// moved by the plan of its pattern (shared_access_plan.hpp). Anything else, a fault included, is left to
 // load_store_sized (warp_memory_ops.cpp), which produces the same record and counts and
 // names the faulting thread.
 #include "sim/sm/lane_elements.hpp"
@@ -16,19 +17,84 @@ using detail::write_elem;
 
 namespace {
 
-// A full warp's 32-bit shared offsets, base register plus offset wrapped to 32 bits, and
-// the OR of them (it bounds their maximum and shows misalignment). Called for most shared
-// accesses; the x86-64-v3 clone adds four lanes per instruction.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-uint64_t full_warp_offsets(const uint64_t* base, uint64_t off, uint64_t* addr) {
-  uint64_t any = 0;
-  for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = (base[l] + off) & 0xFFFFFFFFull;
-  return any;
+// A plan's runs: loads fill each run's lanes from one element or consecutive ones...
+template <int EB, bool SGN>
+void load_runs(const SharedAccessPlan& p, const uint8_t* sh, const uint64_t* addr, uint64_t* d) {
+  for (int i = 0; i < p.nruns; ++i) {
+    const SharedRun r = p.runs[i];
+    const uint8_t* src = sh + addr[r.first];
+    uint64_t* out = d + r.first;
+    if (r.same_address) {
+      const uint64_t v = read_elem<EB>(src, SGN);
+      for (int k = 0; k < r.count; ++k) out[k] = v;
+    } else {
+      for (int k = 0; k < r.count; ++k) out[k] = read_elem<EB>(src + k * EB, SGN);
+    }
+  }
+}
+
+// ... and stores write them in lane order, a run at one address only its last lane's value
+// (what the lanes one by one would leave: the highest lane's).
+template <int EB>
+void store_runs(const SharedAccessPlan& p, uint8_t* sh, const uint64_t* addr, const uint64_t* v) {
+  for (int i = 0; i < p.nruns; ++i) {
+    const SharedRun r = p.runs[i];
+    uint8_t* dst = sh + addr[r.first];
+    const uint64_t* in = v + r.first;
+    if (r.same_address) {
+      write_elem<EB>(dst, in[r.count - 1]);
+    } else {
+      for (int k = 0; k < r.count; ++k) write_elem<EB>(dst + k * EB, in[k]);
+    }
+  }
+}
+
+// Vector accesses (ld/st.shared.v2/.v4) by runs: element e of the run's k-th lane is at
+// k * span + e * EB from the run's first address (span = EB * elements; a run at one
+// address: k = 0 for every lane). Null value registers are sinks.
+template <int EB>
+void load_vector_runs(const SharedAccessPlan& p, const uint8_t* sh, const uint64_t* addr, int nv,
+                      uint64_t* const* val, bool sgn) {
+  const uint32_t span = uint32_t(EB) * nv;
+  for (int i = 0; i < p.nruns; ++i) {
+    const SharedRun r = p.runs[i];
+    const uint8_t* src = sh + addr[r.first];
+    for (int e = 0; e < nv; ++e) {
+      uint64_t* out = val[e];
+      if (!out) continue;
+      out += r.first;
+      if (r.same_address) {
+        const uint64_t v = read_elem<EB>(src + e * EB, sgn);
+        for (int k = 0; k < r.count; ++k) out[k] = v;
+      } else {
+        for (int k = 0; k < r.count; ++k) out[k] = read_elem<EB>(src + k * span + e * EB, sgn);
+      }
+    }
+  }
+}
+
+template <int EB>
+void store_vector_runs(const SharedAccessPlan& p, uint8_t* sh, const uint64_t* addr, int nv,
+                       const uint64_t* const* val) {
+  const uint32_t span = uint32_t(EB) * nv;
+  for (int i = 0; i < p.nruns; ++i) {
+    const SharedRun r = p.runs[i];
+    uint8_t* dst = sh + addr[r.first];
+    if (r.same_address) {
+      for (int e = 0; e < nv; ++e) write_elem<EB>(dst + e * EB, val[e][r.first + r.count - 1]);
+    } else {
+      for (int k = 0; k < r.count; ++k)
+        for (int e = 0; e < nv; ++e) write_elem<EB>(dst + k * span + e * EB, val[e][r.first + k]);
+    }
+  }
 }
 
 }  // namespace
+
+SharedAccessPlan& WarpExecutor::new_shared_plan(uint32_t pc) {
+  shared_plan_index_[pc] = uint32_t(shared_plans_.size());
+  return shared_plans_.emplace_back();
+}
 
 template <int EB>
 bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepResult& r) {
@@ -41,9 +107,16 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
   uint64_t* const addr = acc.addr.data();
   // Shared offsets are 32-bit; the OR of them bounds their maximum and shows misalignment.
   uint64_t any = 0;
+  // A full warp from a base register: checked against the plan of its last execution here.
+  SharedAccessPlan* plan = nullptr;
+  bool same_plan = false;
   if (mask == 0xFFFFFFFFu) {
     if (ao.has_base) {
-      any = full_warp_offsets(w.regs + size_t(ao.base) * isa::kWarpLanes, off, addr);
+      plan = &shared_plan(r.pc);
+      uint64_t differs = 0;
+      any = full_warp_offsets_against(w.regs + size_t(ao.base) * isa::kWarpLanes, off, plan->delta.data(), addr,
+                                      differs);
+      same_plan = plan->pattern != 0 && differs == 0;
     } else {
       for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = off & 0xFFFFFFFFull;
     }
@@ -59,14 +132,25 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
     exec::for_lanes(mask, [&](int l) { top = std::max(top, addr[l]); });
     if (top + EB > limit) return false;
   }
+  if (plan && !same_plan) {
+    make_shared_plan(addr, EB, *plan);
+    plan->pattern = ++last_pattern_;
+  }
+  const bool runs = plan && plan->nruns != 0;
   uint8_t* const sh = b.shared.data();
   ExecStats& es = stats_.exec;
   if (is_load) {
     uint64_t* d = w.regs + size_t(vo.reg) * isa::kWarpLanes;
     const bool sgn = isa::is_signed(in.type);
-    // A full warp: one plain load and store a lane. Looking for rows or broadcasts to load
-    // four lanes at once cost more in compares than the loads it saved.
-    if (mask == 0xFFFFFFFFu && !sgn) {
+    // A full warp: its runs, or one plain load and store a lane. Looking for rows or
+    // broadcasts every time to load four lanes at once cost more in compares than the
+    // loads it saved; the plan finds them once per pattern.
+    if (runs && EB == 4 && !sgn) {
+      load_runs_u32(*plan, sh, addr, d);
+    } else if (runs) {
+      if (sgn) load_runs<EB, true>(*plan, sh, addr, d);
+      else load_runs<EB, false>(*plan, sh, addr, d);
+    } else if (mask == 0xFFFFFFFFu && !sgn) {
       for (int l = 0; l < isa::kWarpLanes; ++l) d[l] = read_elem<EB>(sh + addr[l], false);
     } else if (sgn) {
       exec::for_lanes(mask, [&](int l) { d[l] = read_elem<EB>(sh + addr[l], true); });
@@ -78,16 +162,84 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
     const uint64_t* v = (vo.kind == isa::Operand::Kind::Const ? ctx_.kernel->consts_bcast.data() : w.regs) +
                         size_t(vo.reg) * isa::kWarpLanes;
     // Lane order: of several lanes storing to one address the highest lane's value stays.
-    exec::for_lanes(mask, [&](int l) { write_elem<EB>(sh + addr[l], v[l]); });
+    if (runs) store_runs<EB>(*plan, sh, addr, v);
+    else exec::for_lanes(mask, [&](int l) { write_elem<EB>(sh + addr[l], v[l]); });
     ++es.shared_store_requests;
   }
   acc.set(Space::Shared, is_load ? mem::AccessKind::Load : mem::AccessKind::Store, EB, 1, mask, in.cache,
           in.is_volatile);
+  if (plan) acc.pattern = plan->pattern;
   ++r.n_accesses;
   r.accesses = accesses_.data();
   return true;
 }
 
+template <int EB>
+bool WarpExecutor::shared_vector(Warp& w, const Instr& in, uint32_t mask, StepResult& r) {
+  const bool is_load = in.op == Op::Ld;
+  const isa::Operand& vo = is_load ? in.d[0] : in.b;
+  const isa::Operand& ao = in.a;
+  const int nv = in.vec;
+  if (mask != 0xFFFFFFFFu || !ao.has_base || vo.kind != isa::Operand::Kind::Vec || nv > 4) return false;
+  const uint32_t span = uint32_t(EB) * nv;
+  mem::WarpMemAccess& acc = accesses_[r.n_accesses];
+  uint64_t* const addr = acc.addr.data();
+  SharedAccessPlan& plan = shared_plan(r.pc);
+  uint64_t differs = 0;
+  const uint64_t any = full_warp_offsets_against(w.regs + size_t(ao.base) * isa::kWarpLanes, uint64_t(ao.offset),
+                                                 plan.delta.data(), addr, differs);
+  // Misaligned, past the block's shared memory or in another block of the cluster: the
+  // general path, which faults or goes there.
+  if (any & (span - 1)) return false;
+  BlockState& b = *w.block;
+  const uint64_t limit = b.shared_bytes;
+  if (any + span > limit) {
+    uint64_t top = 0;
+    for (int l = 0; l < isa::kWarpLanes; ++l) top = std::max(top, addr[l]);
+    if (top + span > limit) return false;
+  }
+  if (plan.pattern == 0 || differs != 0) {
+    make_shared_plan(addr, span, plan);
+    plan.pattern = ++last_pattern_;
+  }
+  const uint64_t* const_base = ctx_.kernel->consts_bcast.data();
+  uint64_t* val[4] = {nullptr, nullptr, nullptr, nullptr};
+  for (int e = 0; e < nv; ++e)
+    if (vo.vec[e] != isa::kSinkSlot)
+      val[e] = const_cast<uint64_t*>((vo.vec_const[e] ? const_base : w.regs) + size_t(vo.vec[e]) * isa::kWarpLanes);
+  uint8_t* const sh = b.shared.data();
+  ExecStats& es = stats_.exec;
+  if (is_load) {
+    const bool sgn = isa::is_signed(in.type);
+    if (plan.nruns) {
+      load_vector_runs<EB>(plan, sh, addr, nv, val, sgn);
+    } else {
+      for (int e = 0; e < nv; ++e)
+        if (uint64_t* d = val[e])
+          for (int l = 0; l < isa::kWarpLanes; ++l) d[l] = read_elem<EB>(sh + addr[l] + e * EB, sgn);
+    }
+    ++es.shared_load_requests;
+  } else {
+    if (plan.nruns) {
+      store_vector_runs<EB>(plan, sh, addr, nv, val);
+    } else {
+      for (int l = 0; l < isa::kWarpLanes; ++l)  // lane order
+        for (int e = 0; e < nv; ++e) write_elem<EB>(sh + addr[l] + e * EB, val[e][l]);
+    }
+    ++es.shared_store_requests;
+  }
+  acc.set(Space::Shared, is_load ? mem::AccessKind::Load : mem::AccessKind::Store, EB, nv, mask, in.cache,
+          in.is_volatile);
+  acc.pattern = plan.pattern;
+  ++r.n_accesses;
+  r.accesses = accesses_.data();
+  return true;
+}
+
+template bool WarpExecutor::shared_vector<1>(Warp&, const Instr&, uint32_t, StepResult&);
+template bool WarpExecutor::shared_vector<2>(Warp&, const Instr&, uint32_t, StepResult&);
+template bool WarpExecutor::shared_vector<4>(Warp&, const Instr&, uint32_t, StepResult&);
+template bool WarpExecutor::shared_vector<8>(Warp&, const Instr&, uint32_t, StepResult&);
 template bool WarpExecutor::shared_scalar<1>(Warp&, const Instr&, uint32_t, StepResult&);
 template bool WarpExecutor::shared_scalar<2>(Warp&, const Instr&, uint32_t, StepResult&);
 template bool WarpExecutor::shared_scalar<4>(Warp&, const Instr&, uint32_t, StepResult&);

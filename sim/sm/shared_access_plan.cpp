@@ -1,0 +1,82 @@
+#include "sim/sm/shared_access_plan.hpp"
+
+#include <cstring>
+
+namespace warpsim::sm {
+
+void make_shared_plan(const uint64_t* addr, uint32_t elem_bytes, SharedAccessPlan& plan) {
+  for (int l = 0; l < 32; ++l) plan.delta[l] = int64_t(addr[l] - addr[0]);
+  int n = 0;
+  for (int l = 0; l < 32;) {
+    if (n == SharedAccessPlan::kMaxRuns) {
+      plan.nruns = 0;
+      return;
+    }
+    const bool same = l + 1 < 32 && addr[l + 1] == addr[l];
+    const uint64_t step = same ? 0 : elem_bytes;
+    int count = 1;
+    while (l + count < 32 && addr[l + count] == addr[l] + step * uint64_t(count)) ++count;
+    plan.runs[n++] = {uint8_t(l), uint8_t(count), same};
+    l += count;
+  }
+  plan.nruns = uint8_t(n);
+}
+
+// Called for most shared accesses; the x86-64-v3 clone handles four lanes per instruction.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+uint64_t full_warp_offsets_against(const uint64_t* __restrict base, uint64_t off, const int64_t* __restrict delta,
+                                   uint64_t* __restrict addr, uint64_t& differs) {
+  const uint64_t a0 = (base[0] + off) & 0xFFFFFFFFull;
+  uint64_t any = 0, diff = 0;
+  for (int l = 0; l < 32; ++l) {
+    const uint64_t a = (base[l] + off) & 0xFFFFFFFFull;
+    addr[l] = a;
+    any |= a;
+    diff |= (a - a0) ^ uint64_t(delta[l]);
+  }
+  differs = diff;
+  return any;
+}
+
+namespace {
+
+// The run loops apart from the plan, with pointers that alias nothing, so that they
+// vectorise (in the x86-64-v3 clone: four lanes a store).
+inline void fill_lanes(uint64_t* __restrict out, uint64_t v, int n) {
+  for (int k = 0; k < n; ++k) out[k] = v;
+}
+inline void widen_u32(uint64_t* __restrict out, const uint8_t* __restrict src, int n) {
+  for (int k = 0; k < n; ++k) {
+    uint32_t x;
+    std::memcpy(&x, src + 4 * k, 4);
+    out[k] = x;
+  }
+}
+
+}  // namespace
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* sh, const uint64_t* addr, uint64_t* d) {
+  for (int i = 0; i < plan.nruns; ++i) {
+    const SharedRun r = plan.runs[i];
+    const uint8_t* src = sh + addr[r.first];
+    // Half-warps and whole warps (the commonest runs) with a fixed count: no loop tails.
+    if (r.same_address) {
+      uint32_t x;
+      std::memcpy(&x, src, 4);
+      if (r.count == 16) fill_lanes(d + r.first, x, 16);
+      else if (r.count == 32) fill_lanes(d, x, 32);
+      else fill_lanes(d + r.first, x, r.count);
+    } else {
+      if (r.count == 16) widen_u32(d + r.first, src, 16);
+      else if (r.count == 32) widen_u32(d, src, 32);
+      else widen_u32(d + r.first, src, r.count);
+    }
+  }
+}
+
+}  // namespace warpsim::sm
