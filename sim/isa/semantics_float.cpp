@@ -245,35 +245,6 @@ struct TanhK {
 };
 
 template <class T>
-inline bool float_compare(Cmp cmp, T x, T y) {
-  bool un = std::isnan(x) || std::isnan(y);
-  switch (cmp) {
-    case Cmp::Eq: return !un && x == y;
-    case Cmp::Ne: return !un && x != y;
-    case Cmp::Lt: return !un && x < y;
-    case Cmp::Le: return !un && x <= y;
-    case Cmp::Gt: return !un && x > y;
-    case Cmp::Ge: return !un && x >= y;
-    case Cmp::Equ: return un || x == y;
-    case Cmp::Neu: return un || x != y;
-    case Cmp::Ltu: return un || x < y;
-    case Cmp::Leu: return un || x <= y;
-    case Cmp::Gtu: return un || x > y;
-    case Cmp::Geu: return un || x >= y;
-    case Cmp::Num: return !un;
-    case Cmp::Nan: return un;
-    default: return false;
-  }
-}
-inline uint32_t combine(BoolOp op, uint32_t x, uint32_t y) {
-  switch (op) {
-    case BoolOp::And: return x & y;
-    case BoolOp::Or: return x | y;
-    case BoolOp::Xor: return x ^ y;
-    default: return x;
-  }
-}
-template <class T>
 struct SetpFloatK {
   static void run(ExecCtx& c, const Instr& in, uint32_t m) {
     const uint64_t* a = exec::src(c, in.a);

@@ -88,7 +88,7 @@ WARPSIM_ALWAYS_INLINE void fused(uint64_t* d, const uint64_t* a, const uint64_t*
   store_lanes(d, r, mask);
 }
 
-// One bit per lane: PTX's comparison of x and y (float_compare in semantics_float.cpp).
+// One bit per lane: PTX's comparison of x and y (float_compare in semantics_internal.hpp).
 template <class T>
 WARPSIM_ALWAYS_INLINE uint32_t compare(Cmp cmp, const uint64_t* a, const uint64_t* b) {
   T x[kWarpLanes], y[kWarpLanes];

@@ -1,8 +1,11 @@
-// Half precision: .f16 (IEEE binary16) and .f16x2 (two halves in 32 bits, low half first)
-// arithmetic, and the conversions of .f16 and .bf16 to and from .f32/.f64. Values are held
-// as their bit patterns in the low bits of a register slot. Arithmetic is done in double,
-// where the sum, difference and product of halves are exact, then rounded to nearest even
-// (fma rounds once from the double result). Only the default rounding (.rn) is supported.
+// Half precision: .f16 (IEEE binary16), .f16x2 (two halves in 32 bits, low half first)
+// and .bf16 arithmetic, setp on .f16 and .bf16, and the conversions of .f16 and .bf16 to
+// and from .f32/.f64. Values are held as their bit patterns in the low bits of a register
+// slot. Arithmetic is done in double, where the sum, difference and product of halves are
+// exact, then rounded to nearest even (fma rounds once from the exact result). Only the
+// default rounding (.rn) is supported. NaN results and bf16's min/max and conversion from
+// f64 are as an H200 gives them (nan_results_half.cu, bf16_results.cu in
+// tests/750_runtime/programs).
 #include <bit>
 #include <cmath>
 
@@ -60,22 +63,107 @@ void hfma(ExecCtx& c, const Instr& in, uint32_t m) {
 void hmin(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](double a, double b, double) { return std::fmin(a, b); }); }
 void hmax(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](double a, double b, double) { return std::fmax(a, b); }); }
 
+// ---- bf16 ------------------------------------------------------------------------
+
+// A double to bf16, rounded to nearest even once: through a float rounded to odd (its 24
+// bits keep the two bits past bf16's 8 that the rounding needs). NaNs are the caller's.
+uint16_t bf16_from_double(double x) {
+  float f = static_cast<float>(x);
+  if (std::fabs(double(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);  // toward zero
+  uint32_t bits = std::bit_cast<uint32_t>(f);
+  if (double(f) != x) bits |= 1;  // inexact: odd
+  return static_cast<uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
+}
+
+// a * b + c for bf16 sources: the product is exact in double; the sum is made round-to-odd
+// with its exact error (TwoSum), so that rounding it to bf16 is rounding the exact result.
+double bf16_fma_exact_enough(double a, double b, double c) {
+  const double p = a * b;
+  const double s = p + c;
+  if (!std::isfinite(s)) return s;
+  const double bb = s - p;
+  const double e = (p - (s - bb)) + (c - bb);
+  if (e == 0 || (std::bit_cast<uint64_t>(s) & 1)) return s;
+  return std::nextafter(s, e > 0 ? INFINITY : -INFINITY);
+}
+
+bool bf16_is_nan(uint16_t h) { return (h & 0x7F80) == 0x7F80 && (h & 0x7F); }
+
+template <class F>
+void run_bf16(ExecCtx& c, const Instr& in, uint32_t m, F f) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = in.b.kind != Operand::Kind::None ? exec::src(c, in.b) : a;
+  const uint64_t* cc = in.c.kind != Operand::Kind::None ? exec::src(c, in.c) : a;
+  uint64_t* d = exec::dst(c, in.d[0]);
+  for_lanes(m, [&](int l) {
+    const double r = f(from_bf16(static_cast<uint16_t>(a[l])), from_bf16(static_cast<uint16_t>(b[l])),
+                       from_bf16(static_cast<uint16_t>(cc[l])));
+    d[l] = std::isnan(r) ? kCanonicalNanF16 : bf16_from_double(r);
+  });
+}
+
+void badd(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, [](double a, double b, double) { return a + b; }); }
+void bsub(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, [](double a, double b, double) { return a - b; }); }
+void bmul(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, [](double a, double b, double) { return a * b; }); }
+void bfma(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, bf16_fma_exact_enough); }
+
+// min and max of bf16: a NaN source gives the other source, two give the canonical NaN, and
+// -0 is below +0 (bf16_results.cu).
+template <bool Max>
+void bminmax(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  for_lanes(m, [&](int l) {
+    const uint16_t x = static_cast<uint16_t>(a[l]), y = static_cast<uint16_t>(b[l]);
+    const bool nx = bf16_is_nan(x), ny = bf16_is_nan(y);
+    if (nx || ny) {
+      d[l] = nx && ny ? kCanonicalNanF16 : nx ? y : x;
+      return;
+    }
+    const float fx = from_bf16(x), fy = from_bf16(y);
+    if (fx == fy) d[l] = Max ? (x & y) : (x | y);  // equal: the same bits, or zeros of both signs
+    else d[l] = (fx < fy) != Max ? x : y;
+  });
+}
+
 // neg and abs flip or clear the sign bit of each half; a NaN half gives the canonical NaN
-// (as an H200 does: nan_results_half.cu).
+// (as an H200 does: nan_results_half.cu, bf16_results.cu).
 template <bool Abs>
 void hsign(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   uint64_t* d = exec::dst(c, in.d[0]);
   const int halves = in.type == DType::F16x2 ? 2 : 1;
+  const bool bf = in.type == DType::BF16;
   for_lanes(m, [&](int l) {
     uint64_t r = 0;
     for (int i = 0; i < halves; ++i) {
       const uint16_t h = static_cast<uint16_t>(a[l] >> (16 * i));
-      const uint16_t v = (h & 0x7C00) == 0x7C00 && (h & 0x3FF) ? kCanonicalNanF16 : Abs ? h & 0x7FFF : h ^ 0x8000;
+      const bool nan = bf ? bf16_is_nan(h) : (h & 0x7C00) == 0x7C00 && (h & 0x3FF);
+      const uint16_t v = nan ? kCanonicalNanF16 : Abs ? h & 0x7FFF : h ^ 0x8000;
       r |= uint64_t(v) << (16 * i);
     }
     d[l] = r;
   });
+}
+
+// setp on .f16 and .bf16: the halves compared as doubles (exact), .ftz flushing f16
+// subnormals; NaNs are unordered.
+void hsetp(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  const bool bf = in.type == DType::BF16;
+  auto value = [&](uint64_t v) {
+    uint16_t h = static_cast<uint16_t>(v);
+    if (bf) return double(from_bf16(h));
+    if (in.ftz && is_subnormal_half(h)) h &= 0x8000;
+    return from_half(h);
+  };
+  uint32_t r = 0;
+  for_lanes(m, [&](int l) { r |= uint32_t(float_compare<double>(in.cmp, value(a[l]), value(b[l]))) << l; });
+  const uint32_t cpred = in.boolop != BoolOp::None ? exec::pred_src(c, in.c) : 0;
+  exec::pred_write(c, in.d[0], combine(in.boolop, r, cpred), m);
+  if (in.d[1].kind == Operand::Kind::Pred) exec::pred_write(c, in.d[1], combine(in.boolop, ~r, cpred), m);
 }
 
 // cvt between .f16/.bf16 and .f32/.f64.
@@ -95,6 +183,12 @@ void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
     }
     if (f32_nan && (in.type == DType::F16 || in.type == DType::BF16)) {
       d[l] = kCanonicalNanF16;
+      return;
+    }
+    // f64 -> bf16: a NaN keeps only its sign (0x7FC0 or 0xFFC0); numbers round once.
+    if (in.stype == DType::F64 && in.type == DType::BF16) {
+      const double x = std::bit_cast<double>(v);
+      d[l] = std::isnan(x) ? ((v >> 48) & 0x8000) | 0x7FC0 : bf16_from_double(x);
       return;
     }
     if (in.stype == DType::BF16 && in.type == DType::F32) {
@@ -153,8 +247,22 @@ ExecFn half_semantics(const Instr& in) {
     const bool from_int = (in.type == DType::F16 || in.type == DType::BF16) && is_int(in.stype) &&
                           in.round == Round::Rn;
     if (in.sat || (!to && !from && !from_int)) return nullptr;
-    if (in.type == DType::BF16 && in.stype == DType::F64) return nullptr;  // sm_90's; not from f64 here
     return &hcvt;
+  }
+  if (in.op == Op::Setp) return in.type == DType::F16 || in.type == DType::BF16 ? &hsetp : nullptr;
+  if (in.type == DType::BF16) {
+    if (in.ftz || in.sat) return nullptr;
+    switch (in.op) {
+      case Op::Add: return &badd;
+      case Op::Sub: return &bsub;
+      case Op::Mul: return &bmul;
+      case Op::Fma: return &bfma;
+      case Op::Min: return &bminmax<false>;
+      case Op::Max: return &bminmax<true>;
+      case Op::Neg: return &hsign<false>;
+      case Op::Abs: return &hsign<true>;
+      default: return nullptr;
+    }
   }
   if (in.type != DType::F16 && in.type != DType::F16x2) return nullptr;
   switch (in.op) {

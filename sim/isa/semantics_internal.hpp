@@ -84,6 +84,38 @@ inline T nan_result(T r, T x, T y) {
   else return r;
 }
 
+// setp's comparison of two floats (f16 and bf16 compared as the doubles they are), and
+// its combination with a predicate source (.and/.or/.xor).
+template <class T>
+inline bool float_compare(Cmp cmp, T x, T y) {
+  bool un = std::isnan(x) || std::isnan(y);
+  switch (cmp) {
+    case Cmp::Eq: return !un && x == y;
+    case Cmp::Ne: return !un && x != y;
+    case Cmp::Lt: return !un && x < y;
+    case Cmp::Le: return !un && x <= y;
+    case Cmp::Gt: return !un && x > y;
+    case Cmp::Ge: return !un && x >= y;
+    case Cmp::Equ: return un || x == y;
+    case Cmp::Neu: return un || x != y;
+    case Cmp::Ltu: return un || x < y;
+    case Cmp::Leu: return un || x <= y;
+    case Cmp::Gtu: return un || x > y;
+    case Cmp::Geu: return un || x >= y;
+    case Cmp::Num: return !un;
+    case Cmp::Nan: return un;
+    default: return false;
+  }
+}
+inline uint32_t combine(BoolOp op, uint32_t x, uint32_t y) {
+  switch (op) {
+    case BoolOp::And: return x & y;
+    case BoolOp::Or: return x | y;
+    case BoolOp::Xor: return x ^ y;
+    default: return x;
+  }
+}
+
 // Vectorised lane loops of float instructions in round-to-nearest without .ftz or .sat
 // (semantics_float_warp.cpp). Each writes the lanes of `mask` (fma_f32_full_warp: all 32)
 // with exactly what semantics_float.cpp's lane loop would, NaNs included; d may be one of

@@ -15,14 +15,7 @@ template <class T>
 using U = std::make_unsigned_t<T>;
 
 // ---- setp / selp / slct ------------------------------------------------------------
-inline uint32_t combine(BoolOp op, uint32_t x, uint32_t y) {
-  switch (op) {
-    case BoolOp::And: return x & y;
-    case BoolOp::Or: return x | y;
-    case BoolOp::Xor: return x ^ y;
-    default: return x;
-  }
-}
+// (combine: semantics_internal.hpp)
 
 // One tight loop per comparison (the switch is outside the lane loop).
 template <class T, class C>

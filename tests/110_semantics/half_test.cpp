@@ -97,3 +97,62 @@ TEST_CASE("half: .f16x2 works on both halves, halves pack with mov.b32 {lo, hi}"
                    {{0x4200BC00, 0, 0, 0, 0}});
   CHECK(high[0].d == f32(3.0f));
 }
+
+TEST_CASE("half: bf16 arithmetic rounds once, min/max order -0 below +0, NaNs are canonical", "[semantics][half]") {
+  // The H200's results (tests/750_runtime/programs/bf16_results.expected), without nvcc.
+  const uint64_t q = 0x7FC5, nq = 0xFFC7, one = 0x3F80, h8 = 0x3B80, x1625 = 0x3F88;
+  auto op = [](const char* code, uint64_t a, uint64_t b, uint64_t c = 0) {
+    return eval(code, Types("b16", "b16", "b16", "b16"), {{a, b, c, 0, 0}})[0].d;
+  };
+  CHECK(op("add.bf16 %d, %a, %b;", one, h8) == 0x3F80);     // 1 + 2^-8: a tie, to even
+  CHECK(op("add.bf16 %d, %a, %b;", 0x3F81, h8) == 0x3F82);  // the other tie, to even
+  CHECK(op("add.bf16 %d, %a, %b;", 0x7F7F, 0x7F7F) == 0x7F80);  // overflow
+  CHECK(op("add.bf16 %d, %a, %b;", 1, 1) == 2);              // subnormals kept
+  CHECK(op("mul.bf16 %d, %a, %b;", 1, 1) == 0);              // underflow
+  CHECK(op("sub.bf16 %d, %a, %b;", 0x8000, 0) == 0x8000);
+  CHECK(op("add.bf16 %d, %a, %b;", q, one) == 0x7FFF);
+  CHECK(op("mul.bf16 %d, %a, %b;", 0x7F80, 0) == 0x7FFF);
+  // 1.0625^2 is a tie between two bf16; a tiny addend either side decides it (one rounding).
+  CHECK(op("fma.rn.bf16 %d, %a, %b, %c;", x1625, x1625, 0x0D80) == 0x3F91);
+  CHECK(op("fma.rn.bf16 %d, %a, %b, %c;", x1625, x1625, 0x8D80) == 0x3F90);
+  CHECK(op("fma.rn.bf16 %d, %a, %b, %c;", x1625, x1625, 0) == 0x3F90);
+  CHECK(op("fma.rn.bf16 %d, %a, %b, %c;", 0x7F80, 0, one) == 0x7FFF);
+  CHECK(op("min.bf16 %d, %a, %b;", 0, 0x8000) == 0x8000);
+  CHECK(op("max.bf16 %d, %a, %b;", 0x8000, 0) == 0);
+  CHECK(op("min.bf16 %d, %a, %b;", q, one) == one);
+  CHECK(op("max.bf16 %d, %a, %b;", one, nq) == one);
+  CHECK(op("min.bf16 %d, %a, %b;", q, nq) == 0x7FFF);
+  CHECK(eval("neg.bf16 %d, %a;", Types("b16", "b16"), {{nq, 0, 0, 0, 0}})[0].d == 0x7FFF);
+  CHECK(eval("abs.bf16 %d, %a;", Types("b16", "b16"), {{0xBF80, 0, 0, 0, 0}})[0].d == 0x3F80);
+  // f64 -> bf16: ties to even, one rounding, a NaN keeps its sign only; back: exact.
+  auto to_bf16 = [](uint64_t x) { return eval("cvt.rn.bf16.f64 %d, %a;", Types("b16", "f64"), {{x, 0, 0, 0, 0}})[0].d; };
+  CHECK(to_bf16(0x3FF0100000000000ull) == 0x3F80);
+  CHECK(to_bf16(0x3FF0100000000001ull) == 0x3F81);
+  CHECK(to_bf16(0xFFF8000000000007ull) == 0xFFC0);
+  CHECK(to_bf16(0x47F0000000000000ull) == 0x7F80);
+  CHECK(eval("cvt.f64.bf16 %d, %a;", Types("f64", "b16"), {{0xFFC7, 0, 0, 0, 0}})[0].d == 0xFFF8E00000000000ull);
+}
+
+TEST_CASE("half: setp on .f16 and .bf16, ordered and unordered", "[semantics][half]") {
+  auto setp = [](const std::string& cmp, const char* type, uint64_t a, uint64_t b) {
+    return eval("setp." + cmp + "." + type + " %q, %a, %b;", Types("", "b16", "b16"), {{a, b, 0, 0, 0}})[0].q;
+  };
+  for (const char* t : {"f16", "bf16"}) {
+    const bool bf = std::string(t) == "bf16";
+    const uint64_t one = bf ? 0x3F80 : 0x3C00, two = 0x4000, q = bf ? 0x7FC5 : 0x7E05;  // 2 is 0x4000 in both
+    INFO(t);
+    CHECK(setp("lt", t, one, two));
+    CHECK(!setp("lt", t, two, one));
+    CHECK(setp("eq", t, 0, 0x8000));  // +0 == -0
+    CHECK(!setp("lt", t, q, one));
+    CHECK(setp("ltu", t, q, one));
+    CHECK(!setp("ne", t, one, q));
+    CHECK(setp("neu", t, one, q));
+    CHECK(setp("nan", t, one, q));
+    CHECK(!setp("num", t, q, q));
+    CHECK(setp("ge", t, one, one));
+  }
+  // f16 .ftz: a subnormal compares as zero.
+  CHECK(setp("eq.ftz", "f16", 0x0001, 0));
+  CHECK(!setp("eq", "f16", 0x0001, 0));
+}

@@ -485,6 +485,21 @@ TEST_CASE("programs: NaN results have the H200's bits (f32: the canonical NaN) a
                                  "--functional --no-summary --config h100 --threads 2"});
 }
 
+TEST_CASE("programs: bf16 arithmetic and half/bf16 comparisons compute what an H200 computes") {
+  REQUIRE_NVCC();
+  // bf16_results.expected is an H200's output: add, sub, mul, fma, min, max, neg, abs on
+  // .bf16 (ties, a product at a tie with a tiny addend, overflow, subnormals, signed zeros,
+  // NaN sources), setp on .f16 and .bf16 with all 14 comparisons, and cvt between .bf16
+  // and .f64 (sm_90).
+  rttest::check_prints_expected("bf16_results", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100",
+                                 "--functional --no-summary --config h100 --threads 2"});
+  // half_intrinsics.expected: an H200's output of a program using cuda_bf16.hpp's and
+  // cuda_fp16.hpp's intrinsics (__hadd ... __hlt on bf16, __hdiv and __hlt on half).
+  rttest::check_prints_expected("half_intrinsics", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100"});
+}
+
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
   REQUIRE_NVCC();
   // graphs.expected is the program's output on an H200: every call's result, the values the
