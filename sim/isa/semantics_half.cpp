@@ -102,9 +102,15 @@ void run_bf16(ExecCtx& c, const Instr& in, uint32_t m, F f) {
   });
 }
 
-void badd(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, [](double a, double b, double) { return a + b; }); }
-void bsub(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, [](double a, double b, double) { return a - b; }); }
-void bmul(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, [](double a, double b, double) { return a * b; }); }
+void badd(ExecCtx& c, const Instr& in, uint32_t m) {
+  run_bf16(c, in, m, [](double a, double b, double) { return a + b; });
+}
+void bsub(ExecCtx& c, const Instr& in, uint32_t m) {
+  run_bf16(c, in, m, [](double a, double b, double) { return a - b; });
+}
+void bmul(ExecCtx& c, const Instr& in, uint32_t m) {
+  run_bf16(c, in, m, [](double a, double b, double) { return a * b; });
+}
 void bfma(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, bf16_fma_exact_enough); }
 
 // min and max of bf16: a NaN source gives the other source, two give the canonical NaN, and

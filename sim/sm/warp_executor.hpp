@@ -221,8 +221,8 @@ class WarpExecutor {
   const mem::GlobalMemory::Allocation* last_alloc_ = nullptr;
   uint64_t last_alloc_releases_ = 0;  // GlobalMemory::releases() when last_alloc_ was found
   mem::WriteGuard* write_guard_ = nullptr;
-  // shared_scalar's and shared_vector's plans: an index into shared_plans_ per pc (UINT32_MAX: none yet; sized
-  // with the code), and the last pattern number given.
+  // shared_scalar's and shared_vector's plans: an index into shared_plans_ per pc
+  // (UINT32_MAX: none yet; sized with the code), and the last pattern number given.
   SharedAccessPlan& shared_plan(uint32_t pc) {
     const uint32_t i = shared_plan_index_[pc];
     return i != UINT32_MAX ? shared_plans_[i] : new_shared_plan(pc);

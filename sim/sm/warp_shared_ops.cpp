@@ -1,9 +1,9 @@
 // The commonest shared-memory accesses in tight functions: ld.shared or st.shared (the
 // explicit space, not a generic address) of one 1-, 2-, 4- or 8-byte element per lane, or
 // (a full warp) a vector of them, every lane in bounds and aligned; a full warp's data
-// moved by the plan of its pattern (shared_access_plan.hpp). Anything else, a fault included, is left to
-// load_store_sized (warp_memory_ops.cpp), which produces the same record and counts and
-// names the faulting thread.
+// moved by the plan of its pattern (shared_access_plan.hpp). Anything else, a fault
+// included, is left to load_store_sized (warp_memory_ops.cpp), which produces the same
+// record and counts and names the faulting thread.
 #include "sim/sm/lane_elements.hpp"
 #include "sim/sm/warp_executor.hpp"
 
@@ -17,41 +17,12 @@ using detail::write_elem;
 
 namespace {
 
-// A plan's runs: loads fill each run's lanes from one element or consecutive ones...
-template <int EB, bool SGN>
-void load_runs(const SharedAccessPlan& p, const uint8_t* sh, const uint64_t* addr, uint64_t* d) {
-  for (int i = 0; i < p.nruns; ++i) {
-    const SharedRun r = p.runs[i];
-    const uint8_t* src = sh + addr[r.first];
-    uint64_t* out = d + r.first;
-    if (r.same_address) {
-      const uint64_t v = read_elem<EB>(src, SGN);
-      for (int k = 0; k < r.count; ++k) out[k] = v;
-    } else {
-      for (int k = 0; k < r.count; ++k) out[k] = read_elem<EB>(src + k * EB, SGN);
-    }
-  }
-}
-
-// ... and stores write them in lane order, a run at one address only its last lane's value
-// (what the lanes one by one would leave: the highest lane's).
-template <int EB>
-void store_runs(const SharedAccessPlan& p, uint8_t* sh, const uint64_t* addr, const uint64_t* v) {
-  for (int i = 0; i < p.nruns; ++i) {
-    const SharedRun r = p.runs[i];
-    uint8_t* dst = sh + addr[r.first];
-    const uint64_t* in = v + r.first;
-    if (r.same_address) {
-      write_elem<EB>(dst, in[r.count - 1]);
-    } else {
-      for (int k = 0; k < r.count; ++k) write_elem<EB>(dst + k * EB, in[k]);
-    }
-  }
-}
-
-// Vector accesses (ld/st.shared.v2/.v4) by runs: element e of the run's k-th lane is at
-// k * span + e * EB from the run's first address (span = EB * elements; a run at one
-// address: k = 0 for every lane). Null value registers are sinks.
+// A plan's runs, for one element per lane (nv = 1) or a vector (ld/st.shared.v2/.v4):
+// element e of the run's k-th lane is at k * span + e * EB from the run's first address
+// (span = EB * nv; a run at one address: k = 0 for every lane). Loads fill each run's
+// lanes; null value registers are sinks. Stores write the runs in lane order, a run at one
+// address only its last lane's values (what the lanes one by one would leave: the
+// highest lane's).
 template <int EB>
 void load_vector_runs(const SharedAccessPlan& p, const uint8_t* sh, const uint64_t* addr, int nv,
                       uint64_t* const* val, bool sgn) {
@@ -148,8 +119,8 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
     if (runs && EB == 4 && !sgn) {
       load_runs_u32(*plan, sh, addr, d);
     } else if (runs) {
-      if (sgn) load_runs<EB, true>(*plan, sh, addr, d);
-      else load_runs<EB, false>(*plan, sh, addr, d);
+      uint64_t* const val[1] = {d};
+      load_vector_runs<EB>(*plan, sh, addr, 1, val, sgn);
     } else if (mask == 0xFFFFFFFFu && !sgn) {
       for (int l = 0; l < isa::kWarpLanes; ++l) d[l] = read_elem<EB>(sh + addr[l], false);
     } else if (sgn) {
@@ -162,7 +133,8 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
     const uint64_t* v = (vo.kind == isa::Operand::Kind::Const ? ctx_.kernel->consts_bcast.data() : w.regs) +
                         size_t(vo.reg) * isa::kWarpLanes;
     // Lane order: of several lanes storing to one address the highest lane's value stays.
-    if (runs) store_runs<EB>(*plan, sh, addr, v);
+    const uint64_t* const val[1] = {v};
+    if (runs) store_vector_runs<EB>(*plan, sh, addr, 1, val);
     else exec::for_lanes(mask, [&](int l) { write_elem<EB>(sh + addr[l], v[l]); });
     ++es.shared_store_requests;
   }
