@@ -87,6 +87,23 @@ double bf16_fma_exact_enough(double a, double b, double c) {
   return std::nextafter(s, e > 0 ? INFINITY : -INFINITY);
 }
 
+// An integer (its sign and magnitude) to bf16, rounded to nearest even once. Up to 2^53 a
+// double holds it exactly; beyond, its top 53 bits with the rest folded into the lowest
+// (round to odd) keep the rounding bits bf16 needs. Through a float it would round twice:
+// 2^24 + 2^16 + 1 becomes the float 2^24 + 2^16, a bf16 tie that goes down.
+uint16_t bf16_from_int(bool negative, uint64_t magnitude) {
+  double x;
+  if (magnitude < (uint64_t(1) << 53)) {
+    x = static_cast<double>(magnitude);
+  } else {
+    const int shift = 64 - std::countl_zero(magnitude) - 53;
+    uint64_t top = magnitude >> shift;
+    if (magnitude & ((uint64_t(1) << shift) - 1)) top |= 1;
+    x = std::ldexp(static_cast<double>(top), shift);
+  }
+  return bf16_from_double(negative ? -x : x);
+}
+
 bool bf16_is_nan(uint16_t h) { return (h & 0x7F80) == 0x7F80 && (h & 0x7F); }
 
 template <class F>
@@ -199,6 +216,15 @@ void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
     }
     if (in.stype == DType::BF16 && in.type == DType::F32) {
       d[l] = (v & 0xFFFF) << 16;
+      return;
+    }
+    if (in.type == DType::BF16 && is_int(in.stype)) {
+      const unsigned bits = 8u * static_cast<unsigned>(dtype_bytes(in.stype));
+      const uint64_t u = bits == 64 ? v : v & ((uint64_t(1) << bits) - 1);
+      const bool negative = is_signed(in.stype) && ((u >> (bits - 1)) & 1);
+      // The two's complement magnitude (of INT64_MIN too: 2^63).
+      const uint64_t magnitude = negative ? (bits == 64 ? 0 - u : (uint64_t(1) << bits) - u) : u;
+      d[l] = bf16_from_int(negative, magnitude);
       return;
     }
     double x;

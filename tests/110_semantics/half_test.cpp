@@ -133,6 +133,33 @@ TEST_CASE("half: bf16 arithmetic rounds once, min/max order -0 below +0, NaNs ar
   CHECK(eval("cvt.f64.bf16 %d, %a;", Types("f64", "b16"), {{0xFFC7, 0, 0, 0, 0}})[0].d == 0xFFF8E00000000000ull);
 }
 
+TEST_CASE("half: integers to bf16 round once, as an H200 rounds them", "[semantics][half]") {
+  // The H200's results (tests/750_runtime/programs/bf16_results.expected), without nvcc.
+  auto cvt = [](const char* from, uint64_t x) {
+    const std::string text = std::string("cvt.rn.bf16.") + from + " %d, %a;";
+    return eval(text, Types("b16", from), {{x, 0, 0, 0, 0}})[0].d;
+  };
+  // 2^24 + 2^16 + 1: past a bf16 tie by one, which a float would round to the tie.
+  CHECK(cvt("s32", 0x01010001) == 0x4B81);
+  CHECK(cvt("u32", 0x01010001) == 0x4B81);
+  CHECK(cvt("s32", 0x01010000) == 0x4B80);  // the tie, to even
+  CHECK(cvt("s32", 0x01030000) == 0x4B82);  // the other tie, to even
+  CHECK(cvt("s32", 0x80000000) == 0xCF00);
+  CHECK(cvt("u32", 0x80000000) == 0x4F00);
+  CHECK(cvt("s32", 0xFEFEFFFF) == 0xCB81);
+  CHECK(cvt("u32", 0xFFFFFFFF) == 0x4F80);  // rounds up to 2^32
+  CHECK(cvt("s32", 0xFFFFFFFF) == 0xBF80);
+  // 2^60 + 2^52 + 1: a double would round it to the tie.
+  CHECK(cvt("s64", 0x1010000000000001ull) == 0x5D81);
+  CHECK(cvt("u64", 0x1010000000000001ull) == 0x5D81);
+  CHECK(cvt("u64", 0x1010000000000000ull) == 0x5D80);
+  CHECK(cvt("s64", 0x8000000000000000ull) == 0xDF00);
+  CHECK(cvt("u64", 0xFFFFFFFFFFFFFFFFull) == 0x5F80);
+  CHECK(cvt("s64", 0xFEFEFFFFFFFFFFFFull) == 0xDB81);
+  CHECK(cvt("s16", 0xFE7F) == 0xC3C0);
+  CHECK(cvt("u16", 0xFE7F) == 0x477E);
+}
+
 TEST_CASE("half: setp on .f16 and .bf16, ordered and unordered", "[semantics][half]") {
   auto setp = [](const std::string& cmp, const char* type, uint64_t a, uint64_t b) {
     return eval("setp." + cmp + "." + type + " %q, %a, %b;", Types("", "b16", "b16"), {{a, b, 0, 0, 0}})[0].q;

@@ -489,8 +489,8 @@ TEST_CASE("programs: bf16 arithmetic and half/bf16 comparisons compute what an H
   REQUIRE_NVCC();
   // bf16_results.expected is an H200's output: add, sub, mul, fma, min, max, neg, abs on
   // .bf16 (ties, a product at a tie with a tiny addend, overflow, subnormals, signed zeros,
-  // NaN sources), setp on .f16 and .bf16 with all 14 comparisons, and cvt between .bf16
-  // and .f64 (sm_90).
+  // NaN sources), setp on .f16 and .bf16 with all 14 comparisons, cvt between .bf16 and
+  // .f64, and cvt.rn.bf16 from 16-, 32- and 64-bit integers (sm_90).
   rttest::check_prints_expected("bf16_results", "-cudart shared -arch=sm_90",
                                 {"--functional --no-summary --config h100", "--no-summary --config h100",
                                  "--functional --no-summary --config h100 --threads 2"});

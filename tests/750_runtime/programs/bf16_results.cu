@@ -1,16 +1,24 @@
 // bf16 arithmetic and half/bf16 comparisons as the GPU computes them: add, sub, mul, fma,
 // min, max, neg, abs on .bf16 (rounding ties, overflow, NaN sources with payloads, a
 // signalling NaN, signed zeros), setp on .f16 and .bf16 with every comparison (NaN
-// sources: the unordered ones), and cvt between .bf16 and .f64. Every instruction is
-// inline PTX with its sources from memory. Needs sm_90 (add/sub/mul.bf16, cvt.rn.bf16.f64).
+// sources: the unordered ones), cvt between .bf16 and .f64, and cvt.rn.bf16 from 16-, 32-
+// and 64-bit integers (ties, and values a float would round to a tie first). Every
+// instruction is inline PTX with its sources from memory. Needs sm_90 (add/sub/mul.bf16,
+// cvt.rn.bf16.f64, cvt.rn.bf16 from integers).
 #include <cstdint>
 #include <cstdio>
 
 #include <cuda_runtime.h>
 
-enum Op { kAdd, kSub, kMul, kFma, kMin, kMax, kNeg, kAbs, kSetpF16, kSetpBf16, kBf16ToF64, kF64ToBf16, kOps };
-const char* kNames[] = {"add.bf16", "sub.bf16", "mul.bf16",     "fma.rn.bf16",   "min.bf16",     "max.bf16",
-                        "neg.bf16", "abs.bf16", "setp.f16",     "setp.bf16",     "cvt.f64.bf16", "cvt.rn.bf16.f64"};
+enum Op {
+  kAdd, kSub, kMul, kFma, kMin, kMax, kNeg, kAbs, kSetpF16, kSetpBf16, kBf16ToF64, kF64ToBf16,
+  kS16ToBf16, kU16ToBf16, kS32ToBf16, kU32ToBf16, kS64ToBf16, kU64ToBf16, kOps
+};
+const char* kNames[] = {"add.bf16",        "sub.bf16",        "mul.bf16",        "fma.rn.bf16",
+                        "min.bf16",        "max.bf16",        "neg.bf16",        "abs.bf16",
+                        "setp.f16",        "setp.bf16",       "cvt.f64.bf16",    "cvt.rn.bf16.f64",
+                        "cvt.rn.bf16.s16", "cvt.rn.bf16.u16", "cvt.rn.bf16.s32", "cvt.rn.bf16.u32",
+                        "cvt.rn.bf16.s64", "cvt.rn.bf16.u64"};
 // setp's comparisons, in the order of the cases' c operand.
 enum Cmp { kLt, kLe, kGt, kGe, kEq, kNe, kLtu, kLeu, kGtu, kGeu, kEqu, kNeu, kNum, kNan, kCmps };
 const char* kCmpNames[] = {"lt", "le", "gt", "ge", "eq", "ne", "ltu", "leu", "gtu", "geu", "equ", "neu", "num", "nan"};
@@ -73,6 +81,12 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
       asm("cvt.rn.bf16.f64 %0, %1;" : "=h"(hr) : "d"(__longlong_as_double((long long)x)));
       r = hr;
       break;
+    case kS16ToBf16: asm("cvt.rn.bf16.s16 %0, %1;" : "=h"(hr) : "h"(hx)); r = hr; break;
+    case kU16ToBf16: asm("cvt.rn.bf16.u16 %0, %1;" : "=h"(hr) : "h"(hx)); r = hr; break;
+    case kS32ToBf16: asm("cvt.rn.bf16.s32 %0, %1;" : "=h"(hr) : "r"((unsigned)x)); r = hr; break;
+    case kU32ToBf16: asm("cvt.rn.bf16.u32 %0, %1;" : "=h"(hr) : "r"((unsigned)x)); r = hr; break;
+    case kS64ToBf16: asm("cvt.rn.bf16.s64 %0, %1;" : "=h"(hr) : "l"(x)); r = hr; break;
+    case kU64ToBf16: asm("cvt.rn.bf16.u64 %0, %1;" : "=h"(hr) : "l"(x)); r = hr; break;
   }
   d[i] = r;
 }
@@ -131,6 +145,17 @@ int main() {
                            0x3FF0100000000000ull, 0x3FF0100000000001ull, 0x47F0000000000000ull,
                            0x3690000000000000ull, 0xBFF0300000000000ull};
   for (uint64_t s : f64s) cases[n++] = {kF64ToBf16, s, 0, 0};
+  // Integers to bf16: exact, a tie either way, past a tie by one (2^24 + 2^16 + 1: a float
+  // rounds it to the tie), the extremes.
+  for (uint64_t s : {0x0000ull, 0x0101ull, 0x0181ull, 0x0183ull, 0x7FFFull, 0x8000ull, 0xFFFFull, 0xFE7Full})
+    for (int op : {kS16ToBf16, kU16ToBf16}) cases[n++] = {op, s, 0, 0};
+  for (uint64_t s : {0x00000000ull, 0x01010000ull, 0x01030000ull, 0x01010001ull, 0x0100FFFFull, 0x7FFFFFFFull,
+                     0x80000000ull, 0xFEFEFFFFull, 0xFFFFFFFFull, 0x00000181ull})
+    for (int op : {kS32ToBf16, kU32ToBf16}) cases[n++] = {op, s, 0, 0};
+  for (uint64_t s : {0x0000000001010001ull, 0x1010000000000000ull, 0x1010000000000001ull, 0x100FFFFFFFFFFFFFull,
+                     0x7FFFFFFFFFFFFFFFull, 0x8000000000000000ull, 0xFFFFFFFFFFFFFFFFull, 0xFEFEFFFFFFFFFFFFull,
+                     0x1030000000000000ull})
+    for (int op : {kS64ToBf16, kU64ToBf16}) cases[n++] = {op, s, 0, 0};
 
   static int op[512];
   static uint64_t a[512], b[512], c[512], d[512];
