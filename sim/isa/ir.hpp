@@ -73,6 +73,7 @@ struct Instr {
   bool cc = false;            // .cc: writes the carry flag (AddCarry, SubCarry, MadCarry: d[1])
   bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
   bool nounroll = false;      // follows `.pragma "nounroll"`: heads a loop ptxas does not unroll
+  bool nan_min_max = false;   // min/max.NaN: a NaN source gives the canonical NaN
   uint8_t fused = 0;          // add/sub contracted with the mul feeding it (FusedBits, contraction.hpp)
   InstrClass klass = InstrClass::Other;
   MmaInfo mma;                // wmma: shape, fragment, layouts

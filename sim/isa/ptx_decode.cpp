@@ -93,6 +93,10 @@ void Decoder::classify(std::string_view m) {
     if (m == "bfly") { md_.has_shfl = true; md_.shfl = ShflMode::Bfly; return; }
     if (m == "idx") { md_.has_shfl = true; md_.shfl = ShflMode::Idx; return; }
   }
+  if ((base_ == "min" || base_ == "max") && m == "NaN") {
+    md_.nan = true;
+    return;
+  }
   if (base_ == "bmsk" && (m == "clamp" || m == "wrap")) {
     md_.shf_mode = m[0];
     return;
@@ -362,6 +366,7 @@ void Decoder::dispatch() {
   if (one_of(b, {"abs", "neg", "not", "cnot", "popc", "clz", "brev"})) return unary();
   if (b == "shl" || b == "shr") return shift();
   if (b == "setp") return setp();
+  if (b == "set") return set_compare();
   if (b == "selp") return selp();
   if (b == "slct") return slct();
   if (b == "cvt") return cvt();
@@ -403,7 +408,7 @@ bool known_opcode(std::string_view base) {
   static constexpr std::string_view kKnown[] = {
       "mov",  "ld",    "ldu",   "st",    "cvta", "add",   "sub",   "min",   "max",   "and",  "or",    "xor",
       "copysign", "mul", "mul24", "mad", "mad24", "fma",  "div",   "rem",   "abs",   "neg",  "not",   "cnot",
-      "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
+      "popc", "clz",   "brev",  "shl",   "shr",  "setp",  "set", "selp",  "slct",  "cvt",   "bra",  "ret",   "exit",
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
       "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc", "wmma", "cp",

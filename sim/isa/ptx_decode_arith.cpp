@@ -27,6 +27,11 @@ void Decoder::binary() {
     in_.klass = InstrClass::IntAlu;
     return;
   }
+  if (md_.nan) {
+    if (!(t == DType::F32 || t == DType::F16 || t == DType::F16x2 || t == DType::BF16 || t == DType::BF16x2))
+      malformed(fmt::format("{}.NaN takes .f32, .f16, .f16x2, .bf16 or .bf16x2", base_));
+    in_.nan_min_max = true;
+  }
   if (in_.op == Op::Copysign && !is_float(t)) malformed("copysign takes .f32 or .f64");
   set(kD0, dst(ops_[0]));
   set(kA, src(ops_[1], t, kA));
@@ -184,6 +189,46 @@ void Decoder::setp() {
   set_class_arith(t);
 }
 
+// set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c}: the types PTX allows (dtype .u32,
+// .s32, .f32, .f16 or .bf16 for any scalar source, .u16 and .s16 too for .f16 and .bf16
+// ones; the source's own pair type, .u32 or .s32 for .f16x2 and .bf16x2 sources).
+void Decoder::set_compare() {
+  need_between(3, 4);
+  if (md_.types.size() != 2) malformed("set needs a destination and a source type");
+  if (!md_.has_cmp) malformed("set needs a comparison operator");
+  in_.op = Op::Set;
+  in_.type = md_.types[0];
+  in_.stype = md_.types[1];
+  in_.cmp = md_.cmp;
+  in_.boolop = md_.boolop;
+  in_.ftz = md_.ftz;
+  const DType d = in_.type, s = in_.stype;
+  const bool pairs = s == DType::F16x2 || s == DType::BF16x2;
+  if (s == DType::Pred || s == DType::TF32 || dtype_bytes(s) < 2)
+    malformed(fmt::format("set does not compare .{}", dtype_name(s)));
+  const bool d_ok = pairs ? (d == s || d == DType::U32 || d == DType::S32)
+                          : (d == DType::U32 || d == DType::S32 || d == DType::F32 || d == DType::F16 ||
+                             d == DType::BF16 ||
+                             ((d == DType::U16 || d == DType::S16) && (s == DType::F16 || s == DType::BF16)));
+  if (!d_ok) malformed(fmt::format("set does not write .{} from .{}", dtype_name(d), dtype_name(s)));
+  const bool unsigned_cmp = in_.cmp == Cmp::Lo || in_.cmp == Cmp::Ls || in_.cmp == Cmp::Hi || in_.cmp == Cmp::Hs;
+  const bool float_only = !unsigned_cmp && in_.cmp != Cmp::Eq && in_.cmp != Cmp::Ne && in_.cmp != Cmp::Lt &&
+                          in_.cmp != Cmp::Le && in_.cmp != Cmp::Gt && in_.cmp != Cmp::Ge;
+  if (is_float(s) ? unsigned_cmp : float_only)
+    malformed(fmt::format("set's comparison does not apply to .{}", dtype_name(s)));
+  if (in_.ftz && s != DType::F32 && s != DType::F16 && s != DType::F16x2) malformed(".ftz applies to .f32 and .f16 set");
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], s, kA));
+  set(kB, src(ops_[2], s, kB));
+  if (ops_.size() == 4) {
+    if (in_.boolop == BoolOp::None) malformed("a third set source needs .and, .or or .xor");
+    set(kC, psrc(ops_[3]));
+  } else if (in_.boolop != BoolOp::None) {
+    malformed("set with .and/.or/.xor needs a predicate source");
+  }
+  set_class_arith(s);
+}
+
 void Decoder::selp() {
   need(4);
   DType t = type1();
@@ -212,11 +257,14 @@ void Decoder::slct() {
 }
 
 void Decoder::cvt() {
-  need(2);
   if (md_.types.size() != 2) malformed("cvt needs a destination and a source type");
+  // cvt.rn.{f16x2,bf16x2}.f32 d, a, b packs two conversions (a's in the upper half).
+  const bool pack = md_.types[0] == DType::F16x2 || md_.types[0] == DType::BF16x2;
+  need(pack ? 3 : 2);
   in_.op = Op::Cvt;
   in_.type = md_.types[0];
   in_.stype = md_.types[1];
+  if (pack) set(kB, src(ops_[2], in_.stype, kB));
   if (in_.type == DType::Pred || in_.stype == DType::Pred) malformed("cvt does not take .pred");
   in_.round = md_.round;
   in_.ftz = md_.ftz;

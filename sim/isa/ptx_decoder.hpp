@@ -33,6 +33,7 @@ struct Mods {
   bool has_vote = false;
   VoteMode vote = VoteMode::All;
   bool shiftamt = false;  // bfind.shiftamt
+  bool nan = false;       // min/max.NaN
   int shf_dir = 0;         // shf: 'l' or 'r'
   int shf_mode = 0;        // shf: 'w'rap or 'c'lamp
   int match_mode = 0;      // match: 'n' (any) or 'l' (all)
@@ -116,6 +117,7 @@ class Decoder {
   void unary();
   void shift();
   void setp();
+  void set_compare();  // set
   void selp();
   void slct();
   void cvt();

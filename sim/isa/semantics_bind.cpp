@@ -22,7 +22,7 @@ void bind_semantics(Instr& in, const std::function<void(const std::string&)>& un
     in.fn = nullptr;
     return;
   }
-  ExecFn fn = detail::int_semantics(in);
+  ExecFn fn = in.op == Op::Set ? detail::set_semantics(in) : detail::int_semantics(in);
   if (!fn) fn = detail::float_semantics(in);
   if (!fn) fn = detail::warp_semantics(in);
   if (!fn) fn = detail::half_semantics(in);

@@ -119,6 +119,16 @@ template <class T>
 struct FMaxK {
   static void run(ExecCtx& c, const Instr& in, uint32_t m) { fbinary<T, true>(c, in, m, fmax_ptx<T>); }
 };
+// min/max.NaN (f32): a NaN source gives NaN (the canonical one, nan_result).
+template <class T, bool Max>
+struct FMinMaxNanK {
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    fbinary<T, true>(c, in, m, [](T x, T y) {
+      if (std::isnan(x) || std::isnan(y)) return std::numeric_limits<T>::quiet_NaN();
+      return Max ? fmax_ptx(x, y) : fmin_ptx(x, y);
+    });
+  }
+};
 template <class T>
 struct CopysignK {
   // copysign d, a, b: the value of b with the sign of a.
@@ -420,8 +430,12 @@ ExecFn float_semantics(const Instr& in) {
       return plain ? by_float_type<WarpBinary<WarpFloatOp::Sub>::K>(t) : by_float_type<FSubK>(t);
     case Op::Mul: return plain ? by_float_type<WarpBinary<WarpFloatOp::Mul>::K>(t) : by_float_type<FMulK>(t);
     case Op::Div: return plain ? by_float_type<WarpBinary<WarpFloatOp::Div>::K>(t) : by_float_type<FDivK>(t);
-    case Op::Min: return by_float_type<FMinK>(t);
-    case Op::Max: return by_float_type<FMaxK>(t);
+    case Op::Min:
+      if (in.nan_min_max) return t == DType::F32 ? &FMinMaxNanK<float, false>::run : nullptr;
+      return by_float_type<FMinK>(t);
+    case Op::Max:
+      if (in.nan_min_max) return t == DType::F32 ? &FMinMaxNanK<float, true>::run : nullptr;
+      return by_float_type<FMaxK>(t);
     case Op::Copysign: return by_float_type<CopysignK>(t);
     case Op::Fma:
     case Op::Mad: return plain ? by_float_type<WarpFmaK>(t) : by_float_type<FmaK>(t);

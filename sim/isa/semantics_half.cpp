@@ -1,5 +1,5 @@
-// Half precision: .f16 (IEEE binary16), .f16x2 (two halves in 32 bits, low half first)
-// and .bf16 arithmetic, setp on .f16 and .bf16, and the conversions of .f16 and .bf16 to
+// Half precision: .f16 (IEEE binary16), .f16x2 (two halves in 32 bits, low half first),
+// .bf16 and .bf16x2 arithmetic, setp on .f16 and .bf16, and the conversions of .f16 and .bf16 to
 // and from .f32/.f64. Values are held as their bit patterns in the low bits of a register
 // slot. Arithmetic is done in double, where the sum, difference and product of halves are
 // exact, then rounded to nearest even (fma rounds once from the exact result). Only the
@@ -60,8 +60,18 @@ void hmul(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](doubl
 void hfma(ExecCtx& c, const Instr& in, uint32_t m) {
   run_half(c, in, m, [](double a, double b, double x) { return std::fma(a, b, x); });
 }
-void hmin(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](double a, double b, double) { return std::fmin(a, b); }); }
-void hmax(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](double a, double b, double) { return std::fmax(a, b); }); }
+// min and max order -0 below +0 (as the H200 does: pairs_and_set_results.cu); with .NaN a
+// NaN source gives the canonical NaN (half_op), without, the other source.
+double half_min(double a, double b) { return a == b ? (std::signbit(a) ? a : b) : std::fmin(a, b); }
+double half_max(double a, double b) { return a == b ? (std::signbit(a) ? b : a) : std::fmax(a, b); }
+void hmin(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](double a, double b, double) { return half_min(a, b); }); }
+void hmax(ExecCtx& c, const Instr& in, uint32_t m) { run_half(c, in, m, [](double a, double b, double) { return half_max(a, b); }); }
+void hmin_nan(ExecCtx& c, const Instr& in, uint32_t m) {
+  run_half(c, in, m, [](double a, double b, double) { return std::isnan(a) || std::isnan(b) ? NAN : half_min(a, b); });
+}
+void hmax_nan(ExecCtx& c, const Instr& in, uint32_t m) {
+  run_half(c, in, m, [](double a, double b, double) { return std::isnan(a) || std::isnan(b) ? NAN : half_max(a, b); });
+}
 
 // ---- bf16 ------------------------------------------------------------------------
 
@@ -106,16 +116,22 @@ uint16_t bf16_from_int(bool negative, uint64_t magnitude) {
 
 bool bf16_is_nan(uint16_t h) { return (h & 0x7F80) == 0x7F80 && (h & 0x7F); }
 
+// .bf16 or .bf16x2 (each half apart, low half first).
 template <class F>
 void run_bf16(ExecCtx& c, const Instr& in, uint32_t m, F f) {
   const uint64_t* a = exec::src(c, in.a);
   const uint64_t* b = in.b.kind != Operand::Kind::None ? exec::src(c, in.b) : a;
   const uint64_t* cc = in.c.kind != Operand::Kind::None ? exec::src(c, in.c) : a;
   uint64_t* d = exec::dst(c, in.d[0]);
+  const int halves = in.type == DType::BF16x2 ? 2 : 1;
   for_lanes(m, [&](int l) {
-    const double r = f(from_bf16(static_cast<uint16_t>(a[l])), from_bf16(static_cast<uint16_t>(b[l])),
-                       from_bf16(static_cast<uint16_t>(cc[l])));
-    d[l] = std::isnan(r) ? kCanonicalNanF16 : bf16_from_double(r);
+    uint64_t out = 0;
+    for (int h = 0; h < halves; ++h) {
+      auto part = [&](uint64_t v) { return from_bf16(static_cast<uint16_t>(v >> (16 * h))); };
+      const double r = f(part(a[l]), part(b[l]), part(cc[l]));
+      out |= uint64_t(std::isnan(r) ? kCanonicalNanF16 : bf16_from_double(r)) << (16 * h);
+    }
+    d[l] = out;
   });
 }
 
@@ -130,23 +146,27 @@ void bmul(ExecCtx& c, const Instr& in, uint32_t m) {
 }
 void bfma(ExecCtx& c, const Instr& in, uint32_t m) { run_bf16(c, in, m, bf16_fma_exact_enough); }
 
-// min and max of bf16: a NaN source gives the other source, two give the canonical NaN, and
-// -0 is below +0 (bf16_results.cu).
-template <bool Max>
+// min and max of bf16: a NaN source gives the other source, two give the canonical NaN (with
+// .NaN: one does), and -0 is below +0 (bf16_results.cu).
+template <bool Max, bool NanWins>
 void bminmax(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   const uint64_t* b = exec::src(c, in.b);
   uint64_t* d = exec::dst(c, in.d[0]);
-  for_lanes(m, [&](int l) {
-    const uint16_t x = static_cast<uint16_t>(a[l]), y = static_cast<uint16_t>(b[l]);
+  const int halves = in.type == DType::BF16x2 ? 2 : 1;
+  auto one = [](uint16_t x, uint16_t y) -> uint16_t {
     const bool nx = bf16_is_nan(x), ny = bf16_is_nan(y);
-    if (nx || ny) {
-      d[l] = nx && ny ? kCanonicalNanF16 : nx ? y : x;
-      return;
-    }
+    if (nx || ny) return (nx && ny) || NanWins ? kCanonicalNanF16 : nx ? y : x;
     const float fx = from_bf16(x), fy = from_bf16(y);
-    if (fx == fy) d[l] = Max ? (x & y) : (x | y);  // equal: the same bits, or zeros of both signs
-    else d[l] = (fx < fy) != Max ? x : y;
+    if (fx == fy) return Max ? (x & y) : (x | y);  // equal: the same bits, or zeros of both signs
+    return (fx < fy) != Max ? x : y;
+  };
+  for_lanes(m, [&](int l) {
+    uint64_t out = 0;
+    for (int h = 0; h < halves; ++h)
+      out |= uint64_t(one(static_cast<uint16_t>(a[l] >> (16 * h)), static_cast<uint16_t>(b[l] >> (16 * h))))
+             << (16 * h);
+    d[l] = out;
   });
 }
 
@@ -156,8 +176,8 @@ template <bool Abs>
 void hsign(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   uint64_t* d = exec::dst(c, in.d[0]);
-  const int halves = in.type == DType::F16x2 ? 2 : 1;
-  const bool bf = in.type == DType::BF16;
+  const int halves = in.type == DType::F16x2 || in.type == DType::BF16x2 ? 2 : 1;
+  const bool bf = in.type == DType::BF16 || in.type == DType::BF16x2;
   for_lanes(m, [&](int l) {
     uint64_t r = 0;
     for (int i = 0; i < halves; ++i) {
@@ -253,14 +273,32 @@ void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
 }
 
 
+// cvt.rn.f16x2.f32 and cvt.rn.bf16x2.f32 d, a, b: a to the upper half, b to the lower,
+// each rounded as cvt.rn.{f16,bf16}.f32 rounds it (NaN: the canonical NaN).
+void hcvt_pack(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool bf = in.type == DType::BF16x2;
+  auto half = [&](uint64_t v) -> uint64_t {
+    const float x = std::bit_cast<float>(static_cast<uint32_t>(v));
+    if (std::isnan(x)) return kCanonicalNanF16;
+    return bf ? bf16_from_double(x) : to_half(x);
+  };
+  for_lanes(m, [&](int l) { d[l] = (half(a[l]) << 16) | half(b[l]); });
+}
+
 // cvt.rna.tf32.f32: to the nearest TensorFloat-32 (10 mantissa bits), ties away from zero,
 // in a 32-bit register whose low 13 bits are 0 (what wmma::__float_to_tf32 compiles to).
+// Infinities and NaNs lose their low 13 bits and nothing else, as on an H200
+// (pairs_and_set_results.cu): a NaN stays as quiet or signalling as it was, and one whose
+// payload was only in those bits becomes infinity.
 void cvt_tf32(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   uint64_t* d = exec::dst(c, in.d[0]);
   for_lanes(m, [&](int l) {
     const uint32_t x = static_cast<uint32_t>(a[l]);
-    if ((x & 0x7F800000u) == 0x7F800000u) d[l] = (x & 0x007FFFFFu) ? (x | 0x00400000u) & 0xFFFFE000u : x;  // NaN, inf
+    if ((x & 0x7F800000u) == 0x7F800000u) d[l] = x & 0xFFFFE000u;  // NaN, inf
     else d[l] = (x + 0x1000u) & 0xFFFFE000u;  // magnitude + half an ulp, truncated: ties away
   });
 }
@@ -271,6 +309,10 @@ ExecFn half_semantics(const Instr& in) {
   if (in.op == Op::Cvt && in.type == DType::TF32)
     return in.stype == DType::F32 && in.round == Round::Rna && !in.sat && !in.ftz ? &cvt_tf32 : nullptr;
   if (in.round != Round::None && in.round != Round::Rn) return nullptr;
+  if (in.op == Op::Cvt && (in.type == DType::F16x2 || in.type == DType::BF16x2))
+    return in.stype == DType::F32 && in.round == Round::Rn && !in.sat && !in.ftz && in.b.kind != Operand::Kind::None
+               ? &hcvt_pack
+               : nullptr;
   if (in.op == Op::Cvt) {
     auto wide = [](DType t) { return t == DType::F32 || t == DType::F64; };
     const bool to = (in.type == DType::F16 || in.type == DType::BF16) && wide(in.stype);
@@ -282,15 +324,15 @@ ExecFn half_semantics(const Instr& in) {
     return &hcvt;
   }
   if (in.op == Op::Setp) return in.type == DType::F16 || in.type == DType::BF16 ? &hsetp : nullptr;
-  if (in.type == DType::BF16) {
+  if (in.type == DType::BF16 || in.type == DType::BF16x2) {
     if (in.ftz || in.sat) return nullptr;
     switch (in.op) {
       case Op::Add: return &badd;
       case Op::Sub: return &bsub;
       case Op::Mul: return &bmul;
       case Op::Fma: return &bfma;
-      case Op::Min: return &bminmax<false>;
-      case Op::Max: return &bminmax<true>;
+      case Op::Min: return in.nan_min_max ? &bminmax<false, true> : &bminmax<false, false>;
+      case Op::Max: return in.nan_min_max ? &bminmax<true, true> : &bminmax<true, false>;
       case Op::Neg: return &hsign<false>;
       case Op::Abs: return &hsign<true>;
       default: return nullptr;
@@ -302,8 +344,8 @@ ExecFn half_semantics(const Instr& in) {
     case Op::Sub: return &hsub;
     case Op::Mul: return &hmul;
     case Op::Fma: return &hfma;
-    case Op::Min: return in.sat ? nullptr : &hmin;
-    case Op::Max: return in.sat ? nullptr : &hmax;
+    case Op::Min: return in.sat ? nullptr : in.nan_min_max ? &hmin_nan : &hmin;
+    case Op::Max: return in.sat ? nullptr : in.nan_min_max ? &hmax_nan : &hmax;
     case Op::Neg: return &hsign<false>;
     case Op::Abs: return &hsign<true>;
     default: return nullptr;

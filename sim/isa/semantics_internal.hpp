@@ -18,6 +18,8 @@ ExecFn warp_semantics(const Instr& in);
 ExecFn half_semantics(const Instr& in);
 // add.cc, addc, sub.cc, subc, mad.cc, madc (semantics_carry.cpp).
 ExecFn carry_semantics(const Instr& in);
+// set: a comparison written as a value (semantics_set.cpp).
+ExecFn set_semantics(const Instr& in);
 
 // Typed dispatch over the integer types of PTX (b-types behave as unsigned).
 template <template <class> class K>

@@ -213,13 +213,13 @@ ExecFn move_select_semantics(const Instr& in) {
     case Op::Mov:
       if (in.a.kind == Operand::Kind::Vec) return &mov_pack;
       if (in.d[0].kind == Operand::Kind::Vec) return &mov_unpack;
-      if (t == DType::F32 || t == DType::F16x2) return &MovK<uint32_t>::run;
+      if (t == DType::F32 || t == DType::F16x2 || t == DType::BF16x2) return &MovK<uint32_t>::run;
       if (t == DType::F64) return &MovK<uint64_t>::run;
       if (t == DType::F16 || t == DType::BF16) return &MovK<uint16_t>::run;
       return by_int_type<MovK>(t);
     case Op::Setp: return by_int_type<SetpIntK>(t);
     case Op::Selp:
-      if (t == DType::F32 || t == DType::F16x2) return &SelpK<uint32_t>::run;
+      if (t == DType::F32 || t == DType::F16x2 || t == DType::BF16x2) return &SelpK<uint32_t>::run;
       if (t == DType::F64) return &SelpK<uint64_t>::run;
       if (t == DType::F16 || t == DType::BF16) return &SelpK<uint16_t>::run;
       return by_int_type<SelpK>(t);

@@ -24,6 +24,7 @@ std::string_view dtype_name(DType t) {
     case DType::F16x2: return "f16x2";
     case DType::BF16: return "bf16";
     case DType::TF32: return "tf32";
+    case DType::BF16x2: return "bf16x2";
   }
   return "?";
 }
@@ -34,7 +35,8 @@ DType parse_dtype(std::string_view s) {
       {"u8", DType::U8},     {"u16", DType::U16}, {"u32", DType::U32}, {"u64", DType::U64}, {"s8", DType::S8},
       {"s16", DType::S16},   {"s32", DType::S32}, {"s64", DType::S64}, {"f16", DType::F16}, {"f32", DType::F32},
       {"f64", DType::F64},
-      {"f16x2", DType::F16x2}, {"bf16", DType::BF16}, {"tf32", DType::TF32}};
+      {"f16x2", DType::F16x2}, {"bf16", DType::BF16}, {"tf32", DType::TF32},
+      {"bf16x2", DType::BF16x2}};
   for (auto& [n, t] : table)
     if (s == n) return t;
   return DType::None;
@@ -78,6 +80,7 @@ std::string_view op_name(Op op) {
     case Op::Shl: return "shl";
     case Op::Shr: return "shr";
     case Op::Setp: return "setp";
+    case Op::Set: return "set";
     case Op::Selp: return "selp";
     case Op::Cvt: return "cvt";
     case Op::Bra: return "bra";

@@ -14,22 +14,26 @@ enum class DType : uint8_t {
   F16, F32, F64,
   F16x2, BF16,  // a pair of halves in 32 bits; bfloat16 (its conversions)
   TF32,         // TensorFloat-32 in a 32-bit register (wmma operands, cvt.rna.tf32.f32)
+  BF16x2,       // a pair of bfloat16s in 32 bits
 };
 
 constexpr int dtype_bytes(DType t) {
   switch (t) {
     case DType::B8: case DType::U8: case DType::S8: return 1;
     case DType::B16: case DType::U16: case DType::S16: case DType::F16: case DType::BF16: return 2;
-    case DType::F16x2: return 4;
+    case DType::F16x2: case DType::BF16x2: return 4;
     case DType::B32: case DType::U32: case DType::S32: case DType::F32: case DType::TF32: return 4;
     case DType::B64: case DType::U64: case DType::S64: case DType::F64: return 8;
     default: return 0;
   }
 }
 constexpr bool is_float(DType t) {
-  return t == DType::F16 || t == DType::F32 || t == DType::F64 || t == DType::F16x2 || t == DType::BF16;
+  return t == DType::F16 || t == DType::F32 || t == DType::F64 || t == DType::F16x2 || t == DType::BF16 ||
+         t == DType::BF16x2;
 }
-constexpr bool is_half(DType t) { return t == DType::F16 || t == DType::F16x2 || t == DType::BF16; }
+constexpr bool is_half(DType t) {
+  return t == DType::F16 || t == DType::F16x2 || t == DType::BF16 || t == DType::BF16x2;
+}
 constexpr bool is_signed(DType t) {
   return t == DType::S8 || t == DType::S16 || t == DType::S32 || t == DType::S64;
 }
@@ -43,7 +47,7 @@ std::string_view space_name(Space s);
 
 enum class Op : uint8_t {
   Mov, Ld, St, Cvta, CvtaTo, Add, Sub, Mul, Mad, Fma, Div, Rem, Abs, Neg, Min, Max,
-  And, Or, Xor, Not, Cnot, Shl, Shr, Setp, Selp, Cvt, Bra, Ret, Exit, Bar, BarWarp, Membar,
+  And, Or, Xor, Not, Cnot, Shl, Shr, Setp, Set, Selp, Cvt, Bra, Ret, Exit, Bar, BarWarp, Membar,
   Atom, Red, Rcp, Sqrt, Rsqrt, Ex2, Lg2, Sin, Cos, Shfl, Vote, Popc, Clz, Brev, Bfe, Bfi,
   Copysign, Mul24, Mad24, Slct, Trap, Nop, Tanh,
   Bfind, BfindShift,  // bfind and bfind.shiftamt

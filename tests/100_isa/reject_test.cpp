@@ -64,11 +64,13 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"griddepcontrol.arrive;", "modifier .arrive on griddepcontrol"},
       {"bmsk.b32 %r1, %r2, %r3;", "bmsk other than"},
       {"brkpt;", "brkpt"},
-      {"set.eq.u32.s32 %r1, %r2, %r3;", "set"},
+      {"setp.eq.f16x2 %p1, %r1, %r2;", "setp on .f16x2"},
       {"testp.finite.f32 %p1, %f1;", ""},
       {"sqrt.approx.f16 %r1, %r2;", "sqrt on .f16"},
       {"cvt.rz.f16.f32 %r1, %f1;", "cvt on .f16.f32"},
-      {"cvt.rn.bf16x2.f32 %r1, %f1, %f2;", "modifier .bf16x2"},
+      {"cvt.rn.relu.bf16x2.f32 %r1, %f1, %f2;", "modifier .relu on cvt"},
+      {"cvt.rz.bf16x2.f32 %r1, %f1, %f2;", "cvt on .bf16x2.f32"},
+      {"min.xorsign.abs.bf16 %r1, %r2, %r3;", "modifier .xorsign on min"},
       {"st.param.b32 [p], %r1;", "param"},
       {"cvta.param.u64 %rd1, %rd2;", "param"},
       {"bar.arrive 0;", ""},
@@ -100,7 +102,7 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
 }
 
 TEST_CASE("unsupported declarations inside a kernel", "[isa][reject]") {
-  check_unsupported(kernel_with(".reg .bf16x2 %h<2>;"), 10, ".reg .bf16x2 %h<2>;", ".bf16x2 registers");
+  check_unsupported(kernel_with(".reg .e4m3x2 %h<2>;"), 10, ".reg .e4m3x2 %h<2>;", ".e4m3x2 registers");
   check_unsupported(kernel_with(".reg .v4 .f32 %v;"), 10, ".reg .v4 .f32 %v;", "vector");
   check_unsupported(kernel_with(".shared .v4 .f32 sv[4];"), 10, ".shared .v4 .f32 sv[4];", "vector");
   check_unsupported(kernel_with(".shared .align 4 .b8 init[4] = {1, 2, 3, 4};"), 10,

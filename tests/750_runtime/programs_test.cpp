@@ -494,6 +494,11 @@ TEST_CASE("programs: bf16 arithmetic and half/bf16 comparisons compute what an H
   rttest::check_prints_expected("bf16_results", "-cudart shared -arch=sm_90",
                                 {"--functional --no-summary --config h100", "--no-summary --config h100",
                                  "--functional --no-summary --config h100 --threads 2"});
+  // pairs_and_set_results.expected: an H200's output for add, sub, mul, fma, min, max, neg,
+  // abs on .bf16x2, cvt.rn.{bf16x2,f16x2}.f32, set from every kind of source, min/max.NaN
+  // and cvt.rna.tf32.f32 of NaNs.
+  rttest::check_prints_expected("pairs_and_set_results", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100"});
   // half_intrinsics.expected: an H200's output of a program using cuda_bf16.hpp's and
   // cuda_fp16.hpp's intrinsics (__hadd ... __hlt on bf16, __hdiv and __hlt on half).
   rttest::check_prints_expected("half_intrinsics", "-cudart shared -arch=sm_90",
