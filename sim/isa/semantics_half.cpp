@@ -1,5 +1,5 @@
 // Half precision: .f16 (IEEE binary16), .f16x2 (two halves in 32 bits, low half first),
-// .bf16 and .bf16x2 arithmetic, setp on .f16 and .bf16, and the conversions of .f16 and .bf16 to
+// .bf16 and .bf16x2 arithmetic, setp on all four, and the conversions of .f16 and .bf16 to
 // and from .f32/.f64. Values are held as their bit patterns in the low bits of a register
 // slot. Arithmetic is done in double, where the sum, difference and product of halves are
 // exact, then rounded to nearest even (fma rounds once from the exact result). Only the
@@ -209,6 +209,28 @@ void hsetp(ExecCtx& c, const Instr& in, uint32_t m) {
   if (in.d[1].kind == Operand::Kind::Pred) exec::pred_write(c, in.d[1], combine(in.boolop, ~r, cpred), m);
 }
 
+// setp on .f16x2 and .bf16x2, p|q: p is the lower halves' comparison, q the upper halves'
+// (each combined with the predicate source by .and/.or/.xor).
+void hsetp2(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  const bool bf = in.type == DType::BF16x2;
+  auto value = [&](uint64_t v, int h) {
+    uint16_t x = static_cast<uint16_t>(v >> (16 * h));
+    if (bf) return double(from_bf16(x));
+    if (in.ftz && is_subnormal_half(x)) x &= 0x8000;
+    return from_half(x);
+  };
+  uint32_t lo = 0, hi = 0;
+  for_lanes(m, [&](int l) {
+    lo |= uint32_t(float_compare<double>(in.cmp, value(a[l], 0), value(b[l], 0))) << l;
+    hi |= uint32_t(float_compare<double>(in.cmp, value(a[l], 1), value(b[l], 1))) << l;
+  });
+  const uint32_t cpred = in.boolop != BoolOp::None ? exec::pred_src(c, in.c) : 0;
+  exec::pred_write(c, in.d[0], combine(in.boolop, lo, cpred), m);
+  if (in.d[1].kind == Operand::Kind::Pred) exec::pred_write(c, in.d[1], combine(in.boolop, hi, cpred), m);
+}
+
 // cvt between .f16/.bf16 and .f32/.f64.
 void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
@@ -323,7 +345,10 @@ ExecFn half_semantics(const Instr& in) {
     if (in.sat || (!to && !from && !from_int)) return nullptr;
     return &hcvt;
   }
-  if (in.op == Op::Setp) return in.type == DType::F16 || in.type == DType::BF16 ? &hsetp : nullptr;
+  if (in.op == Op::Setp) {
+    if (in.type == DType::F16x2 || in.type == DType::BF16x2) return &hsetp2;
+    return in.type == DType::F16 || in.type == DType::BF16 ? &hsetp : nullptr;
+  }
   if (in.type == DType::BF16 || in.type == DType::BF16x2) {
     if (in.ftz || in.sat) return nullptr;
     switch (in.op) {

@@ -64,7 +64,7 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
       {"griddepcontrol.arrive;", "modifier .arrive on griddepcontrol"},
       {"bmsk.b32 %r1, %r2, %r3;", "bmsk other than"},
       {"brkpt;", "brkpt"},
-      {"setp.eq.f16x2 %p1, %r1, %r2;", "setp on .f16x2"},
+      {"setp.eq.tf32 %p1, %r1, %r2;", "setp on .tf32"},
       {"testp.finite.f32 %p1, %f1;", ""},
       {"sqrt.approx.f16 %r1, %r2;", "sqrt on .f16"},
       {"cvt.rz.f16.f32 %r1, %f1;", "cvt on .f16.f32"},

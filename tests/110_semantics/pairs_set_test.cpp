@@ -91,6 +91,26 @@ TEST_CASE("set: .and/.or/.xor combine the comparison with a predicate", "[semant
   }
 }
 
+TEST_CASE("pairs: setp on .f16x2 and .bf16x2 writes the lower halves' result to p, the upper's to q",
+          "[semantics][half]") {
+  // p + 2q, as pairs_and_set_results.cu prints it.
+  auto setp2 = [](const std::string& op, uint64_t a, uint64_t b, uint64_t c = 0) {
+    const std::string code = "{.reg .pred p, q;\n" + op +
+                             " p|q, %a, %b" + (c > 1 ? "" : ", %c") +
+                             ";\nselp.u32 %d, 1, 0, p;\n@q add.u32 %d, %d, 2;}";
+    return run(code, Types("u32", "b32", "b32", "pred"), a, b, c);
+  };
+  const uint64_t none = 2;  // no predicate source
+  CHECK(setp2("setp.lt.f16x2", 0x40003C00, 0x3C004000, none) == 1);
+  CHECK(setp2("setp.lt.f16x2", 0x3C004000, 0x40003C00, none) == 2);
+  CHECK(setp2("setp.lt.f16x2", 0x80007E05, 0x00003C00, none) == 0);  // a NaN; -0 < +0 is false
+  CHECK(setp2("setp.geu.bf16x2", 0x3F807FC5, 0x40003F80, none) == 1);
+  CHECK(setp2("setp.geu.bf16x2", 0x0000BF80, 0x80003F80, none) == 2);
+  CHECK(setp2("setp.eq.and.f16x2", 0x3C003C00, 0x3C003C00, 0) == 0);
+  CHECK(setp2("setp.eq.and.f16x2", 0x3C003C00, 0x3C003C00, 1) == 3);
+  CHECK(setp2("setp.eq.and.f16x2", 0x3C000000, 0x40008000, 1) == 1);
+}
+
 TEST_CASE("pairs: min/max.NaN give the canonical NaN for any NaN source", "[semantics][half]") {
   const Types w("b32", "b32", "b32"), h("b16", "b16", "b16");
   CHECK(run("min.NaN.f32 %d, %a, %b;", w, 0x7FC00001, 0x3F800000) == 0x7FFFFFFF);

@@ -4,8 +4,9 @@
 // (setp's comparison written as a value) from integer, f32, f64, f16, bf16, f16x2 and
 // bf16x2 sources into integer and float destinations, with .ftz and with a predicate
 // combined by .and/.or/.xor; min/max.NaN on .f32, .f16, .f16x2, .bf16 and .bf16x2 (a NaN
-// source gives NaN); cvt.rna.tf32.f32 of NaNs and ties. Every instruction is inline PTX
-// with its sources from memory. Needs sm_90 (.bf16x2 add/sub/mul and set).
+// source gives NaN); cvt.rna.tf32.f32 of NaNs and ties; setp p|q on .f16x2 and .bf16x2.
+// Every instruction is inline PTX with its sources from memory. Needs sm_90 (.bf16x2
+// add/sub/mul and set).
 #include <cstdint>
 #include <cstdio>
 
@@ -19,6 +20,7 @@ enum Op {
   kSetGtF16x2, kSetLeU32F16x2, kSetLtuBf16x2, kSetEqU32Bf16x2,
   kSetGtAndU32S32, kSetEqOrF32F32, kSetLtXorNotU32F32, kSetGtAndF16x2,
   kMinNanF32, kMaxNanF32, kMinNanF16, kMaxNanF16x2, kMinNanBf16, kMaxNanBf16x2, kCvtTf32,
+  kSetpLtF16x2, kSetpGeuBf16x2, kSetpEqAndF16x2,
   kOps
 };
 const char* kNames[] = {
@@ -31,7 +33,8 @@ const char* kNames[] = {
     "set.gt.f16x2",       "set.le.u32.f16x2",    "set.ltu.bf16x2",     "set.eq.u32.bf16x2",
     "set.gt.and.u32.s32", "set.eq.or.f32.f32",   "set.lt.xor.u32.f32(!p)", "set.gt.and.f16x2",
     "min.NaN.f32",        "max.NaN.f32",         "min.NaN.f16",        "max.NaN.f16x2",
-    "min.NaN.bf16",       "max.NaN.bf16x2",      "cvt.rna.tf32.f32"};
+    "min.NaN.bf16",       "max.NaN.bf16x2",      "cvt.rna.tf32.f32",   "setp.lt.f16x2",
+    "setp.geu.bf16x2",    "setp.eq.and.f16x2"};
 
 // Sources and result as raw bits (the low 16, 32 or all 64 bits); c is the predicate
 // source of the .and/.or/.xor forms (its low bit) and fma's third source.
@@ -102,6 +105,23 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
     case kMinNanBf16: asm("min.NaN.bf16 %0, %1, %2;" : "=h"(hr) : "h"(hx), "h"(hy)); out = hr; break;
     case kMaxNanBf16x2: asm("max.NaN.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(rx), "r"(ry)); out = r; break;
     case kCvtTf32: asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(fx)); out = r; break;
+    // setp p|q on pairs: the result is p + 2q.
+    case kSetpLtF16x2:
+      asm("{ .reg .pred p, q; setp.lt.f16x2 p|q, %1, %2; selp.u32 %0, 1, 0, p; @q add.u32 %0, %0, 2; }"
+          : "=r"(r) : "r"(rx), "r"(ry));
+      out = r;
+      break;
+    case kSetpGeuBf16x2:
+      asm("{ .reg .pred p, q; setp.geu.bf16x2 p|q, %1, %2; selp.u32 %0, 1, 0, p; @q add.u32 %0, %0, 2; }"
+          : "=r"(r) : "r"(rx), "r"(ry));
+      out = r;
+      break;
+    case kSetpEqAndF16x2:
+      asm("{ .reg .pred p, q, c; setp.ne.u32 c, %3, 0; setp.eq.and.f16x2 p|q, %1, %2, c; selp.u32 %0, 1, 0, p;"
+          " @q add.u32 %0, %0, 2; }"
+          : "=r"(r) : "r"(rx), "r"(ry), "r"(rz & 1));
+      out = r;
+      break;
   }
   d[i] = out;
 }
@@ -222,6 +242,14 @@ int main() {
   for (uint64_t v : {0x7FC00123ull, 0x7F800001ull, 0xFF812345ull, 0x7FFFFFFFull, 0x7F800000ull, 0x3F801000ull,
                      0xBF801000ull, 0x3F800FFFull, 0x7F7FFFFFull, 0x00001000ull})
     add(kCvtTf32, v, 0, 0);
+  // setp on pairs: which half goes to p, NaNs, signed zeros.
+  add(kSetpLtF16x2, pack(h2, h1), pack(h1, h2), 0);
+  add(kSetpLtF16x2, pack(h1, h2), pack(h2, h1), 0);
+  add(kSetpLtF16x2, pack(hnz, hq), pack(0, h1), 0);
+  add(kSetpGeuBf16x2, pack(one, q), pack(0x4000, one), 0);
+  add(kSetpGeuBf16x2, pack(z0, none), pack(nz, one), 0);
+  for (uint64_t p : {0ull, 1ull}) add(kSetpEqAndF16x2, pack(h1, h1), pack(h1, h1), p);
+  add(kSetpEqAndF16x2, pack(h1, 0), pack(h2, hnz), 1);
 
   static int op[kMax];
   static uint64_t a[kMax], b[kMax], c[kMax], d[kMax];
