@@ -92,15 +92,21 @@ void apply_logs(MemoryCounter& counter, std::vector<mem::CacheLog>& logs, size_t
 
 // A fault, a deadlock (report_deadlock) or a limit stops the share; the epoch then runs
 // again serially, which reports it as a serial run does.
-void run_blocks(Share& s, EpochJob& job, uint64_t first, uint64_t end, uint64_t& n, uint32_t& since_clock) {
+void run_blocks(Share& s, EpochJob& job, uint64_t first, uint64_t end, uint64_t& n, uint64_t& since_clock) {
   sm::BlockState b;
   for (uint64_t linear = first; linear < end; ++linear) {
     if (job.stopping.load(std::memory_order_relaxed)) throw Stop{};
     run_block(*s.executor, b, linear, [&](sm::Warp& w) {
+      // Its run of arithmetic and shared accesses first (nothing there that `touched` keeps),
+      // within the budget, so that the step below is the one that passes it.
+      const uint64_t k = s.executor->run_plain(w, std::min(kPlainRun, job.budget - std::min(job.budget, n)),
+                                               s.counter.get());
+      n += k;
+      since_clock += k;
       // The kernel reads no clock (blocks_may_run_in_parallel), so `now` is unused.
       const sm::StepResult r = s.executor->step(w, 0);
       if (++n > job.budget) throw Stop{};
-      if (++since_clock == (1u << 14)) {
+      if (++since_clock >= (uint64_t(1) << 14)) {
         since_clock = 0;
         if (job.limits->host_time_exceeded()) throw Stop{};
       }
@@ -117,7 +123,7 @@ void epoch_job(void* ctx, uint32_t share) {
   Share& s = *(*job.shares)[share];
   if (share == 0 && job.earlier) apply_logs(*job.counter, *job.earlier, job.earlier_chunks);
   uint64_t n = 0;
-  uint32_t since_clock = 0;
+  uint64_t since_clock = 0;
   try {
     for (uint64_t turn = 0;; ++turn) {
       const uint64_t c = job.in_turn ? turn * job.in_turn + share

@@ -16,6 +16,20 @@ inline void step_one(sm::WarpExecutor& ex, sm::Warp& w, uint32_t block, uint64_t
   if (observer)
     for (uint8_t i = 0; i < r.n_accesses; ++i) observer->on_access(r.accesses[i], *r.instr, r.pc, block, w.index);
 }
+
+// The warp's run of arithmetic and shared accesses in one call (none of them reads the
+// clock), then one instruction as step_one: what that many step_one calls would do, where
+// nothing else runs between the warp's instructions (not where warps take turns).
+inline void run_then_step(sm::WarpExecutor& ex, sm::Warp& w, uint32_t block, uint64_t& total, LimitGuard& limits,
+                          MemoryObserver* observer) {
+  const uint64_t max = limits.max_instructions();
+  const uint64_t budget = max ? std::min(kPlainRun, max - std::min(max, total)) : kPlainRun;
+  if (const uint64_t n = ex.run_plain(w, budget, observer)) {
+    total += n;
+    limits.on_instructions_run(n);
+  }
+  step_one(ex, w, block, total, limits, observer);
+}
 }  // namespace
 
 void run_functional(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObserver* observer, uint64_t first_block,
@@ -30,7 +44,7 @@ void run_functional_blocks(sm::WarpExecutor& ex, LimitGuard& limits, MemoryObser
   const uint64_t nblocks = std::min<uint64_t>(ctx.grid.count(), end_block);
   sm::BlockState b;
   for (uint64_t linear = first_block; linear < nblocks; ++linear)
-    run_block(ex, b, linear, [&](sm::Warp& w) { step_one(ex, w, b.linear, total, limits, observer); });
+    run_block(ex, b, linear, [&](sm::Warp& w) { run_then_step(ex, w, b.linear, total, limits, observer); });
 }
 
 namespace {

@@ -18,6 +18,10 @@ void run_functional(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserv
 void run_functional_blocks(sm::WarpExecutor& executor, LimitGuard& limits, MemoryObserver* observer,
                            uint64_t first_block, uint64_t end_block, uint64_t& total);
 
+// The most instructions one WarpExecutor::run_plain call executes between a runner's own
+// checks (limits, host clock).
+inline constexpr uint64_t kPlainRun = 4096;
+
 // Runs block `linear` (prepared in `b`) to its end: its warps round-robin, each until it
 // waits at a barrier or exits; step(warp) executes one instruction. A block whose warps
 // all wait where no thread can arrive is a deadlock (KernelFault, report_deadlock).

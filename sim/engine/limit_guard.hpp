@@ -17,6 +17,12 @@ class LimitGuard {
     if (limits_.max_warp_instructions && total > limits_.max_warp_instructions) fail_instructions(total);
     if (++since_clock_check_ >= kClockCheckPeriod) check_host_time();
   }
+  // Accounts `n` instructions run in one go by someone who kept the running total at or
+  // below the instruction limit (WarpExecutor::run_plain with a budget): only the host clock.
+  void on_instructions_run(uint64_t n) {
+    since_clock_check_ += n;
+    if (since_clock_check_ >= kClockCheckPeriod) check_host_time();
+  }
   void on_cycle(uint64_t cycle) {
     if (limits_.max_cycles && cycle > limits_.max_cycles) fail_cycles(cycle);
   }
@@ -37,7 +43,7 @@ class LimitGuard {
   Limits limits_;
   std::string kernel_;
   std::chrono::steady_clock::time_point start_;
-  uint32_t since_clock_check_ = 0;
+  uint64_t since_clock_check_ = 0;
 };
 
 }  // namespace warpsim

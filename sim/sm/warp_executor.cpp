@@ -186,6 +186,69 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
   return r;
 }
 
+uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* observer) {
+  SimtStack& st = w.stack;
+  st.reconverge();
+  const isa::Kernel& k = *ctx_.kernel;
+  const Instr* const code = k.code.data();
+  PcStats* const per_pc = stats_.per_pc.data();
+  exec::ExecCtx c{w.regs, w.preds, k.consts_bcast.data(), w.live_mask};
+  const uint32_t block = w.block->linear;
+  // The warp's counters, kept here (the semantic functions are opaque calls) and added in
+  // once, also when an instruction throws.
+  struct Counts {
+    Warp& w;
+    ExecStats& es;
+    uint64_t n = 0, threads = 0, not_predicated_off = 0;
+    ~Counts() {
+      w.instructions += n;
+      es.inst_executed += n;
+      es.thread_inst_executed += threads;
+      es.not_predicated_off_thread_inst_executed += not_predicated_off;
+    }
+  } counts{w, stats_.exec};
+  // Only a pc reaching the top entry's reconvergence pc changes the stack here (these
+  // instructions neither branch nor exit nor change a mask): it is checked for that alone.
+  SimtEntry* top = &st.top();
+  bool nested = st.depth() > 1;
+  while (counts.n < budget) {
+    const uint32_t pc = static_cast<uint32_t>(top->pc);
+    const Instr& in = code[pc];
+    const uint32_t active = top->mask;
+    uint32_t exec = active;
+    if (in.has_guard) {
+      const uint32_t p = w.preds[in.guard];
+      exec &= in.guard_neg ? ~p : p;
+    }
+    if (in.fn) {
+      if (exec) in.fn(c, in, exec);
+    } else {
+      // Only what step() hands to shared_fast, and only where it takes it: nothing is done
+      // or counted otherwise, and step() then does it all.
+      if (!exec || in.space != isa::Space::Shared || (in.op != Op::Ld && in.op != Op::St)) break;
+      StepResult r;
+      r.pc = pc;
+      if (!shared_fast(w, in, exec, r)) break;
+      if (observer)
+        for (uint8_t i = 0; i < r.n_accesses; ++i) observer->on_access(r.accesses[i], in, pc, block, w.index);
+    }
+    ++counts.n;
+    const uint32_t nact = std::popcount(active);
+    counts.threads += nact;
+    counts.not_predicated_off += std::popcount(exec);
+    PcStats& ps = per_pc[pc];
+    ++ps.executed;
+    ps.active_threads += nact;
+    top->pc = static_cast<int32_t>(pc + 1);
+    if (nested && top->pc == top->rpc) {
+      st.reconverge();
+      top = &st.top();
+      nested = st.depth() > 1;
+    }
+  }
+  return counts.n;
+}
+
 // Out of step()'s line, so that the arithmetic instructions' path above keeps its
 // registers (and its stack frame small).
 void WarpExecutor::step_other(Warp& w, const Instr& in, uint64_t now, StepResult& r) {

@@ -18,6 +18,7 @@
 #include "sim/memory/device_heap.hpp"
 #include "sim/memory/global_memory.hpp"
 #include "sim/memory/mem_access.hpp"
+#include "sim/memory/memory_observer.hpp"
 #include "sim/memory/page_snapshot.hpp"
 #include "sim/sm/cluster_state.hpp"
 #include "sim/sm/device_work.hpp"
@@ -93,6 +94,15 @@ class WarpExecutor {
 
   // Executes the warp's next instruction. `now` is the cycle %clock reads.
   StepResult step(Warp& w, uint64_t now);
+
+  // Executes at most `budget` of the warp's next instructions while they are arithmetic
+  // (a semantic function) or ld/st.shared that step() would take on its fast path, and
+  // stops before any other (a branch, a barrier, exit, a global access, a shared access the
+  // fast path leaves: step() is for those). Each access goes to `observer` (if any) as soon
+  // as it is made, as a functional runner would pass step()'s on. The same effects, counts
+  // and order as that many step() calls, without a StepResult and a return to the runner
+  // for each; returns how many it executed. No instruction it runs reads the clock.
+  uint64_t run_plain(Warp& w, uint64_t budget, MemoryObserver* observer);
 
   // Throws KernelFault(Deadlock) describing the block's waiting warps.
   [[noreturn]] void report_deadlock(const BlockState& b) const;
