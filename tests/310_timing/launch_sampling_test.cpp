@@ -19,7 +19,7 @@ const isa::Kernel* fake_kernel(size_t id) {
 }
 
 LaunchShape shape(size_t kernel, uint32_t grid_x, uint32_t shared = 0) {
-  return LaunchShape{fake_kernel(kernel), Dim3{grid_x, 1, 1}, Dim3{128, 1, 1}, shared};
+  return LaunchShape{fake_kernel(kernel), Dim3{grid_x, 1, 1}, Dim3{128, 1, 1}, shared, {}};
 }
 
 // A timed launch: 1000 cycles for 400 warp instructions and 100 transactions.
@@ -62,7 +62,7 @@ TEST_CASE("310: each launch shape is timed the given number of times, then not",
   CHECK(two.time_next(shape(2, 8)));
   CHECK(two.time_next(shape(1, 9)));
   CHECK(two.time_next(shape(1, 8, 1024)));
-  CHECK(two.time_next(LaunchShape{fake_kernel(1), Dim3{8, 1, 1}, Dim3{64, 2, 1}, 0}));
+  CHECK(two.time_next(LaunchShape{fake_kernel(1), Dim3{8, 1, 1}, Dim3{64, 2, 1}, 0, {}}));
 }
 
 TEST_CASE("310: an untimed launch takes the last timed launch's time, scaled by its work", "[timing][sample]") {
@@ -162,7 +162,7 @@ TEST_CASE("310: a kernel that reads a clock is always timed", "[timing][sample]"
   read.op = isa::Op::ReadGlobalTimer;
   clocked.code.push_back(read);
   LaunchSampler sampler(1);
-  const LaunchShape a{&clocked, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0};
+  const LaunchShape a{&clocked, Dim3{1, 1, 1}, Dim3{1, 1, 1}, 0, {}};
   for (uint64_t i = 0; i < 3; ++i) {
     CHECK(sampler.time_next(a));
     sampler.on_timed(a, timed_launch(), i);
