@@ -53,4 +53,14 @@ inline uint16_t to_bf16(float f) {
 }
 inline float from_bf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 
+inline bool is_subnormal_half(uint16_t h) { return ((h >> 10) & 0x1F) == 0 && (h & 0x3FF); }
+
+// A .f16 or .bf16 source as setp and set compare it: the double it is exactly, an f16
+// subnormal flushed to zero of its sign under .ftz.
+inline double compared_half(uint16_t h, bool bf16, bool ftz) {
+  if (bf16) return from_bf16(h);
+  if (ftz && is_subnormal_half(h)) h &= 0x8000;
+  return from_half(h);
+}
+
 }  // namespace warpsim::isa::detail

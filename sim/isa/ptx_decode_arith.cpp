@@ -180,13 +180,19 @@ void Decoder::setp() {
   if (t == DType::Pred) unsupported("setp on predicates");
   set(kA, src(ops_[1], t, kA));
   set(kB, src(ops_[2], t, kB));
+  combine_source();
+  set_class_arith(t);
+}
+
+// setp's and set's fourth operand: the predicate .and/.or/.xor combines with, present
+// exactly when one of them is.
+void Decoder::combine_source() {
   if (ops_.size() == 4) {
-    if (in_.boolop == BoolOp::None) malformed("a third setp source needs .and, .or or .xor");
+    if (in_.boolop == BoolOp::None) malformed(fmt::format("a third {} source needs .and, .or or .xor", base_));
     set(kC, psrc(ops_[3]));
   } else if (in_.boolop != BoolOp::None) {
-    malformed("setp with .and/.or/.xor needs a predicate source");
+    malformed(fmt::format("{} with .and/.or/.xor needs a predicate source", base_));
   }
-  set_class_arith(t);
 }
 
 // set.CmpOp{.BoolOp}{.ftz}.dtype.stype d, a, b{, {!}c}: the types PTX allows (dtype .u32,
@@ -220,12 +226,7 @@ void Decoder::set_compare() {
   set(kD0, dst(ops_[0]));
   set(kA, src(ops_[1], s, kA));
   set(kB, src(ops_[2], s, kB));
-  if (ops_.size() == 4) {
-    if (in_.boolop == BoolOp::None) malformed("a third set source needs .and, .or or .xor");
-    set(kC, psrc(ops_[3]));
-  } else if (in_.boolop != BoolOp::None) {
-    malformed("set with .and/.or/.xor needs a predicate source");
-  }
+  combine_source();
   set_class_arith(s);
 }
 

@@ -118,6 +118,7 @@ class Decoder {
   void shift();
   void setp();
   void set_compare();  // set
+  void combine_source();  // setp's and set's .and/.or/.xor predicate
   void selp();
   void slct();
   void cvt();

@@ -45,12 +45,6 @@ class RoundingScope {
 };
 
 template <class T>
-inline T ftz(T x, bool on) {
-  if constexpr (std::is_same_v<T, float>)
-    if (on && std::fpclassify(x) == FP_SUBNORMAL) return std::copysign(0.0f, x);
-  return x;
-}
-template <class T>
 inline T saturate(T x, bool on) {
   if (!on) return x;
   if (std::isnan(x)) return T(0);

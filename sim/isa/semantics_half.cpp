@@ -19,8 +19,6 @@ using exec::for_lanes;
 
 namespace {
 
-bool is_subnormal_half(uint16_t h) { return ((h >> 10) & 0x1F) == 0 && (h & 0x3FF); }
-
 // One half lane: flush-to-zero of subnormal inputs and results, saturation to [0, 1].
 template <class F>
 uint16_t half_op(const Instr& in, uint16_t a, uint16_t b, uint16_t c, F f) {
@@ -196,12 +194,7 @@ void hsetp(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   const uint64_t* b = exec::src(c, in.b);
   const bool bf = in.type == DType::BF16;
-  auto value = [&](uint64_t v) {
-    uint16_t h = static_cast<uint16_t>(v);
-    if (bf) return double(from_bf16(h));
-    if (in.ftz && is_subnormal_half(h)) h &= 0x8000;
-    return from_half(h);
-  };
+  auto value = [&](uint64_t v) { return compared_half(static_cast<uint16_t>(v), bf, in.ftz); };
   uint32_t r = 0;
   for_lanes(m, [&](int l) { r |= uint32_t(float_compare<double>(in.cmp, value(a[l]), value(b[l]))) << l; });
   const uint32_t cpred = in.boolop != BoolOp::None ? exec::pred_src(c, in.c) : 0;
@@ -215,12 +208,7 @@ void hsetp2(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   const uint64_t* b = exec::src(c, in.b);
   const bool bf = in.type == DType::BF16x2;
-  auto value = [&](uint64_t v, int h) {
-    uint16_t x = static_cast<uint16_t>(v >> (16 * h));
-    if (bf) return double(from_bf16(x));
-    if (in.ftz && is_subnormal_half(x)) x &= 0x8000;
-    return from_half(x);
-  };
+  auto value = [&](uint64_t v, int h) { return compared_half(static_cast<uint16_t>(v >> (16 * h)), bf, in.ftz); };
   uint32_t lo = 0, hi = 0;
   for_lanes(m, [&](int l) {
     lo |= uint32_t(float_compare<double>(in.cmp, value(a[l], 0), value(b[l], 0))) << l;

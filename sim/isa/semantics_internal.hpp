@@ -86,6 +86,15 @@ inline T nan_result(T r, T x, T y) {
   else return r;
 }
 
+// .ftz on a float source or result: an f32 subnormal becomes zero of its sign (f64 is
+// never flushed).
+template <class T>
+inline T ftz(T x, bool on) {
+  if constexpr (std::is_same_v<T, float>)
+    if (on && std::fpclassify(x) == FP_SUBNORMAL) return std::copysign(0.0f, x);
+  return x;
+}
+
 // setp's comparison of two floats (f16 and bf16 compared as the doubles they are), and
 // its combination with a predicate source (.and/.or/.xor).
 template <class T>

@@ -25,24 +25,15 @@ struct Value {
   double f = 0;
 };
 
-Value value_of(DType t, uint64_t v, bool ftz) {
+Value value_of(DType t, uint64_t v, bool flush) {
   Value r;
   switch (t) {
-    case DType::F16: {
-      uint16_t h = static_cast<uint16_t>(v);
-      if (ftz && ((h >> 10) & 0x1F) == 0) h &= 0x8000;
+    case DType::F16:
+    case DType::BF16:
       r.is_float = true;
-      r.f = from_half(h);
+      r.f = compared_half(static_cast<uint16_t>(v), t == DType::BF16, flush);
       return r;
-    }
-    case DType::BF16: r.is_float = true; r.f = from_bf16(static_cast<uint16_t>(v)); return r;
-    case DType::F32: {
-      float x = std::bit_cast<float>(static_cast<uint32_t>(v));
-      if (ftz && std::fpclassify(x) == FP_SUBNORMAL) x = std::copysign(0.0f, x);
-      r.is_float = true;
-      r.f = x;
-      return r;
-    }
+    case DType::F32: r.is_float = true; r.f = ftz(std::bit_cast<float>(static_cast<uint32_t>(v)), flush); return r;
     case DType::F64: r.is_float = true; r.f = std::bit_cast<double>(v); return r;
     default: break;
   }

@@ -141,6 +141,13 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
   }
 }
 
+namespace {
+// What step() and run_plain offer to shared_fast.
+bool is_shared_ld_st(const Instr& in) {
+  return in.space == isa::Space::Shared && (in.op == Op::Ld || in.op == Op::St);
+}
+}  // namespace
+
 StepResult WarpExecutor::step(Warp& w, uint64_t now) {
   StepResult r;
   SimtStack& st = w.stack;
@@ -177,8 +184,7 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
     return r;
   }
   // The commonest memory access, straight to its fast path (what load_store would call).
-  if (exec && in.space == isa::Space::Shared && (in.op == Op::Ld || in.op == Op::St) &&
-      shared_fast(w, in, exec, r)) {
+  if (exec && is_shared_ld_st(in) && shared_fast(w, in, exec, r)) {
     st.top().pc = static_cast<int32_t>(pc + 1);
     return r;
   }
@@ -225,7 +231,7 @@ uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* obser
     } else {
       // Only what step() hands to shared_fast, and only where it takes it: nothing is done
       // or counted otherwise, and step() then does it all.
-      if (!exec || in.space != isa::Space::Shared || (in.op != Op::Ld && in.op != Op::St)) break;
+      if (!exec || !is_shared_ld_st(in)) break;
       StepResult r;
       r.pc = pc;
       if (!shared_fast(w, in, exec, r)) break;
