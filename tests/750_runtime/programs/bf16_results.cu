@@ -10,6 +10,8 @@
 
 #include <cuda_runtime.h>
 
+#include "results_cases.cuh"
+
 enum Op {
   kAdd, kSub, kMul, kFma, kMin, kMax, kNeg, kAbs, kSetpF16, kSetpBf16, kBf16ToF64, kF64ToBf16,
   kS16ToBf16, kU16ToBf16, kS32ToBf16, kU32ToBf16, kS64ToBf16, kU64ToBf16, kOps
@@ -100,11 +102,6 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
     }                                                       \
   } while (0)
 
-struct Case {
-  int op;
-  uint64_t a, b, c;
-};
-
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // bf16: quiet NaN with a payload, its negative, a signalling NaN, infinities, zeros, one,
@@ -157,28 +154,8 @@ int main() {
                      0x1030000000000000ull})
     for (int op : {kS64ToBf16, kU64ToBf16}) cases[n++] = {op, s, 0, 0};
 
-  static int op[512];
-  static uint64_t a[512], b[512], c[512], d[512];
-  for (int i = 0; i < n; ++i) {
-    op[i] = cases[i].op;
-    a[i] = cases[i].a;
-    b[i] = cases[i].b;
-    c[i] = cases[i].c;
-  }
-  int* dop;
-  uint64_t *da, *db, *dc, *dd;
-  CHECK(cudaMalloc(&dop, sizeof op));
-  CHECK(cudaMalloc(&da, sizeof a));
-  CHECK(cudaMalloc(&db, sizeof b));
-  CHECK(cudaMalloc(&dc, sizeof c));
-  CHECK(cudaMalloc(&dd, sizeof d));
-  CHECK(cudaMemcpy(dop, op, sizeof op, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(da, a, sizeof a, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(db, b, sizeof b, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dc, c, sizeof c, cudaMemcpyHostToDevice));
-  ops<<<(n + 127) / 128, 128>>>(dop, da, db, dc, dd, n);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(d, dd, sizeof d, cudaMemcpyDeviceToHost));
+  static uint64_t d[512];
+  CHECK(run_cases(ops, cases, n, d));
   std::printf("%d cases\n", n);
   for (int i = 0; i < n; ++i) {
     const bool setp = cases[i].op == kSetpF16 || cases[i].op == kSetpBf16;

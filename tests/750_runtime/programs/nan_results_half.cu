@@ -9,6 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include "results_cases.cuh"
+
 enum Op {
   kAdd, kSub, kMul, kFma, kMin, kMax, kNeg, kAbs, kAddFtz, kAddSat, kAddX2, kFmaX2,
   kF16ToF32, kF32ToF16, kF16ToF64, kF64ToF16, kBf16ToF32, kF32ToBf16, kFma64, kOps
@@ -84,11 +86,6 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
     }                                                       \
   } while (0)
 
-struct Case {
-  int op;
-  uint64_t a, b, c;
-};
-
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // f16 sources: quiet NaN with a payload, its negative, a signalling NaN, infinities,
@@ -132,28 +129,8 @@ int main() {
                                {q, nq, sn},  {sn, q, nq}, {one, sn, q}};
   for (auto& t : fma64) cases[n++] = {kFma64, t[0], t[1], t[2]};
 
-  int op[256];
-  uint64_t a[256], b[256], c[256], d[256];
-  for (int i = 0; i < n; ++i) {
-    op[i] = cases[i].op;
-    a[i] = cases[i].a;
-    b[i] = cases[i].b;
-    c[i] = cases[i].c;
-  }
-  int* dop;
-  uint64_t *da, *db, *dc, *dd;
-  CHECK(cudaMalloc(&dop, sizeof op));
-  CHECK(cudaMalloc(&da, sizeof a));
-  CHECK(cudaMalloc(&db, sizeof b));
-  CHECK(cudaMalloc(&dc, sizeof c));
-  CHECK(cudaMalloc(&dd, sizeof d));
-  CHECK(cudaMemcpy(dop, op, sizeof op, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(da, a, sizeof a, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(db, b, sizeof b, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dc, c, sizeof c, cudaMemcpyHostToDevice));
-  ops<<<(n + 127) / 128, 128>>>(dop, da, db, dc, dd, n);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(d, dd, sizeof d, cudaMemcpyDeviceToHost));
+  static uint64_t d[256];
+  CHECK(run_cases(ops, cases, n, d));
   std::printf("%d cases\n", n);
   for (int i = 0; i < n; ++i)
     std::printf("%-16s %016llx %016llx %016llx -> %016llx\n", kNames[cases[i].op], (unsigned long long)cases[i].a,

@@ -12,6 +12,8 @@
 
 #include <cuda_runtime.h>
 
+#include "results_cases.cuh"
+
 enum Op {
   kAdd2, kSub2, kMul2, kFma2, kMin2, kMax2, kNeg2, kAbs2, kCvtBf16x2, kCvtF16x2,
   kSetLtU32S32, kSetLoU32U32, kSetHiS32U64, kSetGeS32S16, kSetNeU32B16,
@@ -135,11 +137,6 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
     }                                                       \
   } while (0)
 
-struct Case {
-  int op;
-  uint64_t a, b, c;
-};
-
 constexpr int kMax = 512;
 
 int main() {
@@ -251,28 +248,8 @@ int main() {
   for (uint64_t p : {0ull, 1ull}) add(kSetpEqAndF16x2, pack(h1, h1), pack(h1, h1), p);
   add(kSetpEqAndF16x2, pack(h1, 0), pack(h2, hnz), 1);
 
-  static int op[kMax];
-  static uint64_t a[kMax], b[kMax], c[kMax], d[kMax];
-  for (int i = 0; i < n; ++i) {
-    op[i] = cases[i].op;
-    a[i] = cases[i].a;
-    b[i] = cases[i].b;
-    c[i] = cases[i].c;
-  }
-  int* dop;
-  uint64_t *da, *db, *dc, *dd;
-  CHECK(cudaMalloc(&dop, sizeof op));
-  CHECK(cudaMalloc(&da, sizeof a));
-  CHECK(cudaMalloc(&db, sizeof b));
-  CHECK(cudaMalloc(&dc, sizeof c));
-  CHECK(cudaMalloc(&dd, sizeof d));
-  CHECK(cudaMemcpy(dop, op, sizeof op, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(da, a, sizeof a, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(db, b, sizeof b, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dc, c, sizeof c, cudaMemcpyHostToDevice));
-  ops<<<(n + 127) / 128, 128>>>(dop, da, db, dc, dd, n);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(d, dd, sizeof d, cudaMemcpyDeviceToHost));
+  static uint64_t d[kMax];
+  CHECK(run_cases(ops, cases, n, d));
   std::printf("%d cases\n", n);
   for (int i = 0; i < n; ++i)
     std::printf("%-22s %016llx %016llx %016llx -> %016llx\n", kNames[cases[i].op], (unsigned long long)cases[i].a,
