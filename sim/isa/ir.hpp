@@ -74,6 +74,9 @@ struct Instr {
   bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
   bool nounroll = false;      // follows `.pragma "nounroll"`: heads a loop ptxas does not unroll
   bool nan_min_max = false;   // min/max.NaN: a NaN source gives the canonical NaN
+  bool xorsign_abs = false;   // min/max.xorsign.abs (halves): of |a| and |b|, the sign a's XOR b's
+  bool relu = false;          // .relu (fma and cvt to halves and fp8): a negative result is +0, a NaN the canonical NaN
+  bool satfinite = false;     // cvt .satfinite: an infinite or too large result is the largest finite value
   uint8_t fused = 0;          // add/sub contracted with the mul feeding it (FusedBits, contraction.hpp)
   InstrClass klass = InstrClass::Other;
   MmaInfo mma;                // wmma: shape, fragment, layouts

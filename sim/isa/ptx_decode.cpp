@@ -97,6 +97,18 @@ void Decoder::classify(std::string_view m) {
     md_.nan = true;
     return;
   }
+  if ((base_ == "min" || base_ == "max") && (m == "xorsign" || m == "abs")) {
+    (m == "abs" ? md_.abs : md_.xorsign) = true;
+    return;
+  }
+  if ((base_ == "fma" || base_ == "cvt") && m == "relu") {
+    md_.relu = true;
+    return;
+  }
+  if (base_ == "cvt" && m == "satfinite") {
+    md_.satfinite = true;
+    return;
+  }
   if (base_ == "bmsk" && (m == "clamp" || m == "wrap")) {
     md_.shf_mode = m[0];
     return;

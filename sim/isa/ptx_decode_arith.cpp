@@ -32,6 +32,14 @@ void Decoder::binary() {
       malformed(fmt::format("{}.NaN takes .f32, .f16, .f16x2, .bf16 or .bf16x2", base_));
     in_.nan_min_max = true;
   }
+  if (md_.xorsign || md_.abs) {
+    if (!(md_.xorsign && md_.abs)) malformed(fmt::format("{} takes .xorsign and .abs together", base_));
+    if (!(in_.op == Op::Min || in_.op == Op::Max) ||
+        !(t == DType::F32 || t == DType::F16 || t == DType::F16x2 || t == DType::BF16 || t == DType::BF16x2))
+      malformed(fmt::format("{}.xorsign.abs takes .f32, .f16, .f16x2, .bf16 or .bf16x2", base_));
+    if (in_.ftz && (t == DType::BF16 || t == DType::BF16x2)) malformed(".ftz does not apply to .bf16 min/max");
+    in_.xorsign_abs = true;
+  }
   if (in_.op == Op::Copysign && !is_float(t)) malformed("copysign takes .f32 or .f64");
   set(kD0, dst(ops_[0]));
   set(kA, src(ops_[1], t, kA));
@@ -102,6 +110,13 @@ void Decoder::fma() {
   in_.round = md_.round;
   in_.ftz = md_.ftz;
   in_.sat = md_.sat;
+  // fma.rn{.ftz}.relu.{f16,f16x2} and fma.rn.relu.{bf16,bf16x2}: a negative result is +0.
+  if (md_.relu) {
+    if (!is_half(t)) malformed("fma.relu takes .f16, .f16x2, .bf16 or .bf16x2");
+    if (md_.round != Round::Rn) malformed("fma.relu takes .rn");
+    if (md_.sat) malformed("fma takes one of .relu and .sat");
+    in_.relu = true;
+  }
   set(kD0, dst(ops_[0]));
   set(kA, src(ops_[1], t, kA));
   set(kB, src(ops_[2], t, kB));
@@ -259,20 +274,58 @@ void Decoder::slct() {
 
 void Decoder::cvt() {
   if (md_.types.size() != 2) malformed("cvt needs a destination and a source type");
-  // cvt.rn.{f16x2,bf16x2}.f32 d, a, b packs two conversions (a's in the upper half).
-  const bool pack = md_.types[0] == DType::F16x2 || md_.types[0] == DType::BF16x2;
+  // cvt.rn.{f16x2,bf16x2}.f32 and cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, a, b pack two
+  // conversions (a's in the upper half).
+  const DType dt = md_.types[0], st = md_.types[1];
+  const bool pack = (dt == DType::F16x2 || dt == DType::BF16x2 || is_fp8_pair(dt)) && st == DType::F32;
   need(pack ? 3 : 2);
   in_.op = Op::Cvt;
-  in_.type = md_.types[0];
-  in_.stype = md_.types[1];
+  in_.type = dt;
+  in_.stype = st;
   if (pack) set(kB, src(ops_[2], in_.stype, kB));
   if (in_.type == DType::Pred || in_.stype == DType::Pred) malformed("cvt does not take .pred");
   in_.round = md_.round;
   in_.ftz = md_.ftz;
   in_.sat = md_.sat;
+  check_cvt_modifiers();
   set(kD0, dst(ops_[0]));
   set(kA, src(ops_[1], in_.stype, kA));
   in_.klass = (in_.type == DType::F64 || in_.stype == DType::F64) ? InstrClass::Fp64 : InstrClass::Conv;
+}
+
+// The forms PTX gives .relu, .satfinite and the fp8 pairs:
+//   cvt.{rn,rz}{.relu}{.satfinite}.{f16,f16x2,bf16,bf16x2}.f32
+//   cvt.rna{.satfinite}.tf32.f32 (cvt.{rn,rz}{.satfinite}{.relu}.tf32.f32 needs sm_100:
+//   refused as unsupported)
+//   cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2}   (.satfinite is required)
+//   cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}
+void Decoder::check_cvt_modifiers() {
+  const DType dt = in_.type, st = in_.stype;
+  const bool to_half = dt == DType::F16 || dt == DType::F16x2 || dt == DType::BF16 || dt == DType::BF16x2;
+  const bool rn_or_rz = md_.round == Round::Rn || md_.round == Round::Rz;
+  if (is_fp8_pair(dt) || is_fp8_pair(st)) {
+    if (md_.ftz || md_.sat) malformed("cvt to and from fp8 pairs takes no .ftz or .sat");
+    if (md_.round != Round::Rn) malformed("cvt to and from fp8 pairs takes .rn");
+    if (is_fp8_pair(dt)) {
+      if (st != DType::F32 && st != DType::F16x2) malformed(fmt::format("cvt to .{} takes .f32 or .f16x2", dtype_name(dt)));
+      if (!md_.satfinite) malformed(fmt::format("cvt to .{} needs .satfinite", dtype_name(dt)));
+    } else {
+      if (dt != DType::F16x2) malformed(fmt::format("cvt from .{} writes .f16x2", dtype_name(st)));
+      if (md_.satfinite) malformed(fmt::format("cvt from .{} takes no .satfinite", dtype_name(st)));
+    }
+  } else if (md_.relu || md_.satfinite) {
+    const bool tf32 = dt == DType::TF32 && st == DType::F32;
+    if (!((to_half && st == DType::F32) || tf32))
+      malformed(".relu and .satfinite apply to cvt from .f32 to .f16, .f16x2, .bf16, .bf16x2 and .tf32");
+    if (md_.ftz || md_.sat) malformed("cvt with .relu or .satfinite takes no .ftz or .sat");
+    if (tf32 && !(md_.round == Round::Rna && !md_.relu)) {
+      if (rn_or_rz) unsupported("cvt.rn/.rz to .tf32 with .relu or .satfinite (sm_100)");
+      malformed("cvt to .tf32 takes .rna{.satfinite} or .rn/.rz{.satfinite}{.relu}");
+    }
+    if (!tf32 && !rn_or_rz) malformed("cvt to halves with .relu or .satfinite rounds with .rn or .rz");
+  }
+  in_.relu = md_.relu;
+  in_.satfinite = md_.satfinite;
 }
 
 void Decoder::sfu() {
@@ -288,6 +341,16 @@ void Decoder::sfu() {
   in_.round = md_.round;
   in_.ftz = md_.ftz;
   in_.approx = md_.approx;
+  // On halves PTX has tanh.approx.{f16,f16x2,bf16,bf16x2}, ex2.approx.{f16,f16x2} and
+  // ex2.approx.ftz.{bf16,bf16x2}.
+  if (is_half(t)) {
+    if (!((in_.op == Op::Tanh || in_.op == Op::Ex2) && md_.approx))
+      unsupported(fmt::format("{} on .{} (of the special functions, halves have tanh.approx and ex2.approx)", base_,
+                              dtype_name(t)));
+    const bool bf = t == DType::BF16 || t == DType::BF16x2;
+    if (in_.op == Op::Ex2 && md_.ftz != bf) malformed("ex2.approx takes .ftz on .bf16 and .bf16x2, and only there");
+    if (in_.op == Op::Tanh && md_.ftz) malformed("tanh.approx takes no .ftz");
+  }
   set(kD0, dst(ops_[0]));
   set(kA, src(ops_[1], t, kA));
   if (t == DType::F64) in_.klass = InstrClass::Fp64;

@@ -34,6 +34,8 @@ struct Mods {
   VoteMode vote = VoteMode::All;
   bool shiftamt = false;  // bfind.shiftamt
   bool nan = false;       // min/max.NaN
+  bool xorsign = false, abs = false;  // min/max.xorsign.abs
+  bool relu = false;      // fma.relu, cvt.relu
   int shf_dir = 0;         // shf: 'l' or 'r'
   int shf_mode = 0;        // shf: 'w'rap or 'c'lamp
   int match_mode = 0;      // match: 'n' (any) or 'l' (all)
@@ -122,6 +124,7 @@ class Decoder {
   void selp();
   void slct();
   void cvt();
+  void check_cvt_modifiers();  // .relu, .satfinite and the fp8 pairs
   void sfu();
 
   // carry arithmetic: add.cc, addc, sub.cc, subc, mad.cc, madc (ptx_decode_carry.cpp)

@@ -22,14 +22,24 @@ void bind_semantics(Instr& in, const std::function<void(const std::string&)>& un
     in.fn = nullptr;
     return;
   }
-  ExecFn fn = in.op == Op::Set ? detail::set_semantics(in) : detail::int_semantics(in);
-  if (!fn) fn = detail::float_semantics(in);
-  if (!fn) fn = detail::warp_semantics(in);
-  if (!fn) fn = detail::half_semantics(in);
-  if (!fn) fn = detail::carry_semantics(in);
+  ExecFn fn = nullptr;
+  // The narrow formats' own forms belong to one family each; the others are tried in turn.
+  if (in.xorsign_abs) fn = detail::xorsign_semantics(in);
+  else if (is_fp8_pair(in.type) || is_fp8_pair(in.stype)) fn = detail::fp8_semantics(in);
+  else if (in.relu || in.satfinite) fn = detail::half_semantics(in);
+  else {
+    fn = in.op == Op::Set ? detail::set_semantics(in) : detail::int_semantics(in);
+    if (!fn) fn = detail::float_semantics(in);
+    if (!fn) fn = detail::warp_semantics(in);
+    if (!fn) fn = detail::half_semantics(in);
+    if (!fn) fn = detail::carry_semantics(in);
+  }
   if (!fn) {
     std::string types(dtype_name(in.type));
     if (in.stype != DType::None) types += fmt::format(".{}", dtype_name(in.stype));
+    if (in.relu) types = "relu." + types;
+    if (in.satfinite) types = "satfinite." + types;
+    if (in.xorsign_abs) types = "xorsign.abs." + types;
     unsupported(fmt::format("{} on .{}", op_name(in.op), types));
   }
   in.fn = fn;

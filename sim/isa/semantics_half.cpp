@@ -3,14 +3,15 @@
 // and from .f32/.f64. Values are held as their bit patterns in the low bits of a register
 // slot. Arithmetic is done in double, where the sum, difference and product of halves are
 // exact, then rounded to nearest even (fma rounds once from the exact result). Only the
-// default rounding (.rn) is supported. NaN results and bf16's min/max and conversion from
-// f64 are as an H200 gives them (nan_results_half.cu, bf16_results.cu in
-// tests/750_runtime/programs).
+// default rounding (.rn) is supported, and .rz for conversions from f32. NaN results, bf16's
+// min/max and conversion from f64, .relu and .satfinite are as an H200 gives them
+// (nan_results_half.cu, bf16_results.cu, relu_fp8_results.cu in tests/750_runtime/programs).
 #include <bit>
 #include <cmath>
 
 #include "sim/isa/half_bits.hpp"
 #include "sim/isa/semantics_internal.hpp"
+#include "sim/isa/small_float_bits.hpp"
 
 namespace warpsim::isa::detail {
 
@@ -18,6 +19,10 @@ using exec::ExecCtx;
 using exec::for_lanes;
 
 namespace {
+
+// .relu on a result whose NaN is already the canonical (positive) one: a negative value or
+// -0 becomes +0.
+uint16_t relu_half(uint16_t h) { return (h & 0x8000) ? 0 : h; }
 
 // One half lane: flush-to-zero of subnormal inputs and results, saturation to [0, 1].
 template <class F>
@@ -32,7 +37,7 @@ uint16_t half_op(const Instr& in, uint16_t a, uint16_t b, uint16_t c, F f) {
   if (std::isnan(r)) return kCanonicalNanF16;
   uint16_t h = to_half(r);
   if (in.ftz && is_subnormal_half(h)) h &= 0x8000;
-  return h;
+  return in.relu ? relu_half(h) : h;
 }
 
 template <class F>
@@ -127,7 +132,8 @@ void run_bf16(ExecCtx& c, const Instr& in, uint32_t m, F f) {
     for (int h = 0; h < halves; ++h) {
       auto part = [&](uint64_t v) { return from_bf16(static_cast<uint16_t>(v >> (16 * h))); };
       const double r = f(part(a[l]), part(b[l]), part(cc[l]));
-      out |= uint64_t(std::isnan(r) ? kCanonicalNanF16 : bf16_from_double(r)) << (16 * h);
+      const uint16_t bits = std::isnan(r) ? kCanonicalNanF16 : bf16_from_double(r);
+      out |= uint64_t(in.relu ? relu_half(bits) : bits) << (16 * h);
     }
     d[l] = out;
   });
@@ -184,6 +190,33 @@ void hsign(ExecCtx& c, const Instr& in, uint32_t m) {
       const uint16_t v = nan ? kCanonicalNanF16 : Abs ? h & 0x7FFF : h ^ 0x8000;
       r |= uint64_t(v) << (16 * i);
     }
+    d[l] = r;
+  });
+}
+
+// tanh.approx and ex2.approx (bf16: ex2.approx.ftz) on each half: the function of the half's
+// exact value, rounded to nearest even (NaN: the canonical NaN; .ftz flushes bf16 subnormal
+// sources and results). The H200's approximations differ from that by at most one unit in
+// the last place, on 3-30 % of the inputs (docs/ptx-programs.md, "Half precision").
+template <bool Tanh>
+void happrox(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool bf = in.type == DType::BF16 || in.type == DType::BF16x2;
+  const int halves = in.type == DType::F16x2 || in.type == DType::BF16x2 ? 2 : 1;
+  auto bf16_subnormal = [](uint16_t h) { return (h & 0x7F80) == 0 && (h & 0x7F); };
+  auto one = [&](uint16_t h) -> uint16_t {
+    if (bf && in.ftz && bf16_subnormal(h)) h &= 0x8000;
+    const double x = bf ? double(from_bf16(h)) : from_half(h);
+    if (std::isnan(x)) return kCanonicalNanF16;
+    const double y = Tanh ? std::tanh(x) : std::exp2(x);
+    uint16_t r = bf ? bf16_from_double(y) : to_half(y);
+    if (bf && in.ftz && bf16_subnormal(r)) r &= 0x8000;
+    return r;
+  };
+  for_lanes(m, [&](int l) {
+    uint64_t r = 0;
+    for (int i = 0; i < halves; ++i) r |= uint64_t(one(static_cast<uint16_t>(a[l] >> (16 * i)))) << (16 * i);
     d[l] = r;
   });
 }
@@ -283,15 +316,47 @@ void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
 }
 
 
+// An f32 to f16 or bf16 bits with cvt's .rz, .relu and .satfinite: NaN gives the canonical
+// NaN; .relu makes a negative value (and -0) +0; past the largest finite value .rn gives
+// infinity, .rz and .satfinite the largest finite value (.satfinite: infinities too).
+uint16_t narrow_f32(float x, bool bf, const Instr& in) {
+  const SmallFloatFormat& f = bf ? kBF16Format : kF16Format;
+  if (std::isnan(x)) return kCanonicalNanF16;
+  const bool negative = std::signbit(x);
+  if (in.relu && negative) return 0;
+  const bool toward_zero = in.round == Round::Rz;
+  uint32_t mag;
+  if (std::isinf(x)) {
+    mag = in.satfinite ? f.max_finite : f.inf_bits;
+  } else {
+    mag = round_magnitude(x, f, toward_zero);
+    if (mag > f.max_finite) mag = in.satfinite || toward_zero ? f.max_finite : f.inf_bits;
+  }
+  return static_cast<uint16_t>(mag | (negative ? 0x8000u : 0u));
+}
+
+bool plain_narrowing(const Instr& in) { return !in.relu && !in.satfinite && in.round != Round::Rz; }
+
+// cvt{.rz}{.relu}{.satfinite}.{f16,bf16}.f32.
+void hcvt_narrow(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool bf = in.type == DType::BF16;
+  for_lanes(m, [&](int l) { d[l] = narrow_f32(std::bit_cast<float>(static_cast<uint32_t>(a[l])), bf, in); });
+}
+
 // cvt.rn.f16x2.f32 and cvt.rn.bf16x2.f32 d, a, b: a to the upper half, b to the lower,
-// each rounded as cvt.rn.{f16,bf16}.f32 rounds it (NaN: the canonical NaN).
+// each rounded as cvt.rn.{f16,bf16}.f32 rounds it (NaN: the canonical NaN); with .rz,
+// .relu or .satfinite as narrow_f32 rounds it.
 void hcvt_pack(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   const uint64_t* b = exec::src(c, in.b);
   uint64_t* d = exec::dst(c, in.d[0]);
   const bool bf = in.type == DType::BF16x2;
+  const bool plain = plain_narrowing(in);
   auto half = [&](uint64_t v) -> uint64_t {
     const float x = std::bit_cast<float>(static_cast<uint32_t>(v));
+    if (!plain) return narrow_f32(x, bf, in);
     if (std::isnan(x)) return kCanonicalNanF16;
     return bf ? bf16_from_double(x) : to_half(x);
   };
@@ -313,16 +378,62 @@ void cvt_tf32(ExecCtx& c, const Instr& in, uint32_t m) {
   });
 }
 
+// cvt.rna.satfinite.tf32.f32 and cvt.{rn,rz}.tf32.f32, as an H200 computes them
+// (relu_fp8_results.cu): .rn ties to even, .rz truncates, and both turn a NaN into
+// 0x7FFFE000 (the canonical NaN without its low 13 bits); past the largest finite TF32
+// (0x7F7FE000) .rn gives infinity and .rz that largest value. .rna.satfinite rounds as .rna
+// (a NaN loses its low 13 bits), then steps anything with the top exponent down one TF32
+// unit: infinity and what rounds to it become the largest finite value of their sign, a NaN
+// keeps its sign and its payload less one unit (0x7FC00123 -> 0x7FBFE000).
+void cvt_tf32_modes(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  constexpr uint32_t kMaxFinite = 0x7F7FE000u, kInf = 0x7F800000u, kLow = 0x1FFFu;
+  for_lanes(m, [&](int l) {
+    const uint32_t x = static_cast<uint32_t>(a[l]);
+    const uint32_t sign = x & 0x80000000u, mag = x & 0x7FFFFFFFu;
+    if (in.round == Round::Rna) {  // .satfinite
+      uint32_t r = mag > kInf ? mag & ~kLow : (mag + 0x1000u) & ~kLow;
+      if (r >= kInf) r -= 0x2000u;
+      d[l] = sign | r;
+      return;
+    }
+    if (mag > kInf) {
+      d[l] = kCanonicalNanF32 & ~kLow;
+      return;
+    }
+    uint32_t r = mag;
+    if (mag < kInf) {
+      r = in.round == Round::Rn ? (mag + 0xFFFu + ((mag >> 13) & 1)) & ~kLow : mag & ~kLow;
+      if (r > kMaxFinite) r = in.round == Round::Rz ? kMaxFinite : kInf;
+    }
+    d[l] = sign | r;
+  });
+}
+
 }  // namespace
 
 ExecFn half_semantics(const Instr& in) {
-  if (in.op == Op::Cvt && in.type == DType::TF32)
-    return in.stype == DType::F32 && in.round == Round::Rna && !in.sat && !in.ftz ? &cvt_tf32 : nullptr;
-  if (in.round != Round::None && in.round != Round::Rn) return nullptr;
+  if (in.op == Op::Cvt && in.type == DType::TF32) {
+    if (in.stype != DType::F32 || in.sat || in.ftz) return nullptr;
+    if (in.relu) return nullptr;
+    if (in.round == Round::Rna) return in.satfinite ? &cvt_tf32_modes : &cvt_tf32;
+    return (in.round == Round::Rn || in.round == Round::Rz) && !in.satfinite ? &cvt_tf32_modes : nullptr;
+  }
+  // cvt from f32 to the halves also rounds toward zero.
+  const bool from_f32 = in.op == Op::Cvt && in.stype == DType::F32;
+  const bool rn = in.round == Round::Rn || (from_f32 && in.round == Round::Rz);
+  if (in.round != Round::None && !rn) return nullptr;
   if (in.op == Op::Cvt && (in.type == DType::F16x2 || in.type == DType::BF16x2))
-    return in.stype == DType::F32 && in.round == Round::Rn && !in.sat && !in.ftz && in.b.kind != Operand::Kind::None
-               ? &hcvt_pack
-               : nullptr;
+    return from_f32 && rn && !in.sat && !in.ftz && in.b.kind != Operand::Kind::None ? &hcvt_pack : nullptr;
+  if (in.op == Op::Cvt && (in.type == DType::F16 || in.type == DType::BF16) && from_f32 && !plain_narrowing(in))
+    return rn && !in.sat && !in.ftz ? &hcvt_narrow : nullptr;
+  // .relu and .satfinite: fma.relu is left (cvt's forms are above).
+  if (in.relu || in.satfinite) {
+    if (in.op != Op::Fma || in.satfinite || in.sat) return nullptr;
+    if (in.type == DType::BF16 || in.type == DType::BF16x2) return in.ftz ? nullptr : &bfma;
+    return in.type == DType::F16 || in.type == DType::F16x2 ? &hfma : nullptr;
+  }
   if (in.op == Op::Cvt) {
     auto wide = [](DType t) { return t == DType::F32 || t == DType::F64; };
     const bool to = (in.type == DType::F16 || in.type == DType::BF16) && wide(in.stype);
@@ -336,6 +447,13 @@ ExecFn half_semantics(const Instr& in) {
   if (in.op == Op::Setp) {
     if (in.type == DType::F16x2 || in.type == DType::BF16x2) return &hsetp2;
     return in.type == DType::F16 || in.type == DType::BF16 ? &hsetp : nullptr;
+  }
+  // tanh.approx.{f16,f16x2,bf16,bf16x2}, ex2.approx.{f16,f16x2}, ex2.approx.ftz.{bf16,bf16x2}.
+  if ((in.op == Op::Tanh || in.op == Op::Ex2) && is_half(in.type)) {
+    const bool bf = in.type == DType::BF16 || in.type == DType::BF16x2;
+    if (!in.approx || in.sat || in.round != Round::None) return nullptr;
+    if (in.op == Op::Tanh) return in.ftz ? nullptr : &happrox<true>;
+    return in.ftz == bf ? &happrox<false> : nullptr;
   }
   if (in.type == DType::BF16 || in.type == DType::BF16x2) {
     if (in.ftz || in.sat) return nullptr;

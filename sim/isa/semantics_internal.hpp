@@ -20,6 +20,10 @@ ExecFn half_semantics(const Instr& in);
 ExecFn carry_semantics(const Instr& in);
 // set: a comparison written as a value (semantics_set.cpp).
 ExecFn set_semantics(const Instr& in);
+// cvt to and from the fp8 pairs .e4m3x2 and .e5m2x2 (semantics_fp8.cpp).
+ExecFn fp8_semantics(const Instr& in);
+// min/max.xorsign.abs on .f32 and the halves (semantics_xorsign.cpp).
+ExecFn xorsign_semantics(const Instr& in);
 
 // Typed dispatch over the integer types of PTX (b-types behave as unsigned).
 template <template <class> class K>

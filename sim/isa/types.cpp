@@ -25,6 +25,8 @@ std::string_view dtype_name(DType t) {
     case DType::BF16: return "bf16";
     case DType::TF32: return "tf32";
     case DType::BF16x2: return "bf16x2";
+    case DType::E4M3x2: return "e4m3x2";
+    case DType::E5M2x2: return "e5m2x2";
   }
   return "?";
 }
@@ -36,7 +38,7 @@ DType parse_dtype(std::string_view s) {
       {"s16", DType::S16},   {"s32", DType::S32}, {"s64", DType::S64}, {"f16", DType::F16}, {"f32", DType::F32},
       {"f64", DType::F64},
       {"f16x2", DType::F16x2}, {"bf16", DType::BF16}, {"tf32", DType::TF32},
-      {"bf16x2", DType::BF16x2}};
+      {"bf16x2", DType::BF16x2}, {"e4m3x2", DType::E4M3x2}, {"e5m2x2", DType::E5M2x2}};
   for (auto& [n, t] : table)
     if (s == n) return t;
   return DType::None;

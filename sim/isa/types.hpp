@@ -15,12 +15,14 @@ enum class DType : uint8_t {
   F16x2, BF16,  // a pair of halves in 32 bits; bfloat16 (its conversions)
   TF32,         // TensorFloat-32 in a 32-bit register (wmma operands, cvt.rna.tf32.f32)
   BF16x2,       // a pair of bfloat16s in 32 bits
+  E4M3x2, E5M2x2,  // a pair of 8-bit floats in 16 bits (cvt only): FP8 E4M3 (no infinities) and E5M2
 };
 
 constexpr int dtype_bytes(DType t) {
   switch (t) {
     case DType::B8: case DType::U8: case DType::S8: return 1;
     case DType::B16: case DType::U16: case DType::S16: case DType::F16: case DType::BF16: return 2;
+    case DType::E4M3x2: case DType::E5M2x2: return 2;
     case DType::F16x2: case DType::BF16x2: return 4;
     case DType::B32: case DType::U32: case DType::S32: case DType::F32: case DType::TF32: return 4;
     case DType::B64: case DType::U64: case DType::S64: case DType::F64: return 8;
@@ -37,7 +39,10 @@ constexpr bool is_half(DType t) {
 constexpr bool is_signed(DType t) {
   return t == DType::S8 || t == DType::S16 || t == DType::S32 || t == DType::S64;
 }
-constexpr bool is_int(DType t) { return !is_float(t) && t != DType::None && t != DType::Pred && t != DType::TF32; }
+constexpr bool is_fp8_pair(DType t) { return t == DType::E4M3x2 || t == DType::E5M2x2; }
+constexpr bool is_int(DType t) {
+  return !is_float(t) && t != DType::None && t != DType::Pred && t != DType::TF32 && !is_fp8_pair(t);
+}
 std::string_view dtype_name(DType t);
 // Parses ".u32" style suffix text without the dot ("u32"); returns None when unknown.
 DType parse_dtype(std::string_view s);

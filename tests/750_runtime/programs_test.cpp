@@ -505,6 +505,16 @@ TEST_CASE("programs: bf16 arithmetic and half/bf16 comparisons compute what an H
                                 {"--functional --no-summary --config h100", "--no-summary --config h100"});
 }
 
+TEST_CASE("programs: fp8 conversions, .relu, .satfinite, .rz and xorsign compute what an H200 computes") {
+  REQUIRE_NVCC();
+  // relu_fp8_results.expected is an H200's output (964 cases): cvt to and from .e4m3x2 and
+  // .e5m2x2 (all 256 values of each to f16x2), cvt from f32 to the halves with .rz, .relu
+  // and .satfinite, cvt to tf32 with .rn, .rz and .rna.satfinite, fma.rn.relu on the four
+  // half types and min/max.xorsign.abs (sm_90).
+  rttest::check_prints_expected("relu_fp8_results", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100"});
+}
+
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
   REQUIRE_NVCC();
   // graphs.expected is the program's output on an H200: every call's result, the values the
