@@ -86,8 +86,9 @@ void ModuleParser::parse_reg_decl(const Token& at) {
     const Token& m = next();
     if (m.text == ".v2" || m.text == ".v4") unsupported_at(m, "vector registers");
     DType t = parse_dtype(m.text.substr(1));
-    // The fp8 pairs are cvt's operand types only; PTX holds them in .b16 registers.
-    if (is_fp8_pair(t) || (t == DType::None && (m.text.rfind(".bf16", 0) == 0 || m.text.rfind(".e4m3", 0) == 0 ||
+    // The fp8 and 16-bit integer pairs are instruction types only; PTX holds them in .b16
+    // and .b32 registers.
+    if (is_fp8_pair(t) || is_int_pair(t) || (t == DType::None && (m.text.rfind(".bf16", 0) == 0 || m.text.rfind(".e4m3", 0) == 0 ||
                                                 m.text.rfind(".e5m2", 0) == 0 || m.text == ".tf32")))
       unsupported_at(m, fmt::format("{} registers", m.text));
     if (t == DType::None) fail_at(m, fmt::format("parse error: unknown register type {}", m.text));

@@ -34,7 +34,7 @@ void Decoder::run(std::string_view opcode, const Token& tok) {
   // "d|p": a second (predicate) destination exists only for setp and shfl, and only on
   // the destination operand.
   for (size_t i = 0; i < ops_.size(); ++i)
-    if (!ops_[i].pipe.empty() && (i != 0 || (base_ != "setp" && base_ != "shfl" && base_ != "match")))
+    if (!ops_[i].pipe.empty() && (i != 0 || (base_ != "setp" && base_ != "shfl" && base_ != "match" && base_ != "lop3")))
       fail_tok(ops_[i].tok, "parse error: '|' (a second predicate destination) is only for setp and shfl "
                             "destinations");
   dispatch();
@@ -51,8 +51,8 @@ void Decoder::classify(std::string_view m) {
   if (base_ == "cp" && classify_cp(m)) return;
   if (classify_cluster(m)) return;
   bool is_setp = base_ == "setp" || base_ == "set";
-  bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24", "madc"});
-  bool is_atom = base_ == "atom" || base_ == "red";
+  bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24", "madc", "dp2a"});
+  bool is_atom = base_ == "atom" || base_ == "red" || base_ == "redux";
   if (is_setp) {
     static const std::pair<std::string_view, Cmp> cmps[] = {
         {"eq", Cmp::Eq},   {"ne", Cmp::Ne},   {"lt", Cmp::Lt},   {"le", Cmp::Le},   {"gt", Cmp::Gt},
@@ -101,7 +101,7 @@ void Decoder::classify(std::string_view m) {
     (m == "abs" ? md_.abs : md_.xorsign) = true;
     return;
   }
-  if ((base_ == "fma" || base_ == "cvt") && m == "relu") {
+  if ((base_ == "fma" || base_ == "cvt" || base_ == "min" || base_ == "max") && m == "relu") {
     md_.relu = true;
     return;
   }
@@ -138,6 +138,7 @@ void Decoder::classify(std::string_view m) {
     md_.griddep = m[0];
     return;
   }
+  if (base_ == "pmevent" && m == "mask") return;
   if (base_ == "bfind" && m == "shiftamt") {
     md_.shiftamt = true;
     return;
@@ -401,6 +402,11 @@ void Decoder::dispatch() {
   if (b == "nanosleep") return nanosleep();
   if (b == "griddepcontrol") return griddepcontrol();
   if (b == "vabsdiff4") return vabsdiff4();
+  if (b == "redux") return redux();
+  if (b == "dp4a" || b == "dp2a") return dp4a();
+  if (b == "lop3") return lop3();
+  if (b == "sad") return sad();
+  if (b == "pmevent") return pmevent();
   if (b == "tex" || b == "tld4") return tex();
   if (b == "suld") return suld();
   if (b == "sust") return sust();
@@ -424,7 +430,7 @@ bool known_opcode(std::string_view base) {
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
       "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc", "wmma", "cp",
-      "mapa", "getctarank"};
+      "mapa", "getctarank", "redux", "dp4a", "dp2a", "lop3", "sad", "pmevent"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

@@ -40,6 +40,15 @@ void Decoder::binary() {
     if (in_.ftz && (t == DType::BF16 || t == DType::BF16x2)) malformed(".ftz does not apply to .bf16 min/max");
     in_.xorsign_abs = true;
   }
+  // The 16-bit integer pairs (cc 9.0: __vadd2, __vmaxs2, __vimax_s16x2_relu ...) and
+  // min/max.relu on .s32 and .s16x2 (__vimax_s32_relu).
+  if (is_int_pair(t) && !(in_.op == Op::Add || in_.op == Op::Min || in_.op == Op::Max))
+    malformed(fmt::format("{} on .{}: the pairs take add, min and max", base_, dtype_name(t)));
+  if (md_.relu) {
+    if (!((in_.op == Op::Min || in_.op == Op::Max) && (t == DType::S32 || t == DType::S16x2)))
+      malformed(fmt::format("{}.relu takes .s32 or .s16x2 (min and max)", base_));
+    in_.relu = true;
+  }
   if (in_.op == Op::Copysign && !is_float(t)) malformed("copysign takes .f32 or .f64");
   set(kD0, dst(ops_[0]));
   set(kA, src(ops_[1], t, kA));

@@ -183,16 +183,17 @@ void Decoder::griddepcontrol() {
 }
 
 // vabsdiff4.{u32,s32}.{u32,s32}.{u32,s32}.add d, a, b, c: c plus the sum of |a_i - b_i| over
-// the four bytes (signed or unsigned as a's and b's types say), as __sad-style code uses it.
+// the four bytes (signed or unsigned as a's and b's types say), as __sad-style code uses it;
+// without .add (__vabsdiffu4, __vabsdiffs4) each byte of d is its |a_i - b_i| (the
+// merge with c selects all four bytes: d's byte selectors are refused by the parser).
 // The per-byte forms (a byte-mask destination, .min/.max) are refused.
 void Decoder::vabsdiff4() {
   if (md_.types.size() != 3) malformed("vabsdiff4 takes three types (d, a, b)");
   for (DType t : md_.types)
     if (t != DType::U32 && t != DType::S32) malformed("vabsdiff4 types are .u32 or .s32");
-  if (!md_.vadd) unsupported("vabsdiff4 without .add (per-byte results)");
-  if (md_.sat) unsupported("vabsdiff4.add with .sat");
+  if (md_.sat) unsupported("vabsdiff4 with .sat");
   need(4);
-  in_.op = Op::VAbsDiff4Add;
+  in_.op = md_.vadd ? Op::VAbsDiff4Add : Op::VAbsDiff4;
   in_.type = md_.types[1];   // a's type: signed or unsigned bytes
   in_.stype = md_.types[2];  // b's type
   set(kD0, dst(ops_[0]));
@@ -200,6 +201,94 @@ void Decoder::vabsdiff4() {
   set(kB, src(ops_[2], DType::U32, kB));
   set(kC, src(ops_[3], DType::U32, kC));
   in_.klass = InstrClass::IntAlu;
+}
+
+// lop3.b32 d, a, b, c, immLut: any logic function of three inputs, bit by bit (the table's
+// bit (a << 2 | b << 1 | c) is the result). The predicate-writing form lop3.{or,and} d|p is
+// sm_100's and refused.
+void Decoder::lop3() {
+  if (!ops_.empty() && !ops_[0].pipe.empty()) unsupported("lop3 with a predicate destination (sm_100)");
+  need(5);
+  if (type1() != DType::B32) malformed("lop3 takes .b32");
+  if (ops_[4].k != RawOp::K::Imm) malformed("lop3's lookup table is an immediate");
+  if (ops_[4].ival > 0xFF || ops_[4].imm_neg) malformed("lop3's lookup table is 0 to 255");
+  in_.op = Op::Lop3;
+  in_.type = DType::B32;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], DType::B32, kA));
+  set(kB, src(ops_[2], DType::B32, kB));
+  set(kC, src(ops_[3], DType::B32, kC));
+  set(kE, src(ops_[4], DType::B32, kE));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// sad.{u16,u32,u64,s16,s32,s64} d, a, b, c: c + |a - b| (__sad, __usad).
+void Decoder::sad() {
+  need(4);
+  const DType t = type1();
+  if (!is_int(t) || dtype_bytes(t) < 2 || !(is_signed(t) || t == DType::U16 || t == DType::U32 || t == DType::U64))
+    malformed("sad takes .u16, .u32, .u64, .s16, .s32 or .s64");
+  in_.op = Op::Sad;
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], t, kB));
+  set(kC, src(ops_[3], t, kC));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// pmevent a and pmevent.mask a (__prof_trigger): a performance-monitor event, which counts
+// nothing here.
+void Decoder::pmevent() {
+  need(1);
+  if (ops_[0].k != RawOp::K::Imm) malformed("pmevent takes an immediate");
+  in_.op = Op::Nop;
+  in_.klass = InstrClass::Other;
+}
+
+// redux.sync.{add,min,max}.{u32,s32} and redux.sync.{and,or,xor}.b32 d, a, membermask
+// (cc 8.0; __reduce_add_sync, cooperative groups' reduce on integers).
+void Decoder::redux() {
+  if (!md_.sync) malformed("redux needs .sync");
+  need(3);
+  const DType t = type1();
+  const AtomOp op = md_.atom;
+  if (t == DType::F32) unsupported("redux.sync on .f32 (sm_100)");
+  const bool arith = op == AtomOp::Add || op == AtomOp::Min || op == AtomOp::Max;
+  const bool logic = op == AtomOp::And || op == AtomOp::Or || op == AtomOp::Xor;
+  if (!arith && !logic) malformed("redux.sync needs .add, .min, .max, .and, .or or .xor");
+  if (arith ? !(t == DType::U32 || t == DType::S32) : t != DType::B32)
+    malformed("redux.sync.add/min/max take .u32 or .s32, and/or/xor take .b32");
+  in_.op = Op::Redux;
+  in_.atom = op;
+  in_.type = t;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], t, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  in_.klass = InstrClass::IntAlu;
+}
+
+// dp4a.atype.btype d, a, b, c and dp2a.{lo,hi}.atype.btype d, a, b, c (cc 6.1; __dp4a,
+// __dp2a_lo, __dp2a_hi): atype and btype .u32 or .s32, d and c .s32 if either is signed.
+void Decoder::dp4a() {
+  if (md_.types.size() != 2) malformed(fmt::format("{} takes two types (a's and b's)", base_));
+  for (DType t : md_.types)
+    if (t != DType::U32 && t != DType::S32) malformed(fmt::format("{} types are .u32 or .s32", base_));
+  need(4);
+  if (base_ == "dp2a") {
+    if (md_.width != Width::Lo && md_.width != Width::Hi) malformed("dp2a needs .lo or .hi");
+    in_.op = md_.width == Width::Lo ? Op::Dp2aLo : Op::Dp2aHi;
+  } else {
+    in_.op = Op::Dp4a;
+  }
+  in_.type = md_.types[0];   // a's bytes or halves: signed or unsigned
+  in_.stype = md_.types[1];  // b's bytes
+  const DType acc = in_.type == DType::S32 || in_.stype == DType::S32 ? DType::S32 : DType::U32;
+  set(kD0, dst(ops_[0]));
+  set(kA, src(ops_[1], DType::U32, kA));
+  set(kB, src(ops_[2], DType::U32, kB));
+  set(kC, src(ops_[3], acc, kC));
+  in_.klass = InstrClass::IntMul;
 }
 
 }  // namespace warpsim::isa::detail

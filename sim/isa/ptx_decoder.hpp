@@ -152,6 +152,11 @@ class Decoder {
   void nanosleep();
   void griddepcontrol();
   void vabsdiff4();
+  void redux();  // redux.sync
+  void dp4a();   // dp4a and dp2a.lo/.hi
+  void lop3();
+  void sad();
+  void pmevent();
 
   // texture fetches and surface accesses (ptx_decode_texture.cpp)
   bool classify_texture(std::string_view m);

@@ -26,6 +26,7 @@ void bind_semantics(Instr& in, const std::function<void(const std::string&)>& un
   // The narrow formats' own forms belong to one family each; the others are tried in turn.
   if (in.xorsign_abs) fn = detail::xorsign_semantics(in);
   else if (is_fp8_pair(in.type) || is_fp8_pair(in.stype)) fn = detail::fp8_semantics(in);
+  else if (is_int_pair(in.type) || (in.relu && in.type == DType::S32)) fn = detail::int_pair_semantics(in);
   else if (in.relu || in.satfinite) fn = detail::half_semantics(in);
   else {
     fn = in.op == Op::Set ? detail::set_semantics(in) : detail::int_semantics(in);

@@ -24,6 +24,8 @@ ExecFn set_semantics(const Instr& in);
 ExecFn fp8_semantics(const Instr& in);
 // min/max.xorsign.abs on .f32 and the halves (semantics_xorsign.cpp).
 ExecFn xorsign_semantics(const Instr& in);
+// add, min, max on .u16x2/.s16x2 and min/max.relu on .s32 and .s16x2 (semantics_int_pairs.cpp).
+ExecFn int_pair_semantics(const Instr& in);
 
 // Typed dispatch over the integer types of PTX (b-types behave as unsigned).
 template <template <class> class K>

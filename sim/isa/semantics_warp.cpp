@@ -1,8 +1,11 @@
-// Cross-lane semantics: shfl, vote, match, activemask (and bmsk, a bit mask). A shfl whose
-// source lane does not execute it reads 0: undefined in CUDA, but what Hopper returns
+// Cross-lane semantics: shfl, vote, match, activemask, redux (and bmsk, a bit mask, and
+// the byte-wise vabsdiff4, dp4a and dp2a). A shfl whose source lane does not execute it
+// reads 0: undefined in CUDA, but what Hopper returns
 // (tests/750_runtime/programs/shfl_inactive.cu, measured on an H200), and what tuned
 // reductions that shuffle down by 16 with only their first lanes active rely on.
+#include <algorithm>
 #include <bit>
+#include <type_traits>
 
 #include "sim/isa/semantics_internal.hpp"
 
@@ -112,8 +115,10 @@ void bmsk(ExecCtx& c, const Instr& in, uint32_t m) {
   });
 }
 
-// vabsdiff4.add d, a, b, c: c + sum over the four bytes of |a_i - b_i| (32-bit wrap).
-void vabsdiff4_add(ExecCtx& c, const Instr& in, uint32_t m) {
+// vabsdiff4.add d, a, b, c: c + sum over the four bytes of |a_i - b_i| (32-bit wrap); without
+// .add, d's bytes are the four |a_i - b_i| (each at most 255: its low byte).
+template <bool Add>
+void vabsdiff4(ExecCtx& c, const Instr& in, uint32_t m) {
   const uint64_t* a = exec::src(c, in.a);
   const uint64_t* b = exec::src(c, in.b);
   const uint64_t* cc = exec::src(c, in.c);
@@ -124,11 +129,96 @@ void vabsdiff4_add(ExecCtx& c, const Instr& in, uint32_t m) {
     return s ? int32_t(int8_t(uint8_t(u))) : int32_t(u);
   };
   for_lanes(m, [&](int l) {
-    uint32_t sum = uint32_t(cc[l]);
+    uint32_t sum = uint32_t(cc[l]), bytes = 0;
     for (int i = 0; i < 4; ++i) {
       const int32_t diff = byte(a[l], i, sa) - byte(b[l], i, sb);
-      sum += uint32_t(diff < 0 ? -diff : diff);
+      const uint32_t abs = uint32_t(diff < 0 ? -diff : diff);
+      sum += abs;
+      bytes |= (abs & 0xFF) << (8 * i);  // |diff| <= 255: its low byte (the H200's)
     }
+    d[l] = Add ? sum : bytes;
+  });
+}
+
+// lop3.b32: bit i of d is bit (a_i << 2 | b_i << 1 | c_i) of the table e: the OR of the
+// table's minterms.
+void lop3(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  const uint64_t* cc = exec::src(c, in.c);
+  const uint32_t lut = uint32_t(exec::src(c, in.e)[0]);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  for_lanes(m, [&](int l) {
+    const uint32_t x = uint32_t(a[l]), y = uint32_t(b[l]), z = uint32_t(cc[l]);
+    uint32_t r = 0;
+    for (int i = 0; i < 8; ++i)
+      if ((lut >> i) & 1) r |= ((i & 4) ? x : ~x) & ((i & 2) ? y : ~y) & ((i & 1) ? z : ~z);
+    d[l] = r;
+  });
+}
+
+// sad: c + |a - b|, compared signed or unsigned by the type, wrapping at its width.
+template <class T>
+struct SadK {
+  static void run(ExecCtx& c, const Instr& in, uint32_t m) {
+    const uint64_t* a = exec::src(c, in.a);
+    const uint64_t* b = exec::src(c, in.b);
+    const uint64_t* cc = exec::src(c, in.c);
+    uint64_t* d = exec::dst(c, in.d[0]);
+    using U = std::make_unsigned_t<T>;
+    for_lanes(m, [&](int l) {
+      const T x = T(a[l]), y = T(b[l]);
+      const U diff = x < y ? U(U(y) - U(x)) : U(U(x) - U(y));
+      d[l] = uint64_t(U(U(cc[l]) + diff));
+    });
+  }
+};
+
+// redux.sync: the executing lanes' sources reduced, the result to each of them (add wraps;
+// min/max signed or unsigned by the type).
+void redux(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool sgn = in.type == DType::S32;
+  uint32_t r = 0;
+  bool first = true;
+  for_lanes(m, [&](int l) {
+    const uint32_t v = uint32_t(a[l]);
+    if (first) {
+      r = v;
+      first = false;
+      return;
+    }
+    switch (in.atom) {
+      case AtomOp::Add: r += v; break;
+      case AtomOp::Min: r = sgn ? uint32_t(std::min(int32_t(r), int32_t(v))) : std::min(r, v); break;
+      case AtomOp::Max: r = sgn ? uint32_t(std::max(int32_t(r), int32_t(v))) : std::max(r, v); break;
+      case AtomOp::And: r &= v; break;
+      case AtomOp::Or: r |= v; break;
+      default: r ^= v; break;
+    }
+  });
+  for_lanes(m, [&](int l) { d[l] = r; });
+}
+
+// dp4a: c + the four products of a's and b's bytes; dp2a.lo/.hi: c + the two products of
+// a's 16-bit halves and b's bytes 0-1 (.lo) or 2-3 (.hi). Bytes and halves are signed or
+// unsigned by a's and b's types; the sum wraps at 32 bits.
+template <int Pairs, int FirstByte>
+void dot(ExecCtx& c, const Instr& in, uint32_t m) {
+  const uint64_t* a = exec::src(c, in.a);
+  const uint64_t* b = exec::src(c, in.b);
+  const uint64_t* cc = exec::src(c, in.c);
+  uint64_t* d = exec::dst(c, in.d[0]);
+  const bool sa = in.type == DType::S32, sb = in.stype == DType::S32;
+  constexpr int kABits = Pairs == 4 ? 8 : 16;
+  auto part = [](uint64_t v, int i, int bits, bool s) -> int64_t {
+    const uint32_t u = uint32_t(v >> (bits * i)) & ((1u << bits) - 1);
+    return s && (u >> (bits - 1)) ? int64_t(u) - (int64_t(1) << bits) : int64_t(u);
+  };
+  for_lanes(m, [&](int l) {
+    uint32_t sum = uint32_t(cc[l]);
+    for (int i = 0; i < Pairs; ++i) sum += uint32_t(part(a[l], i, kABits, sa) * part(b[l], FirstByte + i, 8, sb));
     d[l] = sum;
   });
 }
@@ -136,7 +226,14 @@ void vabsdiff4_add(ExecCtx& c, const Instr& in, uint32_t m) {
 }  // namespace
 
 ExecFn warp_semantics(const Instr& in) {
-  if (in.op == Op::VAbsDiff4Add) return &vabsdiff4_add;
+  if (in.op == Op::Redux) return &redux;
+  if (in.op == Op::Dp4a) return &dot<4, 0>;
+  if (in.op == Op::Dp2aLo) return &dot<2, 0>;
+  if (in.op == Op::Dp2aHi) return &dot<2, 2>;
+  if (in.op == Op::VAbsDiff4Add) return &vabsdiff4<true>;
+  if (in.op == Op::VAbsDiff4) return &vabsdiff4<false>;
+  if (in.op == Op::Lop3) return &lop3;
+  if (in.op == Op::Sad) return by_int_type<SadK>(in.type);
   if (in.op == Op::BmskClamp) return &bmsk<false>;
   if (in.op == Op::BmskWrap) return &bmsk<true>;
   if (in.op == Op::Shfl) return &shfl;

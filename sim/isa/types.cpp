@@ -27,6 +27,8 @@ std::string_view dtype_name(DType t) {
     case DType::BF16x2: return "bf16x2";
     case DType::E4M3x2: return "e4m3x2";
     case DType::E5M2x2: return "e5m2x2";
+    case DType::U16x2: return "u16x2";
+    case DType::S16x2: return "s16x2";
   }
   return "?";
 }
@@ -38,7 +40,8 @@ DType parse_dtype(std::string_view s) {
       {"s16", DType::S16},   {"s32", DType::S32}, {"s64", DType::S64}, {"f16", DType::F16}, {"f32", DType::F32},
       {"f64", DType::F64},
       {"f16x2", DType::F16x2}, {"bf16", DType::BF16}, {"tf32", DType::TF32},
-      {"bf16x2", DType::BF16x2}, {"e4m3x2", DType::E4M3x2}, {"e5m2x2", DType::E5M2x2}};
+      {"bf16x2", DType::BF16x2}, {"e4m3x2", DType::E4M3x2}, {"e5m2x2", DType::E5M2x2},
+      {"u16x2", DType::U16x2}, {"s16x2", DType::S16x2}};
   for (auto& [n, t] : table)
     if (s == n) return t;
   return DType::None;
@@ -135,6 +138,13 @@ std::string_view op_name(Op op) {
     case Op::Suld: return "suld";
     case Op::Sust: return "sust";
     case Op::VAbsDiff4Add: return "vabsdiff4.add";
+    case Op::Redux: return "redux.sync";
+    case Op::Dp4a: return "dp4a";
+    case Op::Dp2aLo: return "dp2a.lo";
+    case Op::Dp2aHi: return "dp2a.hi";
+    case Op::Lop3: return "lop3";
+    case Op::Sad: return "sad";
+    case Op::VAbsDiff4: return "vabsdiff4";
     case Op::BarRed: return "bar.red";
     case Op::WmmaLoad: return "wmma.load";
     case Op::WmmaStore: return "wmma.store";

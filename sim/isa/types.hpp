@@ -16,6 +16,7 @@ enum class DType : uint8_t {
   TF32,         // TensorFloat-32 in a 32-bit register (wmma operands, cvt.rna.tf32.f32)
   BF16x2,       // a pair of bfloat16s in 32 bits
   E4M3x2, E5M2x2,  // a pair of 8-bit floats in 16 bits (cvt only): FP8 E4M3 (no infinities) and E5M2
+  U16x2, S16x2,    // a pair of 16-bit integers in 32 bits (add, min, max: the SIMD intrinsics on cc 9.0)
 };
 
 constexpr int dtype_bytes(DType t) {
@@ -24,6 +25,7 @@ constexpr int dtype_bytes(DType t) {
     case DType::B16: case DType::U16: case DType::S16: case DType::F16: case DType::BF16: return 2;
     case DType::E4M3x2: case DType::E5M2x2: return 2;
     case DType::F16x2: case DType::BF16x2: return 4;
+    case DType::U16x2: case DType::S16x2: return 4;
     case DType::B32: case DType::U32: case DType::S32: case DType::F32: case DType::TF32: return 4;
     case DType::B64: case DType::U64: case DType::S64: case DType::F64: return 8;
     default: return 0;
@@ -40,8 +42,11 @@ constexpr bool is_signed(DType t) {
   return t == DType::S8 || t == DType::S16 || t == DType::S32 || t == DType::S64;
 }
 constexpr bool is_fp8_pair(DType t) { return t == DType::E4M3x2 || t == DType::E5M2x2; }
+constexpr bool is_int_pair(DType t) { return t == DType::U16x2 || t == DType::S16x2; }
+// Scalar integers (and the .b types); the pairs are not.
 constexpr bool is_int(DType t) {
-  return !is_float(t) && t != DType::None && t != DType::Pred && t != DType::TF32 && !is_fp8_pair(t);
+  return !is_float(t) && t != DType::None && t != DType::Pred && t != DType::TF32 && !is_fp8_pair(t) &&
+         !is_int_pair(t);
 }
 std::string_view dtype_name(DType t);
 // Parses ".u32" style suffix text without the dot ("u32"); returns None when unknown.
@@ -83,6 +88,12 @@ enum class Op : uint8_t {
   ClusterWait,    // barrier.cluster.wait: wait until every thread of the cluster has arrived
   Mapa,           // mapa: the address of the same shared variable in block b of the cluster (a: the address)
   GetCtaRank,     // getctarank: the cluster rank of the block a shared address is in (c: %cluster_ctarank)
+  Redux,          // redux.sync.{add,min,max,and,or,xor}: the executing lanes' a reduced (Instr::atom), to each
+  Dp4a,           // dp4a: c plus the four byte products of a and b (Instr::type a's, stype b's signedness)
+  Dp2aLo, Dp2aHi,  // dp2a.lo/.hi: c plus a's two 16-bit halves times b's low or high two bytes
+  Lop3,           // lop3.b32: any logic function of a, b, c by the lookup table in e
+  Sad,            // sad: c + |a - b|
+  VAbsDiff4,      // vabsdiff4 without .add: the four bytes' |a_i - b_i|
 };
 // Instructions that go through the SM's load/store path (the memory system in timing mode).
 constexpr bool is_memory_op(Op op) {

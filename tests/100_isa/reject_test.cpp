@@ -56,10 +56,10 @@ TEST_CASE("unsupported instructions and modifiers name the line and its text", "
   const Case cases[] = {
       {"mul.lo.cc.u32 %r1, %r2, %r3;", "carry"},
       {"mul24.lo.cc.u32 %r1, %r2, %r3;", "carry"},
-      {"sad.u32 %r1, %r2, %r3, %r1;", "sad"},
+      {"vadd4.u32.u32.u32 %r1, %r2, %r3, %r1;", "vadd4"},
       {"prmt.b32.f4e %r1, %r2, %r3, %r1;", "prmt"},
-      {"dp4a.u32.u32 %r1, %r2, %r3, %r1;", "dp4a"},
-      {"redux.sync.add.s32 %r1, %r2, 0xffffffff;", "redux"},
+      {"szext.clamp.s32 %r1, %r2, %r3;", "szext"},
+      {"redux.sync.min.f32 %f1, %f2, 0xffffffff;", "redux.sync on .f32 (sm_100)"},
       {"nanosleep.u64 100;", "nanosleep other than nanosleep.u32"},
       {"griddepcontrol.arrive;", "modifier .arrive on griddepcontrol"},
       {"bmsk.b32 %r1, %r2, %r3;", "bmsk other than"},

@@ -511,9 +511,9 @@ TEST_CASE("vabsdiff4.add: c plus the byte-wise absolute differences, unsigned or
     CHECK(u[i].d == want_u[i]);
     CHECK(s[i].d == want_s[i]);
   }
-  CHECK_THAT(ptxtest::ptx_error(ptxtest::module(".entry k()\n{\n.reg .b32 %r<4>;\nvabsdiff4.u32.u32.u32 %r0, %r1, "
-                                                "%r2, %r3;\nret;\n}\n")),
-             Catch::Contains("unsupported PTX") && Catch::Contains("vabsdiff4 without .add"));
+  CHECK_THAT(ptxtest::ptx_error(ptxtest::module(".entry k()\n{\n.reg .b32 %r<4>;\nvabsdiff4.u32.u32.u32.sat %r0, "
+                                                "%r1, %r2, %r3;\nret;\n}\n")),
+             Catch::Contains("unsupported PTX") && Catch::Contains("vabsdiff4 with .sat"));
 }
 
 TEST_CASE("immediates at the edges of 64 bits, INT64_MIN included", "[semantics][int]") {

@@ -515,6 +515,34 @@ TEST_CASE("programs: fp8 conversions, .relu, .satfinite, .rz and xorsign compute
                                 {"--functional --no-summary --config h100", "--no-summary --config h100"});
 }
 
+TEST_CASE("programs: redux.sync, cooperative groups' reduce, dp4a and dp2a compute what an H200 computes") {
+  REQUIRE_NVCC();
+  // warp_reduce_results.expected is an H200's output: redux.sync with every operator over
+  // full warps and divergent lanes, cg::reduce and __reduce_*_sync (which compile to
+  // redux.sync on sm_80 and later), and dp4a/dp2a with every signedness (sm_90).
+  rttest::check_prints_expected("warp_reduce_results", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100",
+                                 "--functional --no-summary --config h100 --threads 2"});
+}
+
+TEST_CASE("programs: lop3, sad, per-byte vabsdiff4 and pmevent compute what an H200 computes") {
+  REQUIRE_NVCC();
+  // bit_ops_results.expected is an H200's output (752 cases): lop3 with all 256 tables,
+  // sad on every type, __sad, __usad, vabsdiff4 per byte with every signedness,
+  // __vabsdiffu4 and __vabsdiffs4, and a __prof_trigger on the way (sm_90).
+  rttest::check_prints_expected("bit_ops_results", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100"});
+}
+
+TEST_CASE("programs: the 16-bit integer pairs and the SIMD/DPX intrinsics compute what an H200 computes") {
+  REQUIRE_NVCC();
+  // simd16_results.expected is an H200's output: add, min, max on .u16x2/.s16x2, min/max.relu
+  // on .s16x2 and .s32, and __vadd2, __vsub2, __vmaxs2, __vminu2, __vabsdiffs2 and DPX
+  // functions, which compile to them on sm_90.
+  rttest::check_prints_expected("simd16_results", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100"});
+}
+
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
   REQUIRE_NVCC();
   // graphs.expected is the program's output on an H200: every call's result, the values the
