@@ -53,6 +53,16 @@ inline uint16_t to_bf16(float f) {
 }
 inline float from_bf16(uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); }
 
+// A double to bf16, rounded to nearest even once: through a float rounded to odd (its 24
+// bits keep the two bits past bf16's 8 that the rounding needs). NaNs are the caller's.
+inline uint16_t bf16_from_double(double x) {
+  float f = static_cast<float>(x);
+  if (std::fabs(double(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);  // toward zero
+  uint32_t bits = std::bit_cast<uint32_t>(f);
+  if (double(f) != x) bits |= 1;  // inexact: odd
+  return static_cast<uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
+}
+
 inline bool is_subnormal_half(uint16_t h) { return ((h >> 10) & 0x1F) == 0 && (h & 0x3FF); }
 
 // A .f16 or .bf16 source as setp and set compare it: the double it is exactly, an f16

@@ -147,15 +147,19 @@ void Decoder::atom() {
   in_.klass = in_.space == Space::Shared ? InstrClass::AtomShared : InstrClass::AtomGlobal;
 }
 
-// The operation/type pairs PTX defines (the engine executes exactly these): 32- and
-// 64-bit only; bitwise ops, exch, cas, inc and dec on integers; inc and dec on .u32;
-// add on integers, .f32 and .f64; min and max on integers.
+// The operation/type pairs PTX defines (the engine executes exactly these): bitwise ops,
+// exch, cas, inc and dec on 32- and 64-bit integers; inc and dec on .u32; add on integers,
+// .f32 and .f64, and (add.noftz) on .f16, .f16x2, .bf16 and .bf16x2; min and max on integers.
 void Decoder::check_atom_type(bool is_red, DType t) {
   const AtomOp op = in_.atom;
   static const char* names[] = {"", "add", "min", "max", "exch", "cas", "inc", "dec", "and", "or", "xor"};
   auto reject = [&] {
     unsupported(fmt::format("{}.{} on .{}", base_, names[static_cast<int>(op)], dtype_name(t)));
   };
+  if (is_half(t)) {
+    if (op != AtomOp::Add) reject();
+    return;
+  }
   if (t == DType::Pred || (dtype_bytes(t) != 4 && dtype_bytes(t) != 8)) reject();
   if (is_float(t) && op != AtomOp::Add) reject();
   if ((op == AtomOp::Inc || op == AtomOp::Dec) && t != DType::U32) reject();

@@ -78,16 +78,6 @@ void hmax_nan(ExecCtx& c, const Instr& in, uint32_t m) {
 
 // ---- bf16 ------------------------------------------------------------------------
 
-// A double to bf16, rounded to nearest even once: through a float rounded to odd (its 24
-// bits keep the two bits past bf16's 8 that the rounding needs). NaNs are the caller's.
-uint16_t bf16_from_double(double x) {
-  float f = static_cast<float>(x);
-  if (std::fabs(double(f)) > std::fabs(x)) f = std::nextafter(f, 0.0f);  // toward zero
-  uint32_t bits = std::bit_cast<uint32_t>(f);
-  if (double(f) != x) bits |= 1;  // inexact: odd
-  return static_cast<uint16_t>((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16);
-}
-
 // a * b + c for bf16 sources: the product is exact in double; the sum is made round-to-odd
 // with its exact error (TwoSum), so that rounding it to bf16 is rounding the exact result.
 double bf16_fma_exact_enough(double a, double b, double c) {

@@ -9,6 +9,7 @@
 #include <type_traits>
 
 #include "sim/foundation/error.hpp"
+#include "sim/isa/half_bits.hpp"
 #include "sim/sm/lane_elements.hpp"
 #include "sim/sm/warp_executor.hpp"
 
@@ -61,9 +62,30 @@ T atomic_result(isa::AtomOp op, T old, T b, T c) {
   }
 }
 
+// atom/red.add.noftz on .f16, .f16x2, .bf16 and .bf16x2 (atomicAdd on __half, __half2,
+// __nv_bfloat16, __nv_bfloat162): each half's sum rounded to nearest even, subnormals kept,
+// a NaN the canonical one; returns the old bits.
+uint64_t add_halves(const Instr& in, uint8_t* p, uint64_t b) {
+  using isa::DType;
+  namespace hb = isa::detail;
+  const bool bf = in.type == DType::BF16 || in.type == DType::BF16x2;
+  const int n = in.type == DType::F16x2 || in.type == DType::BF16x2 ? 2 : 1;
+  uint32_t old = 0, nv = 0;
+  std::memcpy(&old, p, 2 * size_t(n));
+  for (int h = 0; h < n; ++h) {
+    const auto x = uint16_t(old >> (16 * h)), y = uint16_t(b >> (16 * h));
+    const double s = bf ? double(hb::from_bf16(x)) + double(hb::from_bf16(y)) : hb::from_half(x) + hb::from_half(y);
+    const uint16_t r = std::isnan(s) ? uint16_t(0x7FFF) : bf ? hb::bf16_from_double(s) : hb::to_half(s);
+    nv |= uint32_t(r) << (16 * h);
+  }
+  std::memcpy(p, &nv, 2 * size_t(n));
+  return old;
+}
+
 // Applies an atomic to the bytes at p; returns the old value's bits.
 uint64_t apply_atomic(const Instr& in, uint8_t* p, uint64_t b, uint64_t c) {
   using isa::DType;
+  if (isa::is_half(in.type)) return add_halves(in, p, b);
   auto run = [&](auto tag) -> uint64_t {
     using T = decltype(tag);
     T old;

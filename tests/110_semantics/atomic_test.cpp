@@ -249,3 +249,31 @@ TEST_CASE("atomics fault on local memory, misaligned and out-of-bounds addresses
   CHECK(soob.fault == warpsim::KernelFault::Kind::MemoryAccess);
   CHECK(soob.what.find("out-of-bounds shared atomic of 4 bytes at offset 16") != std::string::npos);
 }
+
+TEST_CASE("atom.add.noftz on halves adds each half as an H200 does", "[semantics][atomic]") {
+  // Each thread adds once to its own word (no ordering question): an H200's results
+  // (tests/750_runtime/programs/half_atomics_results.expected).
+  auto run = [](const std::string& type, const std::vector<uint32_t>& mem, const std::vector<uint32_t>& vals) {
+    const std::string ptx = ptxtest::module(
+        ".visible .entry k(.param .u64 mem, .param .u64 vals, .param .u64 olds)\n{\n"
+        ".reg .b32 %r<4>;\n.reg .b64 %rd<8>;\n"
+        "ld.param.u64 %rd1, [mem];\nld.param.u64 %rd2, [vals];\nld.param.u64 %rd3, [olds];\n"
+        "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd4, %r1, 4;\nadd.s64 %rd5, %rd1, %rd4;\n"
+        "add.s64 %rd6, %rd2, %rd4;\nadd.s64 %rd7, %rd3, %rd4;\nld.global.u32 %r2, [%rd6];\n"
+        "atom.global.add.noftz." + type + " %r3, [%rd5], %r2;\nst.global.u32 [%rd7], %r3;\nret;\n}\n");
+    ptxtest::Sim s;
+    const auto& k = s.kernel(ptx);
+    auto dm = s.upload(mem), dv = s.upload(vals), dold = s.zeros<uint32_t>(mem.size());
+    s.run(k, {1, 1, 1}, {uint32_t(mem.size()), 1, 1}, {ptxtest::ptr(dm), ptxtest::ptr(dv), ptxtest::ptr(dold)});
+    return std::make_pair(s.download<uint32_t>(dm, mem.size()), s.download<uint32_t>(dold, mem.size()));
+  };
+  // f16x2: a tie to even and a NaN; overflow to infinity and -0 + +0; inf + -inf; subnormals kept.
+  const auto [h, hold] = run("f16x2", {0x3C007E05, 0x7BFF8000, 0x7C008000, 0x0001FBFF},
+                             {0x10003C00, 0x4C000000, 0xFC008000, 0x0003CC00});
+  CHECK(h == std::vector<uint32_t>{0x3C007FFF, 0x7C000000, 0x7FFF8000, 0x0004FC00});
+  CHECK(hold == std::vector<uint32_t>{0x3C007E05, 0x7BFF8000, 0x7C008000, 0x0001FBFF});
+  const auto [b, bold] = run("bf16x2", {0x7F808000, 0x00014040, 0x3F807F7F, 0x7FC50001},
+                             {0xFF808000, 0x00033C00, 0xBF807300, 0x3F800003});
+  CHECK(b == std::vector<uint32_t>{0x7FFF8000, 0x00044040, 0x00007F7F, 0x7FFF0004});
+  CHECK(bold[2] == 0x3F807F7F);
+}

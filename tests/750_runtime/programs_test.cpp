@@ -543,6 +543,15 @@ TEST_CASE("programs: the 16-bit integer pairs and the SIMD/DPX intrinsics comput
                                 {"--functional --no-summary --config h100", "--no-summary --config h100"});
 }
 
+TEST_CASE("programs: atomic adds on halves compute what an H200 computes") {
+  REQUIRE_NVCC();
+  // half_atomics_results.expected is an H200's output: atomicAdd on __half, __half2,
+  // __nv_bfloat16 and __nv_bfloat162 (atom.add.noftz) and red.add.noftz.f16x2, in global
+  // memory and (scalar __half) shared memory: ties, overflow, NaNs, signed zeros, subnormals.
+  rttest::check_prints_expected("half_atomics_results", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100"});
+}
+
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
   REQUIRE_NVCC();
   // graphs.expected is the program's output on an H200: every call's result, the values the
