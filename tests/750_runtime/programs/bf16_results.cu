@@ -93,15 +93,6 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
   d[i] = r;
 }
 
-#define CHECK(call)                                         \
-  do {                                                      \
-    cudaError_t e_ = (call);                                \
-    if (e_ != cudaSuccess) {                                \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                             \
-    }                                                       \
-  } while (0)
-
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // bf16: quiet NaN with a payload, its negative, a signalling NaN, infinities, zeros, one,
@@ -155,7 +146,7 @@ int main() {
     for (int op : {kS64ToBf16, kU64ToBf16}) cases[n++] = {op, s, 0, 0};
 
   static uint64_t d[512];
-  CHECK(run_cases(ops, cases, n, d));
+  RESULTS_CHECK(run_cases(ops, cases, n, d));
   std::printf("%d cases\n", n);
   for (int i = 0; i < n; ++i) {
     const bool setp = cases[i].op == kSetpF16 || cases[i].op == kSetpBf16;

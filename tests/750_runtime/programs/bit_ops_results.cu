@@ -76,24 +76,12 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
   d[i] = out;
 }
 
-#define CHECK(call)                                         \
-  do {                                                      \
-    cudaError_t e_ = (call);                                \
-    if (e_ != cudaSuccess) {                                \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                             \
-    }                                                       \
-  } while (0)
-
 constexpr int kMax = 1024;
 
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  static Case cases[kMax];
-  int n = 0;
-  auto add = [&](int op, uint64_t a, uint64_t b, uint64_t c) {
-    if (n < kMax) cases[n++] = {op, a, b, c};
-  };
+  static CaseList<kMax> list;
+  auto add = [&](int op, uint64_t a, uint64_t b, uint64_t c) { list.add(op, a, b, c); };
   // lop3: every table on the three canonical operands (0xF0, 0xCC, 0xAA in each byte: the
   // result is the table itself, repeated) and on mixed words.
   for (int lut = 0; lut < 256; ++lut) {
@@ -112,10 +100,7 @@ int main() {
       for (uint64_t q : {0x00000000ull, 0x7F80FF01ull, 0xDEADBEEFull}) add(op, p, q, 0x11223344);
 
   static uint64_t d[kMax];
-  CHECK(run_cases(ops, cases, n, d));
-  std::printf("%d cases\n", n);
-  for (int i = 0; i < n; ++i)
-    std::printf("%-16s %016llx %016llx %016llx -> %016llx\n", kNames[cases[i].op], (unsigned long long)cases[i].a,
-                (unsigned long long)cases[i].b, (unsigned long long)cases[i].c, (unsigned long long)d[i]);
+  RESULTS_CHECK(run_cases(ops, list.items, list.n, d));
+  print_cases(kNames, list.items, list.n, d, 16, 16);
   return 0;
 }

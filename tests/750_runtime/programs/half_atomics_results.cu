@@ -54,24 +54,12 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
   g[1] = old;
 }
 
-#define CHECK(call)                                         \
-  do {                                                      \
-    cudaError_t e_ = (call);                                \
-    if (e_ != cudaSuccess) {                                \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                             \
-    }                                                       \
-  } while (0)
-
 constexpr int kMax = 512;
 
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  static Case cases[kMax];
-  int n = 0;
-  auto add = [&](int op, uint64_t x, uint64_t y) {
-    if (n < kMax) cases[n++] = {op, x, y, 0};
-  };
+  static CaseList<kMax> list;
+  auto add = [&](int op, uint64_t x, uint64_t y) { list.add(op, x, y, 0); };
   // f16 (initial, addend): 1 + 2^-11 (a tie to even), 65504 + 16 (a tie to infinity), inf + -inf,
   // a NaN, -0 + +0, -0 + -0, two subnormals (kept), 2048 + 1 (a tie), 1 + -1.
   const uint64_t h[][2] = {{0x3C00, 0x1000}, {0x7BFF, 0x4C00}, {0x7C00, 0xFC00}, {0x7E05, 0x3C00}, {0x8000, 0x0000},
@@ -95,9 +83,10 @@ int main() {
     add(kBf16x2, bf[k][0] << 16 | bf[j][0], bf[k][1] << 16 | bf[j][1]);
   }
   static uint64_t d[kMax];
-  CHECK(run_cases(ops, cases, n, d));
-  std::printf("%d cases\n", n);
-  for (int i = 0; i < n; ++i)
+  RESULTS_CHECK(run_cases(ops, list.items, list.n, d));
+  const Case* cases = list.items;
+  std::printf("%d cases\n", list.n);
+  for (int i = 0; i < list.n; ++i)
     std::printf("%-26s %08llx + %08llx -> %08llx (old %08llx)\n", kNames[cases[i].op],
                 (unsigned long long)cases[i].a, (unsigned long long)cases[i].b,
                 (unsigned long long)(d[i] & 0xFFFFFFFFu), (unsigned long long)(d[i] >> 32));

@@ -77,15 +77,6 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
   d[i] = r;
 }
 
-#define CHECK(call)                                         \
-  do {                                                      \
-    cudaError_t e_ = (call);                                \
-    if (e_ != cudaSuccess) {                                \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                             \
-    }                                                       \
-  } while (0)
-
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // f16 sources: quiet NaN with a payload, its negative, a signalling NaN, infinities,
@@ -130,10 +121,7 @@ int main() {
   for (auto& t : fma64) cases[n++] = {kFma64, t[0], t[1], t[2]};
 
   static uint64_t d[256];
-  CHECK(run_cases(ops, cases, n, d));
-  std::printf("%d cases\n", n);
-  for (int i = 0; i < n; ++i)
-    std::printf("%-16s %016llx %016llx %016llx -> %016llx\n", kNames[cases[i].op], (unsigned long long)cases[i].a,
-                (unsigned long long)cases[i].b, (unsigned long long)cases[i].c, (unsigned long long)d[i]);
+  RESULTS_CHECK(run_cases(ops, cases, n, d));
+  print_cases(kNames, cases, n, d, 16, 16);
   return 0;
 }

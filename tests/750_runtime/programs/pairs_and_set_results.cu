@@ -128,24 +128,12 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
   d[i] = out;
 }
 
-#define CHECK(call)                                         \
-  do {                                                      \
-    cudaError_t e_ = (call);                                \
-    if (e_ != cudaSuccess) {                                \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                             \
-    }                                                       \
-  } while (0)
-
 constexpr int kMax = 512;
 
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  static Case cases[kMax];
-  int n = 0;
-  auto add = [&](int op, uint64_t a, uint64_t b, uint64_t c) {
-    if (n < kMax) cases[n++] = {op, a, b, c};
-  };
+  static CaseList<kMax> list;
+  auto add = [&](int op, uint64_t a, uint64_t b, uint64_t c) { list.add(op, a, b, c); };
   // bf16: quiet NaN with a payload, its negative, a signalling NaN, infinities, zeros, one,
   // minus one, one plus an ulp, 2^-8, 1.0625, the largest finite, the smallest subnormal.
   const uint32_t q = 0x7FC5, nq = 0xFFC7, sn = 0x7F83, inf = 0x7F80, ninf = 0xFF80, z0 = 0, nz = 0x8000,
@@ -249,10 +237,7 @@ int main() {
   add(kSetpEqAndF16x2, pack(h1, 0), pack(h2, hnz), 1);
 
   static uint64_t d[kMax];
-  CHECK(run_cases(ops, cases, n, d));
-  std::printf("%d cases\n", n);
-  for (int i = 0; i < n; ++i)
-    std::printf("%-22s %016llx %016llx %016llx -> %016llx\n", kNames[cases[i].op], (unsigned long long)cases[i].a,
-                (unsigned long long)cases[i].b, (unsigned long long)cases[i].c, (unsigned long long)d[i]);
+  RESULTS_CHECK(run_cases(ops, list.items, list.n, d));
+  print_cases(kNames, list.items, list.n, d, 22, 16);
   return 0;
 }

@@ -87,24 +87,12 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
   d[i] = out;
 }
 
-#define CHECK(call)                                         \
-  do {                                                      \
-    cudaError_t e_ = (call);                                \
-    if (e_ != cudaSuccess) {                                \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                             \
-    }                                                       \
-  } while (0)
-
 constexpr int kMax = 1024;
 
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  static Case cases[kMax];
-  int n = 0;
-  auto add = [&](int op, uint64_t a, uint64_t b, uint64_t c) {
-    if (n < kMax) cases[n++] = {op, a, b, c};
-  };
+  static CaseList<kMax> list;
+  auto add = [&](int op, uint64_t a, uint64_t b, uint64_t c) { list.add(op, a, b, c); };
   auto pack = [](uint64_t high, uint64_t low) { return high << 16 | low; };
   // f32 sources for fp8: zeros, +-1, E4M3's largest (448), past it (449), its tie with the
   // NaN encoding (464), far past it, E5M2's largest (57344) and its tie with infinity
@@ -183,10 +171,7 @@ int main() {
   for (int k = 0; k < 10; k += 2) add(kMinXsNanBf16x2, pack(xb[k + 1][0], xb[k][0]), pack(xb[k + 1][1], xb[k][1]), 0);
 
   static uint64_t d[kMax];
-  CHECK(run_cases(ops, cases, n, d));
-  std::printf("%d cases\n", n);
-  for (int i = 0; i < n; ++i)
-    std::printf("%-25s %08llx %08llx %08llx -> %08llx\n", kNames[cases[i].op], (unsigned long long)cases[i].a,
-                (unsigned long long)cases[i].b, (unsigned long long)cases[i].c, (unsigned long long)d[i]);
+  RESULTS_CHECK(run_cases(ops, list.items, list.n, d));
+  print_cases(kNames, list.items, list.n, d, 25, 8);
   return 0;
 }

@@ -1,8 +1,10 @@
 // The harness of the programs that print the bits an instruction computes (bf16_results,
-// nan_results_half, pairs_and_set_results): each case is an instruction (its op number in
-// the program's `ops` kernel) with up to three 64-bit sources, run one case per thread.
+// nan_results_half, pairs_and_set_results, relu_fp8_results, bit_ops_results, ...): each case
+// is an instruction (its op number in the program's `ops` kernel) with up to three 64-bit
+// sources, run one case per thread.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -11,6 +13,37 @@ struct Case {
   int op;
   uint64_t a, b, c;
 };
+
+// In main: returns 1, after printing the call and CUDA's error name, if `call` fails.
+#define RESULTS_CHECK(call)                                 \
+  do {                                                      \
+    cudaError_t e_ = (call);                                \
+    if (e_ != cudaSuccess) {                                \
+      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
+      return 1;                                             \
+    }                                                       \
+  } while (0)
+
+// A program's cases, at most N (the printed count shows if any were dropped).
+template <int N>
+struct CaseList {
+  Case items[N];
+  int n = 0;
+  void add(int op, uint64_t a, uint64_t b, uint64_t c) {
+    if (n < N) items[n++] = {op, a, b, c};
+  }
+};
+
+// Prints "N cases" and a line per case: its op's name padded to `width`, the three sources
+// and the result d[i], each in `digits` hex digits.
+inline void print_cases(const char* const* names, const Case* cases, int n, const uint64_t* d, int width,
+                        int digits) {
+  std::printf("%d cases\n", n);
+  for (int i = 0; i < n; ++i)
+    std::printf("%-*s %0*llx %0*llx %0*llx -> %0*llx\n", width, names[cases[i].op], digits,
+                (unsigned long long)cases[i].a, digits, (unsigned long long)cases[i].b, digits,
+                (unsigned long long)cases[i].c, digits, (unsigned long long)d[i]);
+}
 
 // The programs' kernel: d[i] = the result of op[i] on a[i], b[i], c[i], for i < n.
 using OpsKernel = void (*)(const int*, const uint64_t*, const uint64_t*, const uint64_t*, uint64_t*, int);

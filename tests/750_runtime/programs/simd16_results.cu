@@ -52,33 +52,20 @@ __global__ void ops(const int* op, const uint64_t* a, const uint64_t* b, const u
   d[i] = r;
 }
 
-#define CHECK(call)                                         \
-  do {                                                      \
-    cudaError_t e_ = (call);                                \
-    if (e_ != cudaSuccess) {                                \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                             \
-    }                                                       \
-  } while (0)
-
 constexpr int kMax = 1024;
 
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  static Case cases[kMax];
-  int n = 0;
+  static CaseList<kMax> list;
   // Halves at the edges of both readings: 0, 1, 0x7FFF, 0x8000, 0xFFFF, and mixed words.
   const uint64_t w[] = {0x00000000, 0x00010001, 0x7FFF8000, 0x80007FFF, 0xFFFFFFFF, 0xFFFF0001,
                         0x12345678, 0xFEDCBA98, 0x7FFFFFFF, 0x80000000};
   const int nw = sizeof(w) / sizeof(w[0]);
   for (int op = 0; op < kOps; ++op)
     for (int k = 0; k < nw; ++k)
-      if (n < kMax) cases[n++] = {op, w[k], w[(k * 3 + 1) % nw], w[(k * 7 + 4) % nw]};
+      list.add(op, w[k], w[(k * 3 + 1) % nw], w[(k * 7 + 4) % nw]);
   static uint64_t d[kMax];
-  CHECK(run_cases(ops, cases, n, d));
-  std::printf("%d cases\n", n);
-  for (int i = 0; i < n; ++i)
-    std::printf("%-20s %08llx %08llx %08llx -> %08llx\n", kNames[cases[i].op], (unsigned long long)cases[i].a,
-                (unsigned long long)cases[i].b, (unsigned long long)cases[i].c, (unsigned long long)d[i]);
+  RESULTS_CHECK(run_cases(ops, list.items, list.n, d));
+  print_cases(kNames, list.items, list.n, d, 20, 8);
   return 0;
 }

@@ -12,6 +12,8 @@
 
 #include <cuda_runtime.h>
 
+#include "results_cases.cuh"  // RESULTS_CHECK
+
 namespace cg = cooperative_groups;
 
 constexpr int kWarps = 8;
@@ -74,15 +76,6 @@ __global__ void dot(const unsigned* a, const unsigned* b, const unsigned* c, uns
   asm("dp2a.hi.u32.s32 %0, %1, %2, %3;" : "=r"(o[7]) : "r"(x), "r"(y), "r"(z));
 }
 
-#define CHECK(call)                                         \
-  do {                                                      \
-    cudaError_t e_ = (call);                                \
-    if (e_ != cudaSuccess) {                                \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_)); \
-      return 1;                                             \
-    }                                                       \
-  } while (0)
-
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
   // Lane values: a 32-bit LCG, with warps 4-7 drawn small and signed around zero (so that
@@ -104,13 +97,13 @@ int main() {
   }
   unsigned *din = nullptr, *dout = nullptr;
   static unsigned out[kWarps * kReduxOps * 32];
-  CHECK(cudaMalloc(&din, sizeof(in)));
-  CHECK(cudaMalloc(&dout, sizeof(out)));
-  CHECK(cudaMemcpy(din, in, sizeof(in), cudaMemcpyHostToDevice));
-  CHECK(cudaMemset(dout, 0xAB, sizeof(out)));
+  RESULTS_CHECK(cudaMalloc(&din, sizeof(in)));
+  RESULTS_CHECK(cudaMalloc(&dout, sizeof(out)));
+  RESULTS_CHECK(cudaMemcpy(din, in, sizeof(in), cudaMemcpyHostToDevice));
+  RESULTS_CHECK(cudaMemset(dout, 0xAB, sizeof(out)));
   reduce<<<1, kThreads>>>(din, dout);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(out, dout, sizeof(out), cudaMemcpyDeviceToHost));
+  RESULTS_CHECK(cudaGetLastError());
+  RESULTS_CHECK(cudaMemcpy(out, dout, sizeof(out), cudaMemcpyDeviceToHost));
   for (int w = 0; w < kWarps; ++w) {
     const unsigned lanes = lanes_of(w);
     for (int k = 0; k < kReduxOps; ++k) {
@@ -144,16 +137,16 @@ int main() {
       c[i * nv + j] = vals[(i + 3 * j) % nv];
     }
   unsigned *da, *db, *dc, *dd;
-  CHECK(cudaMalloc(&da, sizeof(a)));
-  CHECK(cudaMalloc(&db, sizeof(b)));
-  CHECK(cudaMalloc(&dc, sizeof(c)));
-  CHECK(cudaMalloc(&dd, sizeof(d)));
-  CHECK(cudaMemcpy(da, a, sizeof(a), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(db, b, sizeof(b), cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dc, c, sizeof(c), cudaMemcpyHostToDevice));
+  RESULTS_CHECK(cudaMalloc(&da, sizeof(a)));
+  RESULTS_CHECK(cudaMalloc(&db, sizeof(b)));
+  RESULTS_CHECK(cudaMalloc(&dc, sizeof(c)));
+  RESULTS_CHECK(cudaMalloc(&dd, sizeof(d)));
+  RESULTS_CHECK(cudaMemcpy(da, a, sizeof(a), cudaMemcpyHostToDevice));
+  RESULTS_CHECK(cudaMemcpy(db, b, sizeof(b), cudaMemcpyHostToDevice));
+  RESULTS_CHECK(cudaMemcpy(dc, c, sizeof(c), cudaMemcpyHostToDevice));
   dot<<<(n + 63) / 64, 64>>>(da, db, dc, dd, n);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(d, dd, sizeof(d), cudaMemcpyDeviceToHost));
+  RESULTS_CHECK(cudaGetLastError());
+  RESULTS_CHECK(cudaMemcpy(d, dd, sizeof(d), cudaMemcpyDeviceToHost));
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < kDotOps; ++k)
       std::printf("%-16s %08x %08x %08x -> %08x\n", kDotNames[k], a[i], b[i], c[i], d[i * kDotOps + k]);
