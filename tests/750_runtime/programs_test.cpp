@@ -552,6 +552,21 @@ TEST_CASE("programs: atomic adds on halves compute what an H200 computes") {
                                 {"--functional --no-summary --config h100", "--no-summary --config h100"});
 }
 
+TEST_CASE("programs: the PTX of ~250 CUDA math functions and intrinsics for sm_90 loads") {
+  REQUIRE_NVCC();
+  const std::string dir = std::string(WARPSIM_BINARY_DIR) + "/runtime_programs";
+  const std::string ptx = dir + "/intrinsics_sink_sm90.ptx";
+  auto b = rttest::shell(rttest::kNvcc + " -ptx -arch=sm_90 -o " + ptx + " " + WARPSIM_SOURCE_DIR +
+                         "/tests/750_runtime/programs/intrinsics_sink.cu");
+  INFO(b.err);
+  REQUIRE(b.status == 0);
+  auto r = rttest::shell(rttest::warpsim_bin() + " inspect " + ptx);
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("does not load") == std::string::npos);
+  CHECK(r.out.find("1 kernel") != std::string::npos);
+}
+
 TEST_CASE("programs: CUDA graphs, built by hand and by stream capture, print what an H200 prints") {
   REQUIRE_NVCC();
   // graphs.expected is the program's output on an H200: every call's result, the values the
