@@ -18,14 +18,9 @@ using exec::for_lanes;
 
 namespace {
 
-// One number (an f32's or f16's exact value) to fp8 bits.
+// One number (an f32's or f16's exact value) to fp8 bits (.satfinite is always there).
 uint8_t to_fp8(double x, const SmallFloatFormat& f, bool relu) {
-  if (std::isnan(x)) return static_cast<uint8_t>(f.nan_bits);
-  const bool negative = std::signbit(x);
-  if (relu && negative) return 0;
-  uint32_t mag = std::isinf(x) ? f.max_finite : round_magnitude(x, f, false);
-  if (mag > f.max_finite) mag = f.max_finite;  // .satfinite
-  return static_cast<uint8_t>(mag | (negative ? 0x80u : 0u));
+  return static_cast<uint8_t>(narrow_to_format(x, f, false, relu, true));
 }
 
 // One fp8 number to f16 bits.

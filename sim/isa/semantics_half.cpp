@@ -310,19 +310,8 @@ void hcvt(ExecCtx& c, const Instr& in, uint32_t m) {
 // NaN; .relu makes a negative value (and -0) +0; past the largest finite value .rn gives
 // infinity, .rz and .satfinite the largest finite value (.satfinite: infinities too).
 uint16_t narrow_f32(float x, bool bf, const Instr& in) {
-  const SmallFloatFormat& f = bf ? kBF16Format : kF16Format;
-  if (std::isnan(x)) return kCanonicalNanF16;
-  const bool negative = std::signbit(x);
-  if (in.relu && negative) return 0;
-  const bool toward_zero = in.round == Round::Rz;
-  uint32_t mag;
-  if (std::isinf(x)) {
-    mag = in.satfinite ? f.max_finite : f.inf_bits;
-  } else {
-    mag = round_magnitude(x, f, toward_zero);
-    if (mag > f.max_finite) mag = in.satfinite || toward_zero ? f.max_finite : f.inf_bits;
-  }
-  return static_cast<uint16_t>(mag | (negative ? 0x8000u : 0u));
+  return static_cast<uint16_t>(
+      narrow_to_format(x, bf ? kBF16Format : kF16Format, in.round == Round::Rz, in.relu, in.satfinite));
 }
 
 bool plain_narrowing(const Instr& in) { return !in.relu && !in.satfinite && in.round != Round::Rz; }

@@ -51,6 +51,23 @@ inline uint32_t round_magnitude(double x, const SmallFloatFormat& f, bool toward
   return static_cast<uint32_t>((uint64_t(e + bias) << f.mant_bits) + q - (uint64_t(1) << f.mant_bits));
 }
 
+// x (an f32's or f16's exact value) as the bits of format f with cvt's modifiers: a NaN is
+// the canonical NaN; .relu makes a negative value (and -0) +0; past the largest finite value
+// .rn gives infinity, .rz and .satfinite that largest value (.satfinite: infinities too).
+inline uint32_t narrow_to_format(double x, const SmallFloatFormat& f, bool toward_zero, bool relu, bool satfinite) {
+  if (std::isnan(x)) return f.nan_bits;
+  const bool negative = std::signbit(x);
+  if (relu && negative) return 0;
+  uint32_t mag;
+  if (std::isinf(x)) {
+    mag = satfinite ? f.max_finite : f.inf_bits;
+  } else {
+    mag = round_magnitude(x, f, toward_zero);
+    if (mag > f.max_finite) mag = satfinite || toward_zero ? f.max_finite : f.inf_bits;
+  }
+  return mag | (negative ? 1u << (f.exp_bits + f.mant_bits) : 0u);
+}
+
 // The value of an fp8 number's bits (E4M3 or E5M2), NaN for its NaNs.
 inline double fp8_value(uint8_t bits, const SmallFloatFormat& f) {
   const uint32_t mag = bits & 0x7F;
