@@ -9,6 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include "results_cases.cuh"  // RESULTS_CHECK
+
 enum Op32 {
   kAdd, kSub, kMul, kDiv, kFma, kMin, kMax, kSqrt, kRcp, kRsqrt, kLg2, kEx2, kSin, kAbs, kNeg,
   kAddFtz, kAddRz, kAddSat, kMulRz, kFmaRz, kDivApprox, kDivFull, kCvtRzi, kOps32
@@ -111,15 +113,6 @@ double from64(uint64_t u) {
   return f;
 }
 
-#define CHECK(call)                                                                   \
-  do {                                                                                \
-    cudaError_t e_ = (call);                                                          \
-    if (e_ != cudaSuccess) {                                                          \
-      std::printf("%s: %s\n", #call, cudaGetErrorName(e_));                           \
-      return 1;                                                                       \
-    }                                                                                 \
-  } while (0)
-
 template <class T>
 T* to_device(const T* host, int n) {
   T* p = nullptr;
@@ -168,8 +161,8 @@ int main() {
   int* dop = to_device(ops, n);
   float *da = to_device(a, n), *db = to_device(b, n), *dc = to_device(c, n), *dd = to_device(d, n);
   f32_ops<<<(n + 127) / 128, 128>>>(dop, da, db, dc, dd, n);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(d, dd, sizeof(float) * n, cudaMemcpyDeviceToHost));
+  RESULTS_CHECK(cudaGetLastError());
+  RESULTS_CHECK(cudaMemcpy(d, dd, sizeof(float) * n, cudaMemcpyDeviceToHost));
   std::printf("f32: %d cases\n", n);
   for (int i = 0; i < n; ++i) {
     const char* name = kNames32[cases[i].op];
@@ -211,8 +204,8 @@ int main() {
   int* dop64 = to_device(ops64, m);
   double *da64 = to_device(a64, m), *db64 = to_device(b64, m), *dc64 = to_device(cc64, m), *dd64 = to_device(d64, m);
   f64_ops<<<(m + 127) / 128, 128>>>(dop64, da64, db64, dc64, dd64, m);
-  CHECK(cudaGetLastError());
-  CHECK(cudaMemcpy(d64, dd64, sizeof(double) * m, cudaMemcpyDeviceToHost));
+  RESULTS_CHECK(cudaGetLastError());
+  RESULTS_CHECK(cudaMemcpy(d64, dd64, sizeof(double) * m, cudaMemcpyDeviceToHost));
   std::printf("f64: %d cases\n", m);
   for (int i = 0; i < m; ++i) {
     std::printf("%-28s %016llx %016llx %016llx -> %016llx %f\n", kNames64[c64[i].op],
