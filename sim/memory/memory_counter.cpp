@@ -165,10 +165,15 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
       memo->degree = degree;
     }
   }
+  add_shared_counts(a.kind, pc, passes, conflicts, degree);
+}
+
+void MemoryCounter::add_shared_counts(AccessKind kind, uint32_t pc, uint32_t passes, uint32_t conflicts,
+                                      uint32_t degree) {
   last_passes_ = passes;
   last_degree_ = degree;
   MemStats& m = stats_.mem;
-  if (a.kind == AccessKind::Store) {
+  if (kind == AccessKind::Store) {
     m.shared_store_transactions += passes;
     m.shared_store_bank_conflicts += conflicts;
   } else {
@@ -179,6 +184,20 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
   PcStats& ps = stats_.per_pc[pc];
   ++ps.requests;
   ps.transactions += passes;
+}
+
+bool MemoryCounter::on_shared_pattern(uint32_t pc, AccessKind kind, uint32_t bytes_per_lane, uint64_t lane0,
+                                      uint64_t pattern) {
+  // What count_shared's memo would find for a full warp of this pattern: the same offsets,
+  // so the same passes (a traced warp needs the record: on_access).
+  if (pc >= shared_memo_.size() || !stats_.traces.empty()) return false;
+  const SharedMemo& memo = shared_memo_[pc];
+  if (!memo.valid || memo.pattern != pattern || memo.mask != 0xFFFFFFFFu || memo.kind != uint8_t(kind) ||
+      memo.bytes != bytes_per_lane || (lane0 & (spec_.shared.bank_width - 1)) != 0)
+    return false;
+  add_shared_counts(kind, pc, memo.passes, memo.conflicts, memo.degree);
+  last_trace_ = UINT32_MAX;
+  return true;
 }
 
 void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uint32_t block, uint32_t warp) {

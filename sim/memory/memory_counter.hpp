@@ -39,6 +39,10 @@ class MemoryCounter final : public MemoryObserver {
 
   void on_access(const mem::WarpMemAccess& access, const isa::Instr& instr, uint32_t pc, uint32_t block,
                  uint32_t warp) override;
+  // The access's counts from the bank model's memo of `pc`, where that holds this pattern
+  // and no warp is traced; false otherwise (on_access then counts it).
+  bool on_shared_pattern(uint32_t pc, mem::AccessKind kind, uint32_t bytes_per_lane, uint64_t lane0,
+                         uint64_t pattern) override;
 
   // Runs the caches on a host thread of their own (cache_replay.hpp): the same counts, and
   // the executing thread does not wait for them. Call before the first access.
@@ -79,6 +83,8 @@ class MemoryCounter final : public MemoryObserver {
 
  private:
   void count_shared(const mem::WarpMemAccess& a, uint32_t pc);
+  // Adds one shared access's passes and conflicts to the launch's and pc's counts.
+  void add_shared_counts(mem::AccessKind kind, uint32_t pc, uint32_t passes, uint32_t conflicts, uint32_t degree);
   void count_global(const mem::WarpMemAccess& a, uint32_t pc, uint32_t block, uint32_t warp);
   // One access's transactions through the L1 (if a.use_l1) and the L2 slices.
   void through_caches(const mem::CacheAccess& a, const mem::Transaction* txns);

@@ -1,11 +1,17 @@
 #include "sim/sm/shared_access_plan.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace warpsim::sm {
 
 void make_shared_plan(const uint64_t* addr, uint32_t elem_bytes, SharedAccessPlan& plan) {
-  for (int l = 0; l < 32; ++l) plan.delta[l] = int64_t(addr[l] - addr[0]);
+  plan.min_delta = plan.max_delta = 0;
+  for (int l = 0; l < 32; ++l) {
+    plan.delta[l] = int64_t(addr[l] - addr[0]);
+    plan.min_delta = std::min(plan.min_delta, plan.delta[l]);
+    plan.max_delta = std::max(plan.max_delta, plan.delta[l]);
+  }
   int n = 0;
   for (int l = 0; l < 32;) {
     if (n == SharedAccessPlan::kMaxRuns) {
@@ -44,10 +50,10 @@ namespace {
 
 // The run loops apart from the plan, with pointers that alias nothing, so that they
 // vectorise (in the x86-64-v3 clone: four lanes a store).
-inline void fill_lanes(uint64_t* __restrict out, uint64_t v, int n) {
+[[gnu::always_inline]] inline void fill_lanes(uint64_t* __restrict out, uint64_t v, int n) {
   for (int k = 0; k < n; ++k) out[k] = v;
 }
-inline void widen_u32(uint64_t* __restrict out, const uint8_t* __restrict src, int n) {
+[[gnu::always_inline]] inline void widen_u32(uint64_t* __restrict out, const uint8_t* __restrict src, int n) {
   for (int k = 0; k < n; ++k) {
     uint32_t x;
     std::memcpy(&x, src + 4 * k, 4);
@@ -57,13 +63,13 @@ inline void widen_u32(uint64_t* __restrict out, const uint8_t* __restrict src, i
 
 }  // namespace
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* sh, const uint64_t* addr, uint64_t* d) {
+namespace {
+
+// Inlined into each caller, so that the callers' x86-64-v3 clones vectorise it too.
+[[gnu::always_inline]] inline void runs_u32(const SharedAccessPlan& plan, const uint8_t* lane0, uint64_t* d) {
   for (int i = 0; i < plan.nruns; ++i) {
     const SharedRun r = plan.runs[i];
-    const uint8_t* src = sh + addr[r.first];
+    const uint8_t* src = lane0 + plan.delta[r.first];
     // Half-warps and whole warps (the commonest runs) with a fixed count: no loop tails.
     if (r.same_address) {
       uint32_t x;
@@ -77,6 +83,37 @@ void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* sh, const uint64
       else widen_u32(d + r.first, src, r.count);
     }
   }
+}
+
+}  // namespace
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* lane0, uint64_t* d) {
+  runs_u32(plan, lane0, d);
+}
+
+// Exact without the lanes' addresses: lane l's wrapped offset minus lane 0's equals
+// delta[l] modulo 2^32 when the low 32 bits of base[l] - base[0] and delta[l] agree, and
+// then equals delta[l] itself when lane 0's offset plus every delta lies in [0, limit)
+// (limit <= 2^32), which min_delta and max_delta bound.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+bool load_u32_by_plan(const SharedAccessPlan& plan, const uint64_t* __restrict base, uint64_t off,
+                      const uint8_t* sh, uint64_t limit, uint64_t* __restrict d, uint64_t& lane0) {
+  const uint64_t b0 = base[0];
+  const uint64_t* __restrict delta = reinterpret_cast<const uint64_t*>(plan.delta.data());
+  uint64_t diff = 0;
+  for (int l = 0; l < 32; ++l) diff |= (base[l] - b0) ^ delta[l];
+  const uint64_t a0 = (b0 + off) & 0xFFFFFFFFull;
+  if ((diff & 0xFFFFFFFFull) != 0 || (a0 & 3) != 0 || int64_t(a0) + plan.min_delta < 0 ||
+      a0 + uint64_t(plan.max_delta) + 4 > limit)
+    return false;
+  lane0 = a0;
+  runs_u32(plan, sh + a0, d);
+  return true;
 }
 
 }  // namespace warpsim::sm

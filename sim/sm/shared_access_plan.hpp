@@ -22,6 +22,7 @@ struct SharedRun {
 struct SharedAccessPlan {
   static constexpr int kMaxRuns = 8;  // more: the lanes one by one
   std::array<int64_t, 32> delta{};    // lane l's address minus lane 0's
+  int64_t min_delta = 0, max_delta = 0;  // the least and greatest of delta
   uint64_t pattern = 0;               // nonzero; equal numbers from one executor: equal deltas
   uint8_t nruns = 0;                  // 0: no runs (lane by lane)
   std::array<SharedRun, kMaxRuns> runs{};
@@ -38,8 +39,16 @@ void make_shared_plan(const uint64_t* addr, uint32_t elem_bytes, SharedAccessPla
 uint64_t full_warp_offsets_against(const uint64_t* base, uint64_t off, const int64_t* delta, uint64_t* addr,
                                    uint64_t& differs);
 
-// A full warp's 4-byte unsigned load by `plan`'s runs from shared memory `sh` at the
-// lanes' addresses `addr` into the register lanes `d` (zero-extended).
-void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* sh, const uint64_t* addr, uint64_t* d);
+// A full warp's 4-byte unsigned load by `plan`'s runs (nruns > 0) into the register lanes
+// `d` (zero-extended); `lane0` points at lane 0's element in shared memory.
+void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* lane0, uint64_t* d);
+
+// A full warp's 4-byte unsigned ld.shared from a base register (lane l at base[l] + off,
+// wrapped to 32 bits) where its lanes sit at `plan`'s offsets again (plan.pattern nonzero,
+// plan.nruns > 0), every lane aligned and in [0, limit): loads by the runs into `d`, sets
+// `lane0` to lane 0's offset and returns true. Otherwise does nothing and returns false
+// (the caller's general path then computes, checks or faults lane by lane).
+bool load_u32_by_plan(const SharedAccessPlan& plan, const uint64_t* base, uint64_t off, const uint8_t* sh,
+                      uint64_t limit, uint64_t* d, uint64_t& lane0);
 
 }  // namespace warpsim::sm

@@ -146,6 +146,11 @@ namespace {
 bool is_shared_ld_st(const Instr& in) {
   return in.space == isa::Space::Shared && (in.op == Op::Ld || in.op == Op::St);
 }
+// What run_plain offers to shared_load_repeat (with a full warp).
+bool is_u32_load_from_base(const Instr& in) {
+  return in.op == Op::Ld && in.vec == 1 && in.a.has_base && in.d[0].kind == isa::Operand::Kind::Reg &&
+         isa::dtype_bytes(in.type) == 4 && !isa::is_signed(in.type);
+}
 }  // namespace
 
 StepResult WarpExecutor::step(Warp& w, uint64_t now) {
@@ -232,11 +237,13 @@ uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* obser
       // Only what step() hands to shared_fast, and only where it takes it: nothing is done
       // or counted otherwise, and step() then does it all.
       if (!exec || !is_shared_ld_st(in)) break;
-      StepResult r;
-      r.pc = pc;
-      if (!shared_fast(w, in, exec, r)) break;
-      if (observer)
-        for (uint8_t i = 0; i < r.n_accesses; ++i) observer->on_access(r.accesses[i], in, pc, block, w.index);
+      if (!(exec == 0xFFFFFFFFu && is_u32_load_from_base(in) && shared_load_repeat(w, in, pc, observer))) {
+        StepResult r;
+        r.pc = pc;
+        if (!shared_fast(w, in, exec, r)) break;
+        if (observer)
+          for (uint8_t i = 0; i < r.n_accesses; ++i) observer->on_access(r.accesses[i], in, pc, block, w.index);
+      }
     }
     ++counts.n;
     const uint32_t nact = std::popcount(active);

@@ -117,7 +117,7 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
     // broadcasts every time to load four lanes at once cost more in compares than the
     // loads it saved; the plan finds them once per pattern.
     if (runs && EB == 4 && !sgn) {
-      load_runs_u32(*plan, sh, addr, d);
+      load_runs_u32(*plan, sh + addr[0], d);
     } else if (runs) {
       uint64_t* const val[1] = {d};
       load_vector_runs<EB>(*plan, sh, addr, 1, val, sgn);
@@ -143,6 +143,28 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
   if (plan) acc.pattern = plan->pattern;
   ++r.n_accesses;
   r.accesses = accesses_.data();
+  return true;
+}
+
+bool WarpExecutor::shared_load_repeat(Warp& w, const Instr& in, uint32_t pc, MemoryObserver* observer) {
+  const uint32_t i = shared_plan_index_[pc];
+  if (i == UINT32_MAX) return false;
+  const SharedAccessPlan& plan = shared_plans_[i];
+  if (plan.pattern == 0 || plan.nruns == 0) return false;
+  BlockState& b = *w.block;
+  uint64_t a0;
+  if (!load_u32_by_plan(plan, w.regs + size_t(in.a.base) * isa::kWarpLanes, uint64_t(in.a.offset), b.shared.data(),
+                        b.shared_bytes, w.regs + size_t(in.d[0].reg) * isa::kWarpLanes, a0))
+    return false;
+  ++stats_.exec.shared_load_requests;
+  if (observer && !observer->on_shared_pattern(pc, mem::AccessKind::Load, 4, a0, plan.pattern)) {
+    // The whole record, as shared_scalar<4> makes it.
+    mem::WarpMemAccess& acc = accesses_[0];
+    acc.set(Space::Shared, mem::AccessKind::Load, 4, 1, 0xFFFFFFFFu, in.cache, in.is_volatile);
+    for (int l = 0; l < isa::kWarpLanes; ++l) acc.addr[l] = a0 + uint64_t(plan.delta[l]);
+    acc.pattern = plan.pattern;
+    observer->on_access(acc, in, pc, b.linear, w.index);
+  }
   return true;
 }
 

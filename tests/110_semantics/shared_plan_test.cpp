@@ -160,7 +160,7 @@ TEST_CASE("shared access plans: loads by runs equal loads lane by lane, and offs
     if (p.nruns == 0) continue;
     ++with_runs;
     std::vector<uint64_t> got(32, 0xDEADull), want(32);
-    warpsim::sm::load_runs_u32(p, sh.data(), addr.data(), got.data());
+    warpsim::sm::load_runs_u32(p, sh.data() + addr[0], got.data());
     for (int l = 0; l < 32; ++l) {
       uint32_t x;
       std::memcpy(&x, sh.data() + addr[l], 4);
@@ -181,9 +181,46 @@ TEST_CASE("shared access plans: loads by runs equal loads lane by lane, and offs
     uint64_t all = 0;
     for (uint64_t a : addr) all |= a;
     CHECK(any == all);
+
+    // The same lanes again, loaded by the plan without their addresses: the same values,
+    // lane 0's offset back; anywhere else at the same offsets, that place's values.
+    p.pattern = 1;
+    std::vector<uint64_t> by_plan(32, 0xDEADull);
+    uint64_t lane0 = 0;
+    REQUIRE(warpsim::sm::load_u32_by_plan(p, base.data(), 0x100, sh.data(), sh.size(), by_plan.data(), lane0));
+    CHECK(lane0 == addr[0]);
+    CHECK(by_plan == want);
+    const int64_t room = int64_t(sh.size()) - 4 - p.max_delta - int64_t(addr[0]);
+    const int64_t shift = 4 * (int64_t(rng() % 64) - 32);
+    if (int64_t(addr[0]) + p.min_delta + shift >= 0 && shift <= room) {
+      std::vector<uint64_t> moved(32);
+      for (int l = 0; l < 32; ++l) moved[l] = base[l] + uint64_t(shift);
+      REQUIRE(warpsim::sm::load_u32_by_plan(p, moved.data(), 0x100, sh.data(), sh.size(), by_plan.data(), lane0));
+      CHECK(lane0 == addr[0] + uint64_t(shift));
+      for (int l = 0; l < 32; ++l) {
+        uint32_t x;
+        std::memcpy(&x, sh.data() + addr[l] + shift, 4);
+        CHECK(by_plan[l] == x);
+      }
+    }
+    // Nothing loaded where it does not hold: misaligned, past the end, before the start
+    // (a lane wrapped), or a lane moved.
+    std::vector<uint64_t> untouched(32, 0xBEEFull);
+    auto refused = [&](const std::vector<uint64_t>& b, uint64_t off, uint64_t limit) {
+      std::vector<uint64_t> d = untouched;
+      const bool took = warpsim::sm::load_u32_by_plan(p, b.data(), off, sh.data(), limit, d.data(), lane0);
+      return !took && d == untouched;
+    };
+    CHECK(refused(base, 0x102, sh.size()));
+    CHECK(refused(base, 0x100, addr[0] + p.max_delta + 3));
+    CHECK(!refused(base, 0x100, addr[0] + p.max_delta + 4));
+    // Lane 0 low enough that the lowest lane is at -4 (wrapped to 2^32 - 4).
+    if (p.min_delta < 0) CHECK(refused(base, 0x100 - addr[0] + uint64_t(-p.min_delta) - 4, sh.size()));
+    CHECK(refused(base, 0x100 - addr[0] - 4, sh.size()));  // lane 0 at -4, wrapped to 2^32 - 4
     base[rng() % 32] += 4;
     warpsim::sm::full_warp_offsets_against(base.data(), 0x100, p.delta.data(), out.data(), differs);
     CHECK(differs != 0);
+    CHECK(refused(base, 0x100, sh.size()));
   }
   CHECK(with_runs > 500);
 }
