@@ -1,5 +1,6 @@
 #include "sim/memory/memory_counter.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "sim/memory/memory_path.hpp"
@@ -37,6 +38,9 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
       l2_(kept_l2 ? *kept_l2 : own_l2_) {
   txns_.reserve(64);
   shared_memo_.resize(stats_.per_pc.size());
+  global_memo_index_.assign(stats_.per_pc.size(), UINT32_MAX);
+  if (spec_.coalescer.rules == mem::CoalescerRules::Segments)
+    memo_align_ = std::max<uint64_t>(memo_align_, spec_.coalescer.segment_bytes);
   stats_.mem_valid = true;
   stats_.mem.has_l1 = spec_.has_l1;
   stats_.mem.has_l2 = spec_.has_l2;
@@ -200,6 +204,52 @@ bool MemoryCounter::on_shared_pattern(uint32_t pc, AccessKind kind, uint32_t byt
   return true;
 }
 
+void MemoryCounter::coalesce_full_warp(const mem::WarpMemAccess& a, uint32_t pc) {
+  uint32_t& index = global_memo_index_[pc];
+  if (index == UINT32_MAX) {
+    index = uint32_t(global_memos_.size());
+    global_memos_.emplace_back();
+  }
+  GlobalMemoPair& pair = global_memos_[index];
+  const uint64_t a0 = a.addr[0];
+  // Far from either end of the address space, so that no lane's address wraps.
+  constexpr uint64_t kTop = uint64_t(1) << 62;
+  for (const GlobalMemo& g : pair.slot) {
+    if (!g.valid || g.kind != uint8_t(a.kind) || g.elem_bytes != a.elem_bytes || g.vec != a.vec ||
+        g.cache != uint8_t(a.cache) || g.is_volatile != a.is_volatile || g.texture != a.texture ||
+        ((a0 - g.lane0) & (memo_align_ - 1)) != 0 || a0 >= kTop || int64_t(a0) + g.min_delta < 0 ||
+        !full_warp_deltas_equal(g.delta, a.addr.data(), a0))
+      continue;
+    const uint64_t shift = a0 - g.lane0;
+    txns_.resize(g.txns.size());
+    for (size_t i = 0; i < g.txns.size(); ++i) {
+      txns_[i] = g.txns[i];
+      txns_[i].addr += shift;
+    }
+    return;
+  }
+  mem::coalesce(spec_.coalescer, a, txns_);
+  uint64_t all = 0;
+  for (int l = 0; l < isa::kWarpLanes; ++l) all |= a.addr[l];
+  if (all >= kTop) return;
+  GlobalMemo& g = pair.slot[pair.next];
+  pair.next ^= 1;
+  g.valid = true;
+  g.kind = uint8_t(a.kind);
+  g.elem_bytes = a.elem_bytes;
+  g.vec = a.vec;
+  g.cache = uint8_t(a.cache);
+  g.is_volatile = a.is_volatile;
+  g.texture = a.texture;
+  g.lane0 = a0;
+  g.min_delta = 0;
+  for (int l = 0; l < isa::kWarpLanes; ++l) {
+    g.delta[l] = int64_t(a.addr[l] - a0);
+    g.min_delta = std::min(g.min_delta, g.delta[l]);
+  }
+  g.txns.assign(txns_.begin(), txns_.end());
+}
+
 void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uint32_t block, uint32_t warp) {
   const mem::WarpMemAccess* a = &acc;
   if (acc.space == isa::Space::Local) {
@@ -212,13 +262,14 @@ void MemoryCounter::count_global(const mem::WarpMemAccess& acc, uint32_t pc, uin
     }
     a = &local_view_;
   }
-  mem::coalesce(spec_.coalescer, *a, txns_);
+  const bool local = a->space == isa::Space::Local;
+  if (!local && a->mask == 0xFFFFFFFFu && pc < global_memo_index_.size()) coalesce_full_warp(*a, pc);
+  else mem::coalesce(spec_.coalescer, *a, txns_);
   const uint64_t n = txns_.size();
   uint64_t moved = 0;
   for (const auto& t : txns_) moved += t.size;
   const uint64_t asked = uint64_t(std::popcount(a->mask)) * a->bytes_per_lane();
   MemStats& m = stats_.mem;
-  const bool local = a->space == isa::Space::Local;
   if (a->texture) m.tex_transactions += n;
   else switch (a->kind) {
     case AccessKind::Load:

@@ -121,6 +121,32 @@ class MemoryCounter final : public MemoryObserver {
   };
   std::vector<SharedMemo> shared_memo_;
 
+  // A full warp's global accesses at one pc usually repeat one lane pattern, and their
+  // transactions depend only on that pattern and on where lane 0 lies within the rules'
+  // largest aligned unit (memo_align_): the same access moved by a multiple of it has the
+  // same transactions moved by as much. Two per pc (a tiled kernel's row operand
+  // alternates between two places in its 128-byte lines), made at a pc's first global
+  // access.
+  struct GlobalMemo {
+    bool valid = false;
+    uint8_t kind = 0, elem_bytes = 0, vec = 0, cache = 0;
+    bool is_volatile = false, texture = false;
+    uint64_t lane0 = 0;
+    int64_t min_delta = 0;
+    int64_t delta[32] = {};
+    std::vector<mem::Transaction> txns;
+  };
+  struct GlobalMemoPair {
+    GlobalMemo slot[2];
+    uint8_t next = 0;  // the slot a miss replaces
+  };
+  // txns_ for a full warp's global access: from a memo of `pc` that holds its pattern, or
+  // coalesced (and kept in one).
+  void coalesce_full_warp(const mem::WarpMemAccess& a, uint32_t pc);
+  std::vector<uint32_t> global_memo_index_;  // per pc: into global_memos_ (UINT32_MAX: none yet)
+  std::vector<GlobalMemoPair> global_memos_;
+  uint64_t memo_align_ = 128;
+
   const DeviceSpec& spec_;
   const std::vector<uint32_t>* block_order_ = nullptr;
   LaunchStats& stats_;

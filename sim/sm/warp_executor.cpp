@@ -16,6 +16,7 @@ using isa::Special;
 WarpExecutor::WarpExecutor(const LaunchContext& ctx, LaunchStats& stats) : ctx_(ctx), stats_(stats) {
   stats_.per_pc.resize(ctx_.kernel->code.size());
   shared_plan_index_.assign(ctx_.kernel->code.size(), UINT32_MAX);
+  alloc_seen_.assign(ctx_.kernel->code.size(), AllocationSeen{});
   stats_.exec.round_robin_sm_instructions.assign(std::max<uint32_t>(1, ctx_.num_sms), 0);
 }
 

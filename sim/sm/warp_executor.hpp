@@ -234,8 +234,13 @@ class WarpExecutor {
   // One instruction's accesses: up to three for ld/st (a generic address in every space),
   // up to 16 for wmma.load/store (warp_matrix_ops.cpp).
   std::array<mem::WarpMemAccess, 16> accesses_{};
-  const mem::GlobalMemory::Allocation* last_alloc_ = nullptr;
-  uint64_t last_alloc_releases_ = 0;  // GlobalMemory::releases() when last_alloc_ was found
+  // Per pc, the allocation its last global access was in, and GlobalMemory::releases()
+  // then (sized with the code).
+  struct AllocationSeen {
+    const mem::GlobalMemory::Allocation* alloc = nullptr;
+    uint64_t releases = 0;
+  };
+  std::vector<AllocationSeen> alloc_seen_;
   mem::WriteGuard* write_guard_ = nullptr;
   // shared_scalar's and shared_vector's plans: an index into shared_plans_ per pc
   // (UINT32_MAX: none yet; sized with the code), and the last pattern number given.

@@ -10,6 +10,7 @@
 
 #include "sim/foundation/error.hpp"
 #include "sim/isa/half_bits.hpp"
+#include "sim/sm/lane_addresses.hpp"
 #include "sim/sm/lane_elements.hpp"
 #include "sim/sm/warp_executor.hpp"
 
@@ -205,6 +206,8 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
   uint64_t generic_addr[isa::kWarpLanes];
   uint64_t* const addr = in.space == Space::Generic ? generic_addr : accesses_[r.n_accesses].addr.data();
   uint64_t any = 0;  // the OR of the lanes' addresses
+  uint64_t lo = ~uint64_t(0), hi = 0;  // their least and greatest, where have_bounds
+  bool have_bounds = false;
   uint32_t gmask = 0, smask = 0, lmask = 0;
   if (in.space == Space::Generic) {
     exec::for_lanes(mask, [&](int l) {
@@ -227,9 +230,10 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     const bool global_like = in.space == Space::Global || in.space == Space::Const;
     const uint64_t narrow = !global_like ? 0xFFFFFFFFull : ~uint64_t(0);  // shared/local: 32-bit
     if (mask == 0xFFFFFFFFu) {
-      if (base)
-        for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = (base[l] + uint64_t(off)) & narrow;
-      else
+      if (base) {
+        any = full_warp_addresses(base, uint64_t(off), narrow, addr, lo, hi);
+        have_bounds = true;
+      } else
         for (int l = 0; l < isa::kWarpLanes; ++l) any |= addr[l] = uint64_t(off) & narrow;
     } else {
       exec::for_lanes(mask, [&](int l) { any |= addr[l] = ((base ? base[l] : 0) + uint64_t(off)) & narrow; });
@@ -261,17 +265,19 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
   ExecStats& es = stats_.exec;
 
   if (gmask) {
-    const mem::GlobalMemory::Allocation* al = gm.releases() == last_alloc_releases_ ? last_alloc_ : nullptr;
-    // Fast path: one value per lane and every address in one page of the last allocation
-    // (a coalesced access), so one page pointer serves all lanes.
-    uint64_t lo = ~uint64_t(0), hi = 0;
-    exec::for_lanes(gmask, [&](int l) {
-      lo = std::min(lo, addr[l]);
-      hi = std::max(hi, addr[l]);
-    });
+    // The allocation this instruction used last: a kernel reads two inputs and writes a
+    // third, each instruction usually the same one.
+    AllocationSeen& seen = alloc_seen_[pc];
+    const mem::GlobalMemory::Allocation* al = gm.releases() == seen.releases ? seen.alloc : nullptr;
+    // Fast path: one value per lane and every address in one page of the allocation (a
+    // coalesced access), so one page pointer serves all lanes.
+    if (!have_bounds || gmask != mask)
+      exec::for_lanes(gmask, [&](int l) {
+        lo = std::min(lo, addr[l]);
+        hi = std::max(hi, addr[l]);
+      });
     using GM = mem::GlobalMemory;
-    // A warp's lanes usually fall in one allocation, often not the last one used (a kernel
-    // reads two inputs and writes a third): look it up once for the lowest address.
+    // A warp's lanes usually fall in one allocation: look it up once for the lowest address.
     if (!al || !al->contains(lo, span)) al = gm.find(lo, span);
     const bool one_alloc = al && al->contains(lo, hi - lo + span);
     if (one_alloc && ((lo - al->base) >> GM::kPageBits) == ((hi - al->base + span - 1) >> GM::kPageBits)) {
@@ -311,8 +317,7 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
         move(gm.write_ptr(alloc, a), l);
       }
     });
-    last_alloc_ = al;
-    last_alloc_releases_ = gm.releases();
+    seen = {al, gm.releases()};
     // Constant loads read global memory but are not global traffic: no access record (no
     // transactions, cache or DRAM traffic, no gld counts); they cost what a parameter load
     // does (a constant-cache hit; sm_core/issue_model). Constant-cache misses are not modelled.
