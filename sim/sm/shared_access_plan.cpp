@@ -101,8 +101,10 @@ void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* lane0, uint64_t*
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
-bool load_u32_by_plan(const SharedAccessPlan& plan, const uint64_t* __restrict base, uint64_t off,
-                      const uint8_t* sh, uint64_t limit, uint64_t* __restrict d, uint64_t& lane0) {
+// `base` and `d` may be one register (ld.shared.u32 %r1, [%r1]): every lane of base is read
+// before the first store to d.
+bool load_u32_by_plan(const SharedAccessPlan& plan, const uint64_t* base, uint64_t off, const uint8_t* sh,
+                      uint64_t limit, uint64_t* d, uint64_t& lane0) {
   const uint64_t b0 = base[0];
   const uint64_t* __restrict delta = reinterpret_cast<const uint64_t*>(plan.delta.data());
   uint64_t diff = 0;

@@ -190,6 +190,10 @@ TEST_CASE("shared access plans: loads by runs equal loads lane by lane, and offs
     REQUIRE(warpsim::sm::load_u32_by_plan(p, base.data(), 0x100, sh.data(), sh.size(), by_plan.data(), lane0));
     CHECK(lane0 == addr[0]);
     CHECK(by_plan == want);
+    // The destination register the base register (ld.shared.u32 %r1, [%r1]).
+    std::vector<uint64_t> in_place = base;
+    REQUIRE(warpsim::sm::load_u32_by_plan(p, in_place.data(), 0x100, sh.data(), sh.size(), in_place.data(), lane0));
+    CHECK(in_place == want);
     const int64_t room = int64_t(sh.size()) - 4 - p.max_delta - int64_t(addr[0]);
     const int64_t shift = 4 * (int64_t(rng() % 64) - 32);
     if (int64_t(addr[0]) + p.min_delta + shift >= 0 && shift <= room) {
