@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -91,6 +92,13 @@ CoalesceSummary summarize(const std::vector<Transaction>& txns) {
   s.transactions = uint32_t(txns.size());
   for (const auto& t : txns) s.bytes += t.size;
   return s;
+}
+
+uint64_t largest_unit_bytes(const CoalescerSpec& spec) {
+  // cc1.x segments and cc2.0 lines are at most 128 bytes; every rule set marks sectors
+  // within 128-byte lines; a `segments` rule's segment may be larger.
+  constexpr uint64_t kLine = 128;
+  return spec.rules == CoalescerRules::Segments ? std::max<uint64_t>(kLine, spec.segment_bytes) : kLine;
 }
 
 uint32_t transaction_count(const CoalescerSpec& spec, const WarpMemAccess& access) {

@@ -71,6 +71,11 @@ struct CoalesceSummary {
 };
 CoalesceSummary summarize(const std::vector<Transaction>& txns);
 
+// The largest aligned unit the rules place transactions by (segments, lines, and the
+// 128-byte lines whose sectors a transaction marks): the same access with every lane moved
+// by a multiple of it has the same transactions moved by as much.
+uint64_t largest_unit_bytes(const CoalescerSpec& spec);
+
 // Number of transactions coalesce() issues for this access.
 uint32_t transaction_count(const CoalescerSpec& spec, const WarpMemAccess& access);
 

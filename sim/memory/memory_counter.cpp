@@ -39,8 +39,7 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
   txns_.reserve(64);
   shared_memo_.resize(stats_.per_pc.size());
   global_memo_index_.assign(stats_.per_pc.size(), UINT32_MAX);
-  if (spec_.coalescer.rules == mem::CoalescerRules::Segments)
-    memo_align_ = std::max<uint64_t>(memo_align_, spec_.coalescer.segment_bytes);
+  memo_align_ = mem::largest_unit_bytes(spec_.coalescer);
   stats_.mem_valid = true;
   stats_.mem.has_l1 = spec_.has_l1;
   stats_.mem.has_l2 = spec_.has_l2;
@@ -229,12 +228,17 @@ void MemoryCounter::coalesce_full_warp(const mem::WarpMemAccess& a, uint32_t pc)
     return;
   }
   mem::coalesce(spec_.coalescer, a, txns_);
-  uint64_t all = 0;
-  for (int l = 0; l < isa::kWarpLanes; ++l) all |= a.addr[l];
-  if (all >= kTop) return;
   GlobalMemo& g = pair.slot[pair.next];
+  uint64_t all = 0;
+  g.min_delta = 0;
+  for (int l = 0; l < isa::kWarpLanes; ++l) {
+    all |= a.addr[l];
+    g.delta[l] = int64_t(a.addr[l] - a0);
+    g.min_delta = std::min(g.min_delta, g.delta[l]);
+  }
+  g.valid = all < kTop;
+  if (!g.valid) return;
   pair.next ^= 1;
-  g.valid = true;
   g.kind = uint8_t(a.kind);
   g.elem_bytes = a.elem_bytes;
   g.vec = a.vec;
@@ -242,11 +246,6 @@ void MemoryCounter::coalesce_full_warp(const mem::WarpMemAccess& a, uint32_t pc)
   g.is_volatile = a.is_volatile;
   g.texture = a.texture;
   g.lane0 = a0;
-  g.min_delta = 0;
-  for (int l = 0; l < isa::kWarpLanes; ++l) {
-    g.delta[l] = int64_t(a.addr[l] - a0);
-    g.min_delta = std::min(g.min_delta, g.delta[l]);
-  }
   g.txns.assign(txns_.begin(), txns_.end());
 }
 

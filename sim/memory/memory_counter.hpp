@@ -145,7 +145,7 @@ class MemoryCounter final : public MemoryObserver {
   void coalesce_full_warp(const mem::WarpMemAccess& a, uint32_t pc);
   std::vector<uint32_t> global_memo_index_;  // per pc: into global_memos_ (UINT32_MAX: none yet)
   std::vector<GlobalMemoPair> global_memos_;
-  uint64_t memo_align_ = 128;
+  uint64_t memo_align_ = 128;  // mem::largest_unit_bytes of the coalescer
 
   const DeviceSpec& spec_;
   const std::vector<uint32_t>* block_order_ = nullptr;

@@ -61,10 +61,6 @@ namespace {
   }
 }
 
-}  // namespace
-
-namespace {
-
 // Inlined into each caller, so that the callers' x86-64-v3 clones vectorise it too.
 [[gnu::always_inline]] inline void runs_u32(const SharedAccessPlan& plan, const uint8_t* lane0, uint64_t* d) {
   for (int i = 0; i < plan.nruns; ++i) {
@@ -97,12 +93,11 @@ void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* lane0, uint64_t*
 // Exact without the lanes' addresses: lane l's wrapped offset minus lane 0's equals
 // delta[l] modulo 2^32 when the low 32 bits of base[l] - base[0] and delta[l] agree, and
 // then equals delta[l] itself when lane 0's offset plus every delta lies in [0, limit)
-// (limit <= 2^32), which min_delta and max_delta bound.
+// (limit <= 2^32), which min_delta and max_delta bound. `base` and `d` may be one register
+// (ld.shared.u32 %r1, [%r1]): every lane of base is read before the first store to d.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("arch=x86-64-v3", "default")))
 #endif
-// `base` and `d` may be one register (ld.shared.u32 %r1, [%r1]): every lane of base is read
-// before the first store to d.
 bool load_u32_by_plan(const SharedAccessPlan& plan, const uint64_t* base, uint64_t off, const uint8_t* sh,
                       uint64_t limit, uint64_t* d, uint64_t& lane0) {
   const uint64_t b0 = base[0];

@@ -47,6 +47,11 @@ TEST_CASE("coalescing: a pc's remembered transactions equal the coalescer's for 
       [](uint32_t l) { return int64_t((l * 7) % 32); },
       [](uint32_t l) { return int64_t(l % 16 + (l / 16) * 37); },
   };
+  // The place a memo is reused at: whole 128-byte lines, or a larger segments rule's segment.
+  CHECK(warpsim::mem::largest_unit_bytes(cc13()) == 128);
+  CHECK(warpsim::mem::largest_unit_bytes(cc20(false, L2OnlyTransactions::Line)) == 128);
+  CHECK(warpsim::mem::largest_unit_bytes(segments(8, 32)) == 128);
+  CHECK(warpsim::mem::largest_unit_bytes(segments(32, 256)) == 256);
   std::mt19937_64 rng(2026);
   for (const RuleCase& rc : rules) {
     device.coalescer = rc.spec;
