@@ -38,6 +38,8 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
       l2_(kept_l2 ? *kept_l2 : own_l2_) {
   txns_.reserve(64);
   shared_memo_.resize(stats_.per_pc.size());
+  shared_memo_pcs_ = uint32_t(shared_memo_.size());
+  bank_offset_mask_ = spec_.shared.bank_width - 1;
   global_memo_index_.assign(stats_.per_pc.size(), UINT32_MAX);
   memo_align_ = mem::largest_unit_bytes(spec_.coalescer);
   stats_.mem_valid = true;
@@ -193,10 +195,10 @@ bool MemoryCounter::on_shared_pattern(uint32_t pc, AccessKind kind, uint32_t byt
                                       uint64_t pattern) {
   // What count_shared's memo would find for a full warp of this pattern: the same offsets,
   // so the same passes (a traced warp needs the record: on_access).
-  if (pc >= shared_memo_.size() || !stats_.traces.empty()) return false;
+  if (pc >= shared_memo_pcs_ || !stats_.traces.empty()) return false;
   const SharedMemo& memo = shared_memo_[pc];
   if (!memo.valid || memo.pattern != pattern || memo.mask != 0xFFFFFFFFu || memo.kind != uint8_t(kind) ||
-      memo.bytes != bytes_per_lane || (lane0 & (spec_.shared.bank_width - 1)) != 0)
+      memo.bytes != bytes_per_lane || (lane0 & bank_offset_mask_) != 0)
     return false;
   add_shared_counts(kind, pc, memo.passes, memo.conflicts, memo.degree);
   last_trace_ = UINT32_MAX;

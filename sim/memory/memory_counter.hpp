@@ -120,6 +120,10 @@ class MemoryCounter final : public MemoryObserver {
     uint32_t passes = 0, conflicts = 0, degree = 0;
   };
   std::vector<SharedMemo> shared_memo_;
+  // Kept apart for on_shared_pattern, which runs for most of a tiled kernel's instructions:
+  // shared_memo_'s size, and the bank width less one (a power of two).
+  uint32_t shared_memo_pcs_ = 0;
+  uint64_t bank_offset_mask_ = 0;
 
   // A full warp's global accesses at one pc usually repeat one lane pattern, and their
   // transactions depend only on that pattern and on where lane 0 lies within the rules'

@@ -25,6 +25,11 @@ struct SharedAccessPlan {
   int64_t min_delta = 0, max_delta = 0;  // the least and greatest of delta
   uint64_t pattern = 0;               // nonzero; equal numbers from one executor: equal deltas
   uint8_t nruns = 0;                  // 0: no runs (lane by lane)
+  // The commonest shape, two half-warp runs (a tiled kernel's row and column operands),
+  // for the loads to take without walking the runs: kHalves set when runs are lanes 0-15
+  // and 16-31, kFirstSame / kSecondSame when that half is at one address.
+  static constexpr uint8_t kHalves = 1, kFirstSame = 2, kSecondSame = 4;
+  uint8_t halves = 0;
   std::array<SharedRun, kMaxRuns> runs{};
 };
 
@@ -45,10 +50,17 @@ void load_runs_u32(const SharedAccessPlan& plan, const uint8_t* lane0, uint64_t*
 
 // A full warp's 4-byte unsigned ld.shared from a base register (lane l at base[l] + off,
 // wrapped to 32 bits) where its lanes sit at `plan`'s offsets again (plan.pattern nonzero,
-// plan.nruns > 0), every lane aligned and in [0, limit): loads by the runs into `d`, sets
-// `lane0` to lane 0's offset and returns true. Otherwise does nothing and returns false
-// (the caller's general path then computes, checks or faults lane by lane).
-bool load_u32_by_plan(const SharedAccessPlan& plan, const uint64_t* base, uint64_t off, const uint8_t* sh,
-                      uint64_t limit, uint64_t* d, uint64_t& lane0);
+// plan.nruns > 0), every lane aligned and in [0, limit): loads by the runs into `d` and
+// returns lane 0's offset. Otherwise does nothing and returns kNotByPlan (the caller's
+// general path then computes, checks or faults lane by lane).
+constexpr uint64_t kNotByPlan = ~uint64_t(0);
+uint64_t load_u32_by_plan(const SharedAccessPlan& plan, const uint64_t* base, uint64_t off, const uint8_t* sh,
+                          uint64_t limit, uint64_t* d);
+
+// load_u32_by_plan where the base register's lanes are known to sit at `plan`'s offsets
+// from lane 0 (modulo 2^32; an earlier check of the unchanged register): only lane 0's
+// value `base0` is read, and the same bounds are checked.
+uint64_t load_u32_by_known_plan(const SharedAccessPlan& plan, uint64_t base0, uint64_t off, const uint8_t* sh,
+                                uint64_t limit, uint64_t* d);
 
 }  // namespace warpsim::sm

@@ -16,6 +16,12 @@ using isa::Special;
 WarpExecutor::WarpExecutor(const LaunchContext& ctx, LaunchStats& stats) : ctx_(ctx), stats_(stats) {
   stats_.per_pc.resize(ctx_.kernel->code.size());
   shared_plan_index_.assign(ctx_.kernel->code.size(), UINT32_MAX);
+  repeat_loads_.assign(ctx_.kernel->code.size(), RepeatLoad{});
+  const std::vector<uint32_t> prev = same_base_predecessors(*ctx_.kernel);
+  for (size_t pc = 0; pc < prev.size(); ++pc) {
+    repeat_loads_[pc].eligible = is_u32_shared_load(ctx_.kernel->code[pc]);
+    repeat_loads_[pc].prev = prev[pc];
+  }
   alloc_seen_.assign(ctx_.kernel->code.size(), AllocationSeen{});
   stats_.exec.round_robin_sm_instructions.assign(std::max<uint32_t>(1, ctx_.num_sms), 0);
 }
@@ -147,11 +153,6 @@ namespace {
 bool is_shared_ld_st(const Instr& in) {
   return in.space == isa::Space::Shared && (in.op == Op::Ld || in.op == Op::St);
 }
-// What run_plain offers to shared_load_repeat (with a full warp).
-bool is_u32_load_from_base(const Instr& in) {
-  return in.op == Op::Ld && in.vec == 1 && in.a.has_base && in.d[0].kind == isa::Operand::Kind::Reg &&
-         isa::dtype_bytes(in.type) == 4 && !isa::is_signed(in.type);
-}
 }  // namespace
 
 StepResult WarpExecutor::step(Warp& w, uint64_t now) {
@@ -223,6 +224,8 @@ uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* obser
   // instructions neither branch nor exit nor change a mask): it is checked for that alone.
   SimtEntry* top = &st.top();
   bool nested = st.depth() > 1;
+  const RepeatLoad* const repeat = repeat_loads_.data();
+  uint64_t run = ++plain_run_;
   while (counts.n < budget) {
     const uint32_t pc = static_cast<uint32_t>(top->pc);
     const Instr& in = code[pc];
@@ -238,7 +241,7 @@ uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* obser
       // Only what step() hands to shared_fast, and only where it takes it: nothing is done
       // or counted otherwise, and step() then does it all.
       if (!exec || !is_shared_ld_st(in)) break;
-      if (!(exec == 0xFFFFFFFFu && is_u32_load_from_base(in) && shared_load_repeat(w, in, pc, observer))) {
+      if (!(exec == 0xFFFFFFFFu && repeat[pc].eligible && shared_load_repeat(w, in, pc, observer, run))) {
         StepResult r;
         r.pc = pc;
         if (!shared_fast(w, in, exec, r)) break;
@@ -258,6 +261,7 @@ uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* obser
       st.reconverge();
       top = &st.top();
       nested = st.depth() > 1;
+      run = ++plain_run_;
     }
   }
   return counts.n;

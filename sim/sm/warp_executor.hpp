@@ -23,6 +23,7 @@
 #include "sim/sm/cluster_state.hpp"
 #include "sim/sm/device_work.hpp"
 #include "sim/sm/shared_access_plan.hpp"
+#include "sim/sm/shared_load_chain.hpp"
 #include "sim/sm/texture_objects.hpp"
 #include "sim/sm/warp.hpp"
 
@@ -141,7 +142,8 @@ class WarpExecutor {
   // loop): the load, its counts and the observer's report (on_shared_pattern; the whole
   // record where the observer asks for it), without the lanes' addresses. false: not that
   // case, nothing done (shared_fast is next).
-  bool shared_load_repeat(Warp& w, const isa::Instr& in, uint32_t pc, MemoryObserver* observer);
+  // `run` numbers run_plain's straight-line run (repeat_loads_).
+  bool shared_load_repeat(Warp& w, const isa::Instr& in, uint32_t pc, MemoryObserver* observer, uint64_t run);
   // shared_scalar (one element) or shared_vector for the instruction's element size; false
   // where it leaves the access to load_store_sized (other sizes, a fault).
   bool shared_fast(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
@@ -252,6 +254,22 @@ class WarpExecutor {
   std::vector<uint32_t> shared_plan_index_;
   std::vector<SharedAccessPlan> shared_plans_;
   uint64_t last_pattern_ = 0;
+  // Per pc, for shared_load_repeat (sized with the code): whether it is such a load
+  // (is_u32_shared_load), the earlier load from the same base register with no write of it
+  // between (same_base_predecessors), the run of run_plain in which this load last found its
+  // base register's lanes at its plan's offsets and that plan's pattern then, and whether
+  // its plan's offsets equal the earlier load's (known for the two patterns named). A run is
+  // straight-line: each run_plain call, and each reconvergence within one, starts a new
+  // number (plain_run_); within a run a load's plan changes only where it runs.
+  struct RepeatLoad {
+    uint64_t checked_in = 0, checked_pattern = 0;
+    uint64_t prev_pattern = 0, own_pattern = 0;
+    uint32_t prev = kNoChainLoad;
+    bool eligible = false;
+    bool same_offsets = false;
+  };
+  std::vector<RepeatLoad> repeat_loads_;
+  uint64_t plain_run_ = 0;
   struct PrintfRecord {
     uint32_t block, warp, call, lane;
     std::string text;

@@ -146,16 +146,34 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
   return true;
 }
 
-bool WarpExecutor::shared_load_repeat(Warp& w, const Instr& in, uint32_t pc, MemoryObserver* observer) {
+bool WarpExecutor::shared_load_repeat(Warp& w, const Instr& in, uint32_t pc, MemoryObserver* observer,
+                                      uint64_t run) {
   const uint32_t i = shared_plan_index_[pc];
   if (i == UINT32_MAX) return false;
   const SharedAccessPlan& plan = shared_plans_[i];
   if (plan.pattern == 0 || plan.nruns == 0) return false;
   BlockState& b = *w.block;
-  uint64_t a0;
-  if (!load_u32_by_plan(plan, w.regs + size_t(in.a.base) * isa::kWarpLanes, uint64_t(in.a.offset), b.shared.data(),
-                        b.shared_bytes, w.regs + size_t(in.d[0].reg) * isa::kWarpLanes, a0))
-    return false;
+  RepeatLoad& rl = repeat_loads_[pc];
+  // The base register's lanes are where the earlier load of this run found them (nothing
+  // between wrote it): with the same offsets in both plans, only lane 0 needs a look.
+  bool known = false;
+  if (rl.prev != kNoChainLoad && repeat_loads_[rl.prev].checked_in == run) {
+    const uint64_t earlier = repeat_loads_[rl.prev].checked_pattern;
+    if (rl.prev_pattern != earlier || rl.own_pattern != plan.pattern) {
+      rl.prev_pattern = earlier;
+      rl.own_pattern = plan.pattern;
+      rl.same_offsets = shared_plans_[shared_plan_index_[rl.prev]].delta == plan.delta;
+    }
+    known = rl.same_offsets;
+  }
+  const uint64_t* const base = w.regs + size_t(in.a.base) * isa::kWarpLanes;
+  uint64_t* const d = w.regs + size_t(in.d[0].reg) * isa::kWarpLanes;
+  const uint64_t a0 =
+      known ? load_u32_by_known_plan(plan, base[0], uint64_t(in.a.offset), b.shared.data(), b.shared_bytes, d)
+            : load_u32_by_plan(plan, base, uint64_t(in.a.offset), b.shared.data(), b.shared_bytes, d);
+  if (a0 == kNotByPlan) return false;
+  rl.checked_in = run;
+  rl.checked_pattern = plan.pattern;
   ++stats_.exec.shared_load_requests;
   if (observer && !observer->on_shared_pattern(pc, mem::AccessKind::Load, 4, a0, plan.pattern)) {
     // The whole record, as shared_scalar<4> makes it.

@@ -113,18 +113,27 @@ TEST_CASE("shared access plans: the runs of a warp's addresses", "[semantics][me
   CHECK(p.runs[0].count == 32);
   CHECK(!p.runs[0].same_address);
   CHECK(p.delta[31] == 124);
+  CHECK(p.halves == 0);  // one run: not the two-halves shape
 
   // A tiled kernel's row operand (two rows of a 16x16 block: one address per half-warp)...
   make_shared_plan(addresses([](uint32_t l) { return l < 16 ? 5u : 21u; }).data(), 4, p);
   REQUIRE(p.nruns == 2);
   CHECK((p.runs[0].first == 0 && p.runs[0].count == 16 && p.runs[0].same_address));
   CHECK((p.runs[1].first == 16 && p.runs[1].count == 16 && p.runs[1].same_address));
+  CHECK(p.halves == (SharedAccessPlan::kHalves | SharedAccessPlan::kFirstSame | SharedAccessPlan::kSecondSame));
 
   // ... and its column operand (both half-warps read the same 16 consecutive words).
   make_shared_plan(addresses([](uint32_t l) { return l % 16; }).data(), 4, p);
   REQUIRE(p.nruns == 2);
   CHECK((p.runs[1].first == 16 && p.runs[1].count == 16 && !p.runs[1].same_address));
   CHECK(p.delta[16] == 0);
+  CHECK(p.halves == SharedAccessPlan::kHalves);
+  // A row half and a column half; halves of 8 and 24 lanes are not the shape.
+  make_shared_plan(addresses([](uint32_t l) { return l < 16 ? 40 + l : 9u; }).data(), 4, p);
+  CHECK(p.halves == (SharedAccessPlan::kHalves | SharedAccessPlan::kSecondSame));
+  make_shared_plan(addresses([](uint32_t l) { return l < 8 ? 40 + l : 9u; }).data(), 4, p);
+  CHECK(p.nruns == 2);
+  CHECK(p.halves == 0);
 
   // Consecutive 8-byte words are a run for 8-byte elements, not for 4-byte ones.
   make_shared_plan(addresses([](uint32_t l) { return 2 * l; }).data(), 8, p);
@@ -144,7 +153,7 @@ TEST_CASE("shared access plans: loads by runs equal loads lane by lane, and offs
   std::mt19937_64 rng(12345);
   std::vector<uint8_t> sh(4096);
   for (auto& b : sh) b = uint8_t(rng());
-  int with_runs = 0;
+  int with_runs = 0, with_halves = 0;
   for (int trial = 0; trial < 2000; ++trial) {
     // Random runs of random lengths, each at one word or at consecutive words.
     std::vector<uint64_t> addr(32);
@@ -155,10 +164,19 @@ TEST_CASE("shared access plans: loads by runs equal loads lane by lane, and offs
       for (uint32_t k = 0; k < n; ++k) addr[l + k] = start + (same ? 0 : 4 * k);
       l += n;
     }
+    if (trial % 5 == 0) {
+      // Two half-warp runs, each at one word or at consecutive words.
+      for (uint32_t h = 0; h < 2; ++h) {
+        const uint64_t start = 4 * (rng() % 960);
+        const bool same = rng() % 2;
+        for (uint32_t k = 0; k < 16; ++k) addr[16 * h + k] = start + (same ? 0 : 4 * k);
+      }
+    }
     SharedAccessPlan p;
     make_shared_plan(addr.data(), 4, p);
     if (p.nruns == 0) continue;
     ++with_runs;
+    with_halves += p.halves != 0;
     std::vector<uint64_t> got(32, 0xDEADull), want(32);
     warpsim::sm::load_runs_u32(p, sh.data() + addr[0], got.data());
     for (int l = 0; l < 32; ++l) {
@@ -187,20 +205,26 @@ TEST_CASE("shared access plans: loads by runs equal loads lane by lane, and offs
     p.pattern = 1;
     std::vector<uint64_t> by_plan(32, 0xDEADull);
     uint64_t lane0 = 0;
-    REQUIRE(warpsim::sm::load_u32_by_plan(p, base.data(), 0x100, sh.data(), sh.size(), by_plan.data(), lane0));
+    lane0 = warpsim::sm::load_u32_by_plan(p, base.data(), 0x100, sh.data(), sh.size(), by_plan.data());
     CHECK(lane0 == addr[0]);
     CHECK(by_plan == want);
+    // Known to sit at the plan's offsets: lane 0 alone gives the same load.
+    std::vector<uint64_t> by_known(32, 0xDEADull);
+    lane0 = warpsim::sm::load_u32_by_known_plan(p, base[0], 0x100, sh.data(), sh.size(), by_known.data());
+    CHECK(lane0 == addr[0]);
+    CHECK(by_known == want);
     // The destination register the base register (ld.shared.u32 %r1, [%r1]).
     std::vector<uint64_t> in_place = base;
-    REQUIRE(warpsim::sm::load_u32_by_plan(p, in_place.data(), 0x100, sh.data(), sh.size(), in_place.data(), lane0));
+    REQUIRE(warpsim::sm::load_u32_by_plan(p, in_place.data(), 0x100, sh.data(), sh.size(), in_place.data()) ==
+            addr[0]);
     CHECK(in_place == want);
     const int64_t room = int64_t(sh.size()) - 4 - p.max_delta - int64_t(addr[0]);
     const int64_t shift = 4 * (int64_t(rng() % 64) - 32);
     if (int64_t(addr[0]) + p.min_delta + shift >= 0 && shift <= room) {
       std::vector<uint64_t> moved(32);
       for (int l = 0; l < 32; ++l) moved[l] = base[l] + uint64_t(shift);
-      REQUIRE(warpsim::sm::load_u32_by_plan(p, moved.data(), 0x100, sh.data(), sh.size(), by_plan.data(), lane0));
-      CHECK(lane0 == addr[0] + uint64_t(shift));
+      lane0 = warpsim::sm::load_u32_by_plan(p, moved.data(), 0x100, sh.data(), sh.size(), by_plan.data());
+      REQUIRE(lane0 == addr[0] + uint64_t(shift));
       for (int l = 0; l < 32; ++l) {
         uint32_t x;
         std::memcpy(&x, sh.data() + addr[l] + shift, 4);
@@ -212,12 +236,25 @@ TEST_CASE("shared access plans: loads by runs equal loads lane by lane, and offs
     std::vector<uint64_t> untouched(32, 0xBEEFull);
     auto refused = [&](const std::vector<uint64_t>& b, uint64_t off, uint64_t limit) {
       std::vector<uint64_t> d = untouched;
-      const bool took = warpsim::sm::load_u32_by_plan(p, b.data(), off, sh.data(), limit, d.data(), lane0);
+      const bool took =
+          warpsim::sm::load_u32_by_plan(p, b.data(), off, sh.data(), limit, d.data()) != warpsim::sm::kNotByPlan;
       return !took && d == untouched;
     };
     CHECK(refused(base, 0x102, sh.size()));
     CHECK(refused(base, 0x100, addr[0] + p.max_delta + 3));
     CHECK(!refused(base, 0x100, addr[0] + p.max_delta + 4));
+    // And by lane 0 alone the same bounds: misaligned, past the end, a lane before the start.
+    auto refused_known = [&](uint64_t off, uint64_t limit) {
+      std::vector<uint64_t> d = untouched;
+      const bool took =
+          warpsim::sm::load_u32_by_known_plan(p, base[0], off, sh.data(), limit, d.data()) != warpsim::sm::kNotByPlan;
+      return !took && d == untouched;
+    };
+    CHECK(refused_known(0x102, sh.size()));
+    CHECK(refused_known(0x100, addr[0] + p.max_delta + 3));
+    CHECK(!refused_known(0x100, addr[0] + p.max_delta + 4));
+    if (p.min_delta < 0) CHECK(refused_known(0x100 - addr[0] + uint64_t(-p.min_delta) - 4, sh.size()));
+    CHECK(refused_known(0x100 - addr[0] - 4, sh.size()));
     // Lane 0 low enough that the lowest lane is at -4 (wrapped to 2^32 - 4).
     if (p.min_delta < 0) CHECK(refused(base, 0x100 - addr[0] + uint64_t(-p.min_delta) - 4, sh.size()));
     CHECK(refused(base, 0x100 - addr[0] - 4, sh.size()));  // lane 0 at -4, wrapped to 2^32 - 4
@@ -227,6 +264,7 @@ TEST_CASE("shared access plans: loads by runs equal loads lane by lane, and offs
     CHECK(refused(base, 0x100, sh.size()));
   }
   CHECK(with_runs > 500);
+  CHECK(with_halves > 300);
 }
 
 TEST_CASE("a kernel's shared load and store at one pc with changing patterns: values and bank conflicts",
