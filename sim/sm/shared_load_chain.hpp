@@ -22,7 +22,8 @@ bool is_u32_shared_load(const isa::Instr& in);
 // base register, at most kMaxChainGap instructions back, with neither that load nor any
 // instruction between writing the register; kNoChainLoad otherwise and for every other pc.
 // The instructions between are only looked at, not followed: the caller must know that the
-// earlier one ran and then every instruction up to this one in order.
+// earlier one ran and then every instruction up to this one in order. One pass over the
+// code (nothing at all for a kernel without such loads).
 constexpr uint32_t kMaxChainGap = 64;
 std::vector<uint32_t> same_base_predecessors(const isa::Kernel& k);
 

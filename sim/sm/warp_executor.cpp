@@ -16,12 +16,6 @@ using isa::Special;
 WarpExecutor::WarpExecutor(const LaunchContext& ctx, LaunchStats& stats) : ctx_(ctx), stats_(stats) {
   stats_.per_pc.resize(ctx_.kernel->code.size());
   shared_plan_index_.assign(ctx_.kernel->code.size(), UINT32_MAX);
-  repeat_loads_.assign(ctx_.kernel->code.size(), RepeatLoad{});
-  const std::vector<uint32_t> prev = same_base_predecessors(*ctx_.kernel);
-  for (size_t pc = 0; pc < prev.size(); ++pc) {
-    repeat_loads_[pc].eligible = is_u32_shared_load(ctx_.kernel->code[pc]);
-    repeat_loads_[pc].prev = prev[pc];
-  }
   alloc_seen_.assign(ctx_.kernel->code.size(), AllocationSeen{});
   stats_.exec.round_robin_sm_instructions.assign(std::max<uint32_t>(1, ctx_.num_sms), 0);
 }
@@ -155,6 +149,15 @@ bool is_shared_ld_st(const Instr& in) {
 }
 }  // namespace
 
+void WarpExecutor::make_repeat_loads() {
+  const std::vector<uint32_t> prev = same_base_predecessors(*ctx_.kernel);
+  repeat_loads_.assign(prev.size(), RepeatLoad{});
+  for (size_t pc = 0; pc < prev.size(); ++pc) {
+    repeat_loads_[pc].eligible = is_u32_shared_load(ctx_.kernel->code[pc]);
+    repeat_loads_[pc].prev = prev[pc];
+  }
+}
+
 StepResult WarpExecutor::step(Warp& w, uint64_t now) {
   StepResult r;
   SimtStack& st = w.stack;
@@ -224,6 +227,7 @@ uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* obser
   // instructions neither branch nor exit nor change a mask): it is checked for that alone.
   SimtEntry* top = &st.top();
   bool nested = st.depth() > 1;
+  if (repeat_loads_.empty()) make_repeat_loads();
   const RepeatLoad* const repeat = repeat_loads_.data();
   uint64_t run = ++plain_run_;
   while (counts.n < budget) {

@@ -268,7 +268,8 @@ class WarpExecutor {
     bool eligible = false;
     bool same_offsets = false;
   };
-  std::vector<RepeatLoad> repeat_loads_;
+  std::vector<RepeatLoad> repeat_loads_;  // made by the first run_plain (timed runs never use it)
+  __attribute__((noinline)) void make_repeat_loads();
   uint64_t plain_run_ = 0;
   struct PrintfRecord {
     uint32_t block, warp, call, lane;
