@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "110_semantics/shared_fill_ptx.hpp"
 #include "200_engine/ptx_fixture.hpp"
 #include "sim/isa/ptx_parser.hpp"
 #include "sim/sm/shared_banks.hpp"
@@ -118,22 +119,7 @@ TEST_CASE("shared load chains: a kernel's base register kept or changed between 
   .reg .b64 %rd<8>;
   .reg .pred %p<2>;
   .shared .align 16 .b8 sm[1024];
-  ld.param.u64 %rd1, [tab];
-  ld.param.u64 %rd2, [out];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, sm;
-  mov.u32 %r3, 0;
-INIT:
-  shl.b32 %r4, %r3, 5;
-  add.s32 %r5, %r4, %r1;
-  mul.lo.u32 %r6, %r5, -1640531535;
-  shl.b32 %r7, %r5, 2;
-  add.s32 %r8, %r2, %r7;
-  st.shared.u32 [%r8], %r6;
-  add.s32 %r3, %r3, 1;
-  setp.lt.u32 %p1, %r3, 8;
-  @%p1 bra INIT;
-  bar.sync 0;
+)" + ptxtest::fill_shared_words(8) + R"(
   mov.u32 %r3, 0;
 LOOP:
   shl.b32 %r4, %r3, 5;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "110_semantics/shared_fill_ptx.hpp"
 #include "200_engine/ptx_fixture.hpp"
 #include "sim/sm/shared_access_plan.hpp"
 #include "sim/sm/shared_banks.hpp"
@@ -40,22 +41,7 @@ std::string plans_kernel(const std::string& name, uint32_t words, int loads, con
   .reg .b64 %rd<8>;
   .reg .pred %p<2>;
   .shared .align 16 .b8 sm[)" + std::to_string(4 * words) + R"(];
-  ld.param.u64 %rd1, [tab];
-  ld.param.u64 %rd2, [out];
-  mov.u32 %r1, %tid.x;
-  mov.u32 %r2, sm;
-  mov.u32 %r3, 0;
-INIT:
-  shl.b32 %r4, %r3, 5;
-  add.s32 %r5, %r4, %r1;
-  mul.lo.u32 %r6, %r5, -1640531535;
-  shl.b32 %r7, %r5, 2;
-  add.s32 %r8, %r2, %r7;
-  st.shared.u32 [%r8], %r6;
-  add.s32 %r3, %r3, 1;
-  setp.lt.u32 %p1, %r3, )" + rows + R"(;
-  @%p1 bra INIT;
-  bar.sync 0;
+)" + ptxtest::fill_shared_words(words / 32) + R"(
   mov.u32 %r3, 0;
 LOADS:
   shl.b32 %r4, %r3, 5;
