@@ -35,11 +35,10 @@ MemoryCounter::MemoryCounter(const DeviceSpec& spec, LaunchStats& stats, uint32_
       grid_threads_(grid_threads),
       model_caches_(model_caches),
       l1_(reused_l1 ? *reused_l1 : own_l1_),
-      l2_(kept_l2 ? *kept_l2 : own_l2_) {
+      l2_(kept_l2 ? *kept_l2 : own_l2_),
+      tally_(stats, stats.per_pc.size(), spec.shared.bank_width - 1) {
   txns_.reserve(64);
   shared_memo_.resize(stats_.per_pc.size());
-  shared_memo_pcs_ = uint32_t(shared_memo_.size());
-  bank_offset_mask_ = spec_.shared.bank_width - 1;
   global_memo_index_.assign(stats_.per_pc.size(), UINT32_MAX);
   memo_align_ = mem::largest_unit_bytes(spec_.coalescer);
   stats_.mem_valid = true;
@@ -82,6 +81,8 @@ void MemoryCounter::on_access(const mem::WarpMemAccess& a, const isa::Instr& in,
 void MemoryCounter::trace_warps(const std::vector<std::pair<uint32_t, uint32_t>>& block_warp, uint32_t limit) {
   trace_limit_ = limit;
   stats_.traces.clear();
+  // A traced warp's loads need their records: the tally counts none from now on.
+  if (!block_warp.empty()) tally_.forget_all();
   for (const auto& [b, w] : block_warp) {
     WarpTrace t;
     t.block = b;
@@ -170,6 +171,13 @@ void MemoryCounter::count_shared(const mem::WarpMemAccess& a, uint32_t pc) {
       memo->degree = degree;
     }
   }
+  // The tally knows what the memo holds for a full warp's 32-bit loads (when no warp is traced).
+  if (memo_ok) {
+    if (memo->valid && memo->mask == 0xFFFFFFFFu && memo->kind == uint8_t(AccessKind::Load) && memo->bytes == 4 &&
+        stats_.traces.empty())
+      tally_.learn(pc, memo->pattern, memo->passes, memo->conflicts);
+    else tally_.forget(pc);
+  }
   add_shared_counts(a.kind, pc, passes, conflicts, degree);
 }
 
@@ -177,32 +185,17 @@ void MemoryCounter::add_shared_counts(AccessKind kind, uint32_t pc, uint32_t pas
                                       uint32_t degree) {
   last_passes_ = passes;
   last_degree_ = degree;
-  MemStats& m = stats_.mem;
-  if (kind == AccessKind::Store) {
-    m.shared_store_transactions += passes;
-    m.shared_store_bank_conflicts += conflicts;
-  } else {
+  if (kind != AccessKind::Store) {
     // Loads and shared atomics (an atomic reads before it writes).
-    m.shared_load_transactions += passes;
-    m.shared_load_bank_conflicts += conflicts;
+    add_shared_load_counts(stats_, pc, passes, conflicts);
+    return;
   }
+  MemStats& m = stats_.mem;
+  m.shared_store_transactions += passes;
+  m.shared_store_bank_conflicts += conflicts;
   PcStats& ps = stats_.per_pc[pc];
   ++ps.requests;
   ps.transactions += passes;
-}
-
-bool MemoryCounter::on_shared_pattern(uint32_t pc, AccessKind kind, uint32_t bytes_per_lane, uint64_t lane0,
-                                      uint64_t pattern) {
-  // What count_shared's memo would find for a full warp of this pattern: the same offsets,
-  // so the same passes (a traced warp needs the record: on_access).
-  if (pc >= shared_memo_pcs_ || !stats_.traces.empty()) return false;
-  const SharedMemo& memo = shared_memo_[pc];
-  if (!memo.valid || memo.pattern != pattern || memo.mask != 0xFFFFFFFFu || memo.kind != uint8_t(kind) ||
-      memo.bytes != bytes_per_lane || (lane0 & bank_offset_mask_) != 0)
-    return false;
-  add_shared_counts(kind, pc, memo.passes, memo.conflicts, memo.degree);
-  last_trace_ = UINT32_MAX;
-  return true;
 }
 
 void MemoryCounter::coalesce_full_warp(const mem::WarpMemAccess& a, uint32_t pc) {

@@ -11,6 +11,7 @@
 #include "sim/spec/device_spec.hpp"
 #include "sim/foundation/launch_stats.hpp"
 #include "sim/memory/memory_observer.hpp"
+#include "sim/memory/shared_pattern_tally.hpp"
 #include "sim/memory/address_map.hpp"
 #include "sim/memory/cache.hpp"
 #include "sim/memory/cache_replay.hpp"
@@ -39,10 +40,9 @@ class MemoryCounter final : public MemoryObserver {
 
   void on_access(const mem::WarpMemAccess& access, const isa::Instr& instr, uint32_t pc, uint32_t block,
                  uint32_t warp) override;
-  // The access's counts from the bank model's memo of `pc`, where that holds this pattern
-  // and no warp is traced; false otherwise (on_access then counts it).
-  bool on_shared_pattern(uint32_t pc, mem::AccessKind kind, uint32_t bytes_per_lane, uint64_t lane0,
-                         uint64_t pattern) override;
+  // The bank model's memo for full-warp 32-bit loads, for the executor to count repeats
+  // of a known pattern with (none while a warp is traced).
+  SharedPatternTally* shared_pattern_tally() override { return &tally_; }
 
   // Runs the caches on a host thread of their own (cache_replay.hpp): the same counts, and
   // the executing thread does not wait for them. Call before the first access.
@@ -120,10 +120,6 @@ class MemoryCounter final : public MemoryObserver {
     uint32_t passes = 0, conflicts = 0, degree = 0;
   };
   std::vector<SharedMemo> shared_memo_;
-  // Kept apart for on_shared_pattern, which runs for most of a tiled kernel's instructions:
-  // shared_memo_'s size, and the bank width less one (a power of two).
-  uint32_t shared_memo_pcs_ = 0;
-  uint64_t bank_offset_mask_ = 0;
 
   // A full warp's global accesses at one pc usually repeat one lane pattern, and their
   // transactions depend only on that pattern and on where lane 0 lies within the rules'
@@ -169,6 +165,7 @@ class MemoryCounter final : public MemoryObserver {
   std::vector<mem::Cache>& l1_;
   std::vector<mem::Cache> own_l2_;
   std::vector<mem::Cache>& l2_;
+  SharedPatternTally tally_;  // what shared_memo_ holds for full-warp 32-bit loads
   mem::CacheLog pending_;
   // Last: destroyed first, so it finishes with the caches while they exist.
   std::unique_ptr<mem::CacheReplay> replay_;

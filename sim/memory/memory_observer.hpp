@@ -1,6 +1,7 @@
-// Receives every warp memory access the functional engine performs, in execution order.
-// The functional runner uses one to count transactions, bank conflicts and cache hits;
-// traces use one to record what a chosen warp did.
+// Receives every warp memory access the functional engine performs, in execution order
+// (but the shared loads it lets the executor count in its tally, below). The functional
+// runner uses one to count transactions, bank conflicts and cache hits; traces use one to
+// record what a chosen warp did.
 #pragma once
 #include <cstdint>
 
@@ -9,19 +10,18 @@
 
 namespace warpsim {
 
+class SharedPatternTally;
+
 class MemoryObserver {
  public:
   virtual ~MemoryObserver() = default;
   virtual void on_access(const mem::WarpMemAccess& access, const isa::Instr& instr, uint32_t pc, uint32_t block,
                          uint32_t warp) = 0;
-  // A full warp's shared access at `pc` whose lanes sit at the offsets of the accesses the
-  // executor numbered `pattern` (WarpMemAccess::pattern), lane 0 at `lane0`, of
-  // `bytes_per_lane` each. An observer that can take it from that alone does so and returns
-  // true; false (the default): the executor passes the whole record to on_access instead.
-  virtual bool on_shared_pattern(uint32_t /*pc*/, mem::AccessKind /*kind*/, uint32_t /*bytes_per_lane*/,
-                                 uint64_t /*lane0*/, uint64_t /*pattern*/) {
-    return false;
-  }
+  // Where the executor may count a full warp's 32-bit shared load itself, when its lane
+  // pattern is one the observer knows at that pc (shared_pattern_tally.hpp); null (the
+  // default): every access comes through on_access. The tally counts what on_access would
+  // for those loads.
+  virtual SharedPatternTally* shared_pattern_tally() { return nullptr; }
 };
 
 }  // namespace warpsim

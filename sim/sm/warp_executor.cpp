@@ -229,6 +229,7 @@ uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* obser
   bool nested = st.depth() > 1;
   if (repeat_loads_.empty()) make_repeat_loads();
   const RepeatLoad* const repeat = repeat_loads_.data();
+  SharedPatternTally* const tally = observer ? observer->shared_pattern_tally() : nullptr;
   uint64_t run = ++plain_run_;
   while (counts.n < budget) {
     const uint32_t pc = static_cast<uint32_t>(top->pc);
@@ -245,7 +246,7 @@ uint64_t WarpExecutor::run_plain(Warp& w, uint64_t budget, MemoryObserver* obser
       // Only what step() hands to shared_fast, and only where it takes it: nothing is done
       // or counted otherwise, and step() then does it all.
       if (!exec || !is_shared_ld_st(in)) break;
-      if (!(exec == 0xFFFFFFFFu && repeat[pc].eligible && shared_load_repeat(w, in, pc, observer, run))) {
+      if (!(exec == 0xFFFFFFFFu && repeat[pc].eligible && shared_load_repeat(w, in, pc, observer, tally, run))) {
         StepResult r;
         r.pc = pc;
         if (!shared_fast(w, in, exec, r)) break;

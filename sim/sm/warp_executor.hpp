@@ -139,11 +139,12 @@ class WarpExecutor {
   bool shared_vector(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
   // A full warp's 4-byte unsigned ld.shared from a base register whose lanes sit at the
   // offsets of the plan of this pc's last execution again (most of a tiled kernel's inner
-  // loop): the load, its counts and the observer's report (on_shared_pattern; the whole
-  // record where the observer asks for it), without the lanes' addresses. false: not that
-  // case, nothing done (shared_fast is next).
-  // `run` numbers run_plain's straight-line run (repeat_loads_).
-  bool shared_load_repeat(Warp& w, const isa::Instr& in, uint32_t pc, MemoryObserver* observer, uint64_t run);
+  // loop): the load and its counts, without the lanes' addresses; the observer's counts in
+  // its tally (`tally`, the observer's shared_pattern_tally()) where that knows the pattern,
+  // else the whole record through on_access. false: not that case, nothing done
+  // (shared_fast is next). `run` numbers run_plain's straight-line run (repeat_loads_).
+  bool shared_load_repeat(Warp& w, const isa::Instr& in, uint32_t pc, MemoryObserver* observer,
+                          SharedPatternTally* tally, uint64_t run);
   // shared_scalar (one element) or shared_vector for the instruction's element size; false
   // where it leaves the access to load_store_sized (other sizes, a fault).
   bool shared_fast(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);

@@ -4,6 +4,7 @@
 // moved by the plan of its pattern (shared_access_plan.hpp). Anything else, a fault
 // included, is left to load_store_sized (warp_memory_ops.cpp), which produces the same
 // record and counts and names the faulting thread.
+#include "sim/memory/shared_pattern_tally.hpp"
 #include "sim/sm/lane_elements.hpp"
 #include "sim/sm/warp_executor.hpp"
 
@@ -147,7 +148,7 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
 }
 
 bool WarpExecutor::shared_load_repeat(Warp& w, const Instr& in, uint32_t pc, MemoryObserver* observer,
-                                      uint64_t run) {
+                                      SharedPatternTally* tally, uint64_t run) {
   const uint32_t i = shared_plan_index_[pc];
   if (i == UINT32_MAX) return false;
   const SharedAccessPlan& plan = shared_plans_[i];
@@ -175,7 +176,7 @@ bool WarpExecutor::shared_load_repeat(Warp& w, const Instr& in, uint32_t pc, Mem
   rl.checked_in = run;
   rl.checked_pattern = plan.pattern;
   ++stats_.exec.shared_load_requests;
-  if (observer && !observer->on_shared_pattern(pc, mem::AccessKind::Load, 4, a0, plan.pattern)) {
+  if (observer && !(tally && tally->count_load(pc, plan.pattern, a0))) {
     // The whole record, as shared_scalar<4> makes it.
     mem::WarpMemAccess& acc = accesses_[0];
     acc.set(Space::Shared, mem::AccessKind::Load, 4, 1, 0xFFFFFFFFu, in.cache, in.is_volatile);
