@@ -1,5 +1,7 @@
 #include "sim/sm/lane_addresses.hpp"
 
+#include <cstring>
+
 namespace warpsim::sm {
 
 // Called for every global access of a full warp; the x86-64-v3 clone does four lanes an
@@ -20,6 +22,33 @@ uint64_t full_warp_addresses(const uint64_t* __restrict base, uint64_t off, uint
   lo = least;
   hi = greatest;
   return any;
+}
+
+// A tiled kernel's global loads (about 3 % of its warp instructions) copied by vector
+// widening instead of one load and store a lane.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+bool load_u32_half_warp_runs(const uint64_t* __restrict addr, const uint8_t* __restrict p, uint64_t lo,
+                             uint64_t* __restrict d) {
+  const uint64_t a0 = addr[0], a16 = addr[16];
+  uint64_t diff = 0;
+  for (int l = 0; l < 16; ++l) diff |= (addr[l] - a0) ^ uint64_t(4 * l);
+  for (int l = 0; l < 16; ++l) diff |= (addr[16 + l] - a16) ^ uint64_t(4 * l);
+  if (diff != 0) return false;
+  const uint8_t* const first = p + (a0 - lo);
+  const uint8_t* const second = p + (a16 - lo);
+  for (int l = 0; l < 16; ++l) {
+    uint32_t x;
+    std::memcpy(&x, first + 4 * l, 4);
+    d[l] = x;
+  }
+  for (int l = 0; l < 16; ++l) {
+    uint32_t x;
+    std::memcpy(&x, second + 4 * l, 4);
+    d[16 + l] = x;
+  }
+  return true;
 }
 
 }  // namespace warpsim::sm

@@ -283,10 +283,13 @@ void WarpExecutor::load_store_sized(Warp& w, const Instr& in, uint32_t pc, uint3
     if (one_alloc && ((lo - al->base) >> GM::kPageBits) == ((hi - al->base + span - 1) >> GM::kPageBits)) {
       if (is_load) {
         const uint8_t* p = gm.read_ptr(*al, lo);
-        // Element by element (loads do not conflict; stores below keep lane order).
-        for (int e = 0; e < nv; ++e)
-          if (uint64_t* d = val[e])
-            exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo) + e * EB, sgn); });
+        // Element by element (loads do not conflict; stores below keep lane order); a full
+        // warp's 32-bit words in two half-warp runs by vector copies.
+        if (!(EB == 4 && nv == 1 && !sgn && gmask == 0xFFFFFFFFu && val[0] &&
+              load_u32_half_warp_runs(addr, p, lo, val[0])))
+          for (int e = 0; e < nv; ++e)
+            if (uint64_t* d = val[e])
+              exec::for_lanes(gmask, [&](int l) { d[l] = read_elem<EB>(p + (addr[l] - lo) + e * EB, sgn); });
       } else {
         if (write_guard_) write_guard_->before_write(const_cast<GM::Allocation&>(*al), lo);
         uint8_t* p = gm.write_ptr(const_cast<GM::Allocation&>(*al), lo);
