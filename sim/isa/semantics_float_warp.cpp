@@ -41,31 +41,27 @@ WARPSIM_ALWAYS_INLINE void store_lanes(uint64_t* d, const double* r, uint32_t ma
 }
 // The low 32 bits of every lane as floats: narrowed first, so that every loop vectorises
 // (narrowing and computing in one loop does not). Eight lanes at a time as one shuffle of
-// two vectors of four: the x86-64-v3 clone's two vpermd and a blend (GCC's own
-// vectorisation of the lane loop took five instructions).
+// two vectors of four: in lane order the x86-64-v3 clone's two vpermd and a blend (GCC's own
+// vectorisation of the lane loop took five instructions); in "pair order" (of every eight
+// lanes, lanes 0 1 4 5 2 3 6 7) one in-lane vshufps with its load folded in. Pair order
+// serves lane-wise arithmetic of a full warp, whose results store_full_pair_order puts back
+// in order (two in-lane unpacks with zero per eight lanes).
 typedef uint32_t U32x8 __attribute__((vector_size(32)));
 typedef uint64_t U64x4 __attribute__((vector_size(32)));
 typedef float F32x8 __attribute__((vector_size(32)));
+template <bool kPairOrder = false>
 WARPSIM_ALWAYS_INLINE void narrow(float* x, const uint64_t* a) {
   for (int g = 0; g < kWarpLanes / 8; ++g) {
     U64x4 lo, hi;
     std::memcpy(&lo, a + 8 * g, sizeof lo);
     std::memcpy(&hi, a + 8 * g + 4, sizeof hi);
-    const U32x8 v = __builtin_shufflevector((U32x8)lo, (U32x8)hi, 0, 2, 4, 6, 8, 10, 12, 14);
-    std::memcpy(x + 8 * g, &v, sizeof v);
-  }
-}
-// narrow in "pair order": of every eight lanes, lanes 0 1 4 5 2 3 6 7, which is one in-lane
-// shuffle of two vectors of four (vshufps) where narrow's order takes three instructions.
-// For lane-wise arithmetic of a full warp, whose results store_full_pair_order puts back
-// (two in-lane unpacks with zero per eight lanes, where lane order takes four instructions).
-WARPSIM_ALWAYS_INLINE void narrow_pair_order(float* x, const uint64_t* a) {
-  for (int g = 0; g < kWarpLanes / 8; ++g) {
-    U64x4 lo, hi;
-    std::memcpy(&lo, a + 8 * g, sizeof lo);
-    std::memcpy(&hi, a + 8 * g + 4, sizeof hi);
-    const F32x8 v = __builtin_shufflevector((F32x8)lo, (F32x8)hi, 0, 2, 8, 10, 4, 6, 12, 14);
-    std::memcpy(x + 8 * g, &v, sizeof v);
+    if constexpr (kPairOrder) {
+      const F32x8 v = __builtin_shufflevector((F32x8)lo, (F32x8)hi, 0, 2, 8, 10, 4, 6, 12, 14);
+      std::memcpy(x + 8 * g, &v, sizeof v);
+    } else {
+      const U32x8 v = __builtin_shufflevector((U32x8)lo, (U32x8)hi, 0, 2, 4, 6, 8, 10, 12, 14);
+      std::memcpy(x + 8 * g, &v, sizeof v);
+    }
   }
 }
 // Every lane of d from r in pair order, as store_lanes with a full mask.
@@ -171,9 +167,9 @@ WARPSIM_ALWAYS_INLINE uint32_t compare(Cmp cmp, const uint64_t* a, const uint64_
 WARPSIM_VECTOR_CLONES
 void fma_f32_full_warp(uint64_t* d, const uint64_t* a, const uint64_t* b, const uint64_t* c) {
   float x[kWarpLanes], y[kWarpLanes], z[kWarpLanes], r[kWarpLanes];
-  narrow_pair_order(x, a);
-  narrow_pair_order(y, b);
-  narrow_pair_order(z, c);
+  narrow<true>(x, a);
+  narrow<true>(y, b);
+  narrow<true>(z, c);
   for (int l = 0; l < kWarpLanes; ++l) r[l] = std::fma(x[l], y[l], z[l]);
   store_full_pair_order(d, r);
 }
