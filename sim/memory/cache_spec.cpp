@@ -122,8 +122,8 @@ uint32_t CacheSpec::sector_mask(uint64_t addr, uint32_t bytes) const {
   if (bytes == 0 || offset + bytes > line_bytes)
     throw std::invalid_argument(fmt::format("sector_mask: {} bytes at 0x{:x} cross a {}-byte line",
                                             bytes, addr, line_bytes));
-  uint32_t first = uint32_t(offset / sector_bytes);
-  uint32_t last = uint32_t((offset + bytes - 1) / sector_bytes);
+  uint32_t first = uint32_t(offset >> sector_shift());
+  uint32_t last = uint32_t((offset + bytes - 1) >> sector_shift());
   uint32_t upto = last >= 31 ? 0xFFFFFFFFu : ((1u << (last + 1)) - 1);
   return upto & ~((1u << first) - 1);
 }
@@ -149,12 +149,13 @@ uint32_t address_set_index(IndexFunction f, uint32_t line_bytes, uint32_t sets, 
       if (sets == 64) set |= uint32_t((addr >> 12) & 1) << 5;
       return set;
     }
-    case IndexFunction::XorFold: return xor_fold_set(addr / line_bytes, sets);
+    // line_bytes is a power of two (the parser and Cache check): the line number by a shift.
+    case IndexFunction::XorFold: return xor_fold_set(addr >> std::countr_zero(line_bytes), sets);
     case IndexFunction::SliceXor:
       throw std::logic_error("set index: slice_xor needs the DRAM address map (SetIndex)");
     case IndexFunction::Linear:
     default:
-      return uint32_t((addr / line_bytes) & (sets - 1));
+      return uint32_t((addr >> std::countr_zero(line_bytes)) & (sets - 1));
   }
 }
 

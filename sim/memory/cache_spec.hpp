@@ -1,6 +1,7 @@
 // The immutable description of one cache (an L1 of one SM, or one L2 slice), parsed and
 // validated from a JSON section such as "l1" or "l2". Mutable state lives in Cache.
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,7 +49,10 @@ struct CacheSpec {
   // pairs); sector_bytes (the default): just the missing sectors.
   uint32_t fetch_bytes = 32;
 
-  uint32_t sectors_per_line() const { return line_bytes / sector_bytes; }
+  // line_bytes, sector_bytes and fetch_bytes are powers of two (the parser checks), so the
+  // sector arithmetic below shifts: a division on every cache access was measurable time.
+  uint32_t sector_shift() const { return uint32_t(std::countr_zero(sector_bytes)); }
+  uint32_t sectors_per_line() const { return line_bytes >> sector_shift(); }
   uint32_t full_line_mask() const {
     uint32_t n = sectors_per_line();
     return n >= 32 ? 0xFFFFFFFFu : ((1u << n) - 1);
@@ -56,7 +60,7 @@ struct CacheSpec {
   uint64_t line_addr(uint64_t addr) const { return addr & ~uint64_t(line_bytes - 1); }
   // `sectors` widened to whole aligned groups of fetch_bytes.
   uint32_t fetch_groups(uint32_t sectors) const {
-    const uint32_t per = fetch_bytes / sector_bytes;
+    const uint32_t per = fetch_bytes >> sector_shift();
     if (per <= 1) return sectors;
     const uint32_t group = per >= 32 ? 0xFFFFFFFFu : (1u << per) - 1;
     uint32_t out = 0;

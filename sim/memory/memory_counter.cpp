@@ -373,7 +373,7 @@ void MemoryCounter::prefetch_sets(const mem::CacheAccess& a, const mem::Transact
   const uint32_t line = spec_.has_l2 ? spec_.l2.slice.line_bytes : spec_.l1.line_bytes;
   uint64_t last = ~uint64_t(0);
   for (uint32_t i = 0; i < a.transactions; ++i) {
-    const uint64_t addr = txns[i].addr, l = addr / line;
+    const uint64_t addr = txns[i].addr, l = addr & ~uint64_t(line - 1);  // line: a power of two
     if (l == last) continue;
     last = l;
     if (a.use_l1) l1_[a.sm].prefetch(addr);
@@ -428,7 +428,7 @@ void MemoryCounter::through_caches(const mem::CacheAccess& a, const mem::Transac
     const mem::Transaction& t = txns[i++];
     // Split transactions at line boundaries (only "segments" transactions can cross one).
     for (uint64_t addr = t.addr; addr < t.addr + t.size;) {
-      uint64_t line_end = (addr / line + 1) * line;
+      uint64_t line_end = (addr & ~uint64_t(line - 1)) + line;  // line: a power of two
       uint32_t bytes = uint32_t(std::min<uint64_t>(line_end, t.addr + t.size) - addr);
       if (a.kind == AccessKind::Atomic) {
         if (spec_.has_l2) l2_access(addr, spec_.l2.slice.sector_mask(addr, bytes), AccessType::Atomic, sm);
