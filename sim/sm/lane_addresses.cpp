@@ -1,6 +1,6 @@
 #include "sim/sm/lane_addresses.hpp"
 
-#include <cstring>
+#include "sim/sm/lane_elements.hpp"
 
 namespace warpsim::sm {
 
@@ -36,18 +36,8 @@ bool load_u32_half_warp_runs(const uint64_t* __restrict addr, const uint8_t* __r
   for (int l = 0; l < 16; ++l) diff |= (addr[l] - a0) ^ uint64_t(4 * l);
   for (int l = 0; l < 16; ++l) diff |= (addr[16 + l] - a16) ^ uint64_t(4 * l);
   if (diff != 0) return false;
-  const uint8_t* const first = p + (a0 - lo);
-  const uint8_t* const second = p + (a16 - lo);
-  for (int l = 0; l < 16; ++l) {
-    uint32_t x;
-    std::memcpy(&x, first + 4 * l, 4);
-    d[l] = x;
-  }
-  for (int l = 0; l < 16; ++l) {
-    uint32_t x;
-    std::memcpy(&x, second + 4 * l, 4);
-    d[16 + l] = x;
-  }
+  detail::widen_u32(d, p + (a0 - lo), 16);
+  detail::widen_u32(d + 16, p + (a16 - lo), 16);
   return true;
 }
 

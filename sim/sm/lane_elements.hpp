@@ -1,6 +1,7 @@
 // One lane's element of a memory access, read into or written from a 64-bit register lane
 // (sign- or zero-extended), with fixed-size copies: a variable-size memcpy would be a
-// library call per lane. Shared by warp_memory_ops.cpp and warp_shared_ops.cpp.
+// library call per lane. Shared by warp_memory_ops.cpp and warp_shared_ops.cpp; and runs of
+// words widened into lanes (widen_u32).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -40,6 +41,17 @@ inline void write_elem(uint8_t* p, uint64_t v) {
     std::memcpy(p, &x, 4);
   } else {
     std::memcpy(p, &v, 8);
+  }
+}
+
+// n consecutive 4-byte words from src, zero-extended into n register lanes; the pointers
+// alias nothing, so that the loop vectorises (inlined into the callers' x86-64-v3 clones:
+// four lanes a store). Shared by the shared loads' runs and the global half-warp copy.
+[[gnu::always_inline]] inline void widen_u32(uint64_t* __restrict out, const uint8_t* __restrict src, int n) {
+  for (int k = 0; k < n; ++k) {
+    uint32_t x;
+    std::memcpy(&x, src + 4 * k, 4);
+    out[k] = x;
   }
 }
 

@@ -3,7 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "sim/sm/lane_elements.hpp"
+
 namespace warpsim::sm {
+
+using detail::widen_u32;
 
 void make_shared_plan(const uint64_t* addr, uint32_t elem_bytes, SharedAccessPlan& plan) {
   plan.min_delta = plan.max_delta = 0;
@@ -56,13 +60,6 @@ namespace {
 // vectorise (in the x86-64-v3 clone: four lanes a store).
 [[gnu::always_inline]] inline void fill_lanes(uint64_t* __restrict out, uint64_t v, int n) {
   for (int k = 0; k < n; ++k) out[k] = v;
-}
-[[gnu::always_inline]] inline void widen_u32(uint64_t* __restrict out, const uint8_t* __restrict src, int n) {
-  for (int k = 0; k < n; ++k) {
-    uint32_t x;
-    std::memcpy(&x, src + 4 * k, 4);
-    out[k] = x;
-  }
 }
 
 // The runs one by one (any plan with runs).
