@@ -66,8 +66,8 @@ void Crossbar::mark_head(uint32_t src, uint32_t dst, bool on) {
 
 // The first input at or after `from` (circularly) whose bit is set in heads, or kNone.
 uint32_t Crossbar::next_head(const uint64_t* heads, uint32_t from) const {
-  for (uint32_t k = 0; k <= words_; ++k) {
-    const uint32_t w = (from / 64 + k) % words_;
+  // Word w runs from `from`'s word round to it again (no division: this is per grant).
+  for (uint32_t k = 0, w = from / 64; k <= words_; ++k, w = w + 1 == words_ ? 0 : w + 1) {
     uint64_t bits = heads[w];
     if (k == 0) bits &= ~uint64_t(0) << (from % 64);
     if (bits) return w * 64 + uint32_t(std::countr_zero(bits));

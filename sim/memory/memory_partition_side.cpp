@@ -19,7 +19,7 @@ void MemorySystem::Impl::dram_access(uint32_t part, uint64_t line, uint32_t sect
     r.write = write;
     parts[part].dram_q.push_back({r, dram_ready_at});
     parts[part].dram_q_sectors += dram_sectors(r);
-    parts_busy.insert(part);
+    mark_busy(part);
     ++d.left;
   };
   // One DRAM request per run of atoms in one row of one bank: an address scheme that
@@ -77,7 +77,7 @@ void MemorySystem::Impl::to_home(uint32_t part, uint32_t home, uint64_t addr, ui
   pk.dst = home;
   pk.user = kUserFabric;
   parts[home].fabric.push_back({now + spec.l2.far_latency / 2, pk});
-  parts_busy.insert(home);
+  mark_busy(home);
 }
 
 bool MemorySystem::Impl::home_request(uint32_t p, const Packet& pk, uint64_t now) {
@@ -189,13 +189,13 @@ void MemorySystem::Impl::dram_completed(const DramCompletion& c, uint64_t now) {
         far_fill(w.src, spec.l2.slice.line_addr(w.addr), w.sector_mask, now + fabric_back());
       } else {
         part.replies.push_back(make_reply(w));
-        parts_busy.insert(d.part);
+        mark_busy(d.part);
       }
       free_preq.push_back(uint32_t(slot));
     }
   } else if (!d.write) {
     part.replies.push_back(make_reply(d.req));
-    parts_busy.insert(d.part);
+    mark_busy(d.part);
   }
   free_dctx.push_back(uint32_t(c.id));
 }

@@ -208,7 +208,7 @@ bool MemorySystem::Impl::tick(uint64_t now) {
     if (e.kind == EventKind::TxnDone) complete_txn(e.a, now);
     else if (e.kind == EventKind::ReplyReady) {
       parts[e.a].replies.push_back(make_reply(preq[e.b]));
-      parts_busy.insert(e.a);
+      mark_busy(e.a);
       free_preq.push_back(uint32_t(e.b));
     } else if (e.kind == EventKind::FarFill) {
       dram_completed(DramCompletion{e.a, 0, false}, now);
@@ -249,6 +249,8 @@ bool MemorySystem::Impl::tick(uint64_t now) {
     part_visit = parts_busy;
     part_visit.unite(req.waiting_outputs());
     part_visit.for_each([&](uint32_t p) {
+      // Nothing due and nothing new: the visit would do nothing.
+      if (part_wake[p] > now && !req.has_packet(p)) return;
       Partition& part = parts[p];
       // One request per partition per cycle. First one from another L2 partition's copy (a
       // partitioned L2), if one is due: those never wait on this slice's own misses, so a
@@ -291,10 +293,21 @@ bool MemorySystem::Impl::tick(uint64_t now) {
         progress = true;
       }
       if (part.pending.empty() && part.arriving.empty() && part.replies.empty() && part.dram_q.empty() &&
-          part.fabric.empty())
+          part.fabric.empty()) {
         parts_busy.erase(p);
-      else
+      } else {
         parts_busy.insert(p);
+        // A request waiting for the L2 or replies for the network: every cycle; otherwise
+        // when the first delay line's head is due (at once if one is due and was not taken).
+        uint64_t wake = now + 1;
+        if (part.pending.empty() && part.replies.empty()) {
+          wake = UINT64_MAX;
+          if (!part.arriving.empty()) wake = std::min(wake, part.arriving.front().first);
+          if (!part.fabric.empty()) wake = std::min(wake, part.fabric.front().first);
+          if (!part.dram_q.empty()) wake = std::min(wake, part.dram_q.front().second);
+        }
+        part_wake[p] = wake;
+      }
     });
     progress |= icnt->tick(now);
     progress |= advance_dram(dnow, now);

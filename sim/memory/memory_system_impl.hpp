@@ -131,6 +131,14 @@ struct MemorySystem::Impl {
   };
   std::vector<Partition> parts;
   IndexSet parts_busy;  // partitions with anything in arriving, pending, replies, dram_q or fabric
+  // Per partition: no visit before this cycle can do anything (its queues' earliest due
+  // time, set by its last visit; 0 once something is queued there from outside the visit).
+  std::vector<uint64_t> part_wake;
+  // Something was queued at partition p from outside its visit: visit it from now on.
+  void mark_busy(uint32_t p) {
+    parts_busy.insert(p);
+    part_wake[p] = 0;
+  }
   std::vector<Packet> preq;  // requests waiting at an L2 for a fill
   std::vector<uint32_t> free_preq;
 
@@ -176,6 +184,7 @@ struct MemorySystem::Impl {
       mem_ports = spec.has_l2 ? spec.l2.slices : spec.dram.channels;
       parts.resize(mem_ports);
       parts_busy = IndexSet(mem_ports);
+      part_wake.assign(mem_ports, 0);
       if (spec.has_l2)
         for (auto& p : parts) p.l2 = std::make_unique<Cache>(spec.l2.slice, l2_set_index(spec, map));
       icnt = std::make_unique<Interconnect>(spec.interconnect, spec.interconnect.ports_for_sms(spec.sm.count),

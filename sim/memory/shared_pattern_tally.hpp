@@ -33,12 +33,18 @@ class SharedPatternTally {
   // `pattern` (nonzero), lane 0 at byte offset `lane0`: counted, and true, where the tally
   // knows that pattern at pc and lane 0 starts a bank (a move by whole banks keeps the
   // conflicts); false, nothing counted, otherwise.
-  bool count_load(uint32_t pc, uint64_t pattern, uint64_t lane0) {
-    if (pc >= pcs_) return false;
+  bool count_load(uint32_t pc, uint64_t pattern, uint64_t lane0) { return count_load_passes(pc, pattern, lane0) != 0; }
+  // count_load, returning the load's passes where it counted it (at least 1) and 0 where not.
+  uint32_t count_load_passes(uint32_t pc, uint64_t pattern, uint64_t lane0) {
+    if (pc >= pcs_) return 0;
     const Known& k = known_[pc];
-    if (k.pattern != pattern || (lane0 & bank_offset_mask_) != 0) return false;
+    if (k.pattern != pattern || (lane0 & bank_offset_mask_) != 0 || k.passes == 0) return 0;
     add_shared_load_counts(stats_, pc, k.passes, k.conflicts);
-    return true;
+    return k.passes;
+  }
+  // Whether count_load would count this load (nothing is counted).
+  bool knows(uint32_t pc, uint64_t pattern, uint64_t lane0) const {
+    return pc < pcs_ && known_[pc].pattern == pattern && (lane0 & bank_offset_mask_) == 0 && known_[pc].passes != 0;
   }
 
   // What the counter's memo holds for pc now (pattern 0 or forget: nothing).

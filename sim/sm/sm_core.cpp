@@ -125,7 +125,11 @@ uint64_t SmCore::eligible(uint32_t s, uint64_t now) const {
 }
 
 SmCore::SmCore(uint32_t id, const SmShared& shared)
-    : id_(id), shared_(shared), wired_alone_(shared.issue_alone), wired_defer_(shared.defer_submits) {
+    : id_(id),
+      shared_(shared),
+      tally_(shared.counter ? shared.counter->shared_pattern_tally() : nullptr),
+      wired_alone_(shared.issue_alone),
+      wired_defer_(shared.defer_submits) {
   const DeviceSpec& spec = *shared_.spec;
   scheds_.resize(spec.sm.schedulers);
   for (Sched& sc : scheds_) sc.policy = make_scheduler(spec.sm.scheduler_policy, spec.sm.two_level_active_warps);
@@ -311,7 +315,7 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
   Warp& w = *wt.warp;
   const uint32_t pc = wt.pc;  // the stack is reconverged (update_ready)
   const uint64_t waited = account_wait(wt, pc, now);
-  StepResult r = shared_.executor->step(w, now);
+  StepResult r = shared_.executor->step(w, now, tally_);
   ++shared_.counters->issued;
   const isa::Instr& in = *r.instr;
   if (in.op == Op::CpAsyncCommit && r.exec_mask) wt.async_copies.commit();
@@ -390,6 +394,10 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
           shared_.memory->submit(id_, txns, a.kind, local, use_l1, wants ? token : 0, now, a.bytes_per_lane());
       }
     }
+  } else if (r.tallied_shared_passes) {
+    // A shared load the counter's tally counted in step(): as one shared access above.
+    const IssueCost c = im.shared_cost(r.tallied_shared_passes);
+    cost = {Unit::Lsu, c.busy, c.latency};
   } else if (mem_op && in.klass != isa::InstrClass::LdParam && in.klass != isa::InstrClass::LdConst) {
     cost = {Unit::Lsu, im.spec().mem_cycles, 1};  // every lane predicated off: no data moves
   } else {
@@ -472,7 +480,8 @@ void SmCore::retire_warp(uint32_t slot, uint64_t now) {
 
 uint32_t SmCore::tick(uint64_t now) {
   uint32_t issued = 0;
-  for (uint32_t s = 0; s < scheds_.size(); ++s) {
+  const uint32_t nsched = static_cast<uint32_t>(scheds_.size());  // fixed after construction
+  for (uint32_t s = 0; s < nsched; ++s) {
     if (scheds_[s].next_try > now) continue;
     if (scheds_[s].dispatch_free > now) {  // a wake-up during a sequence: try again after it
       scheds_[s].next_try = scheds_[s].dispatch_free;

@@ -227,6 +227,9 @@ class SmCore {
     if (t < wake) wake = t;
   }
   SubmitBuffer held_;
+  // The counter's tally (MemoryCounter::shared_pattern_tally), for step() to count
+  // repeated shared loads with; null without a counter.
+  SharedPatternTally* tally_ = nullptr;
   const uint8_t* wired_alone_ = nullptr;  // SmShared::issue_alone as wired (set_parallel_ready)
   bool wired_defer_ = false;
   uint64_t sfu_free_ = 0, dp_free_ = 0, lsu_free_ = 0;

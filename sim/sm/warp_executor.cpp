@@ -158,7 +158,7 @@ void WarpExecutor::make_repeat_loads() {
   }
 }
 
-StepResult WarpExecutor::step(Warp& w, uint64_t now) {
+StepResult WarpExecutor::step(Warp& w, uint64_t now, SharedPatternTally* tally) {
   StepResult r;
   SimtStack& st = w.stack;
   st.reconverge();
@@ -194,9 +194,16 @@ StepResult WarpExecutor::step(Warp& w, uint64_t now) {
     return r;
   }
   // The commonest memory access, straight to its fast path (what load_store would call).
-  if (exec && is_shared_ld_st(in) && shared_fast(w, in, exec, r)) {
-    st.top().pc = static_cast<int32_t>(pc + 1);
-    return r;
+  if (exec && is_shared_ld_st(in)) {
+    if (tally && exec == 0xFFFFFFFFu &&
+        (r.tallied_shared_passes = static_cast<uint16_t>(shared_load_tallied(w, in, pc, *tally))) != 0) {
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      return r;
+    }
+    if (shared_fast(w, in, exec, r)) {
+      st.top().pc = static_cast<int32_t>(pc + 1);
+      return r;
+    }
   }
   step_other(w, in, now, r);
   return r;

@@ -84,6 +84,9 @@ struct StepResult {
   bool barrier_released = false;  // this step completed the block barrier
   uint8_t n_accesses = 0;
   const mem::WarpMemAccess* accesses = nullptr;
+  // A full-warp 32-bit shared load that step()'s tally counted (its passes; 0: none): it
+  // has no access record (n_accesses 0), and nothing more is to be counted for it.
+  uint16_t tallied_shared_passes = 0;
 };
 
 class WarpExecutor {
@@ -93,8 +96,11 @@ class WarpExecutor {
   // Prepares a block: warps, masks, special registers, shared and local memory.
   void init_block(BlockState& b, uint32_t linear_block, uint32_t sm_id) const;
 
-  // Executes the warp's next instruction. `now` is the cycle %clock reads.
-  StepResult step(Warp& w, uint64_t now);
+  // Executes the warp's next instruction. `now` is the cycle %clock reads. With a tally (the
+  // memory counter's), a full-warp 32-bit shared load of a pattern the tally knows at its pc
+  // is counted there and returns no access record (StepResult::tallied_shared_passes): for
+  // a runner that passes every record to that counter, the same counts.
+  StepResult step(Warp& w, uint64_t now, SharedPatternTally* tally = nullptr);
 
   // Executes at most `budget` of the warp's next instructions while they are arithmetic
   // (a semantic function) or ld/st.shared that step() would take on its fast path, and
@@ -145,6 +151,10 @@ class WarpExecutor {
   // (shared_fast is next). `run` numbers run_plain's straight-line run (repeat_loads_).
   bool shared_load_repeat(Warp& w, const isa::Instr& in, uint32_t pc, MemoryObserver* observer,
                           SharedPatternTally* tally, uint64_t run);
+  // step()'s form of it: a full-warp 32-bit shared load at pc whose lanes follow its plan and
+  // whose pattern `tally` knows is made and counted there; returns its passes, or 0 with
+  // nothing done (shared_fast then takes it).
+  uint32_t shared_load_tallied(Warp& w, const isa::Instr& in, uint32_t pc, SharedPatternTally& tally);
   // shared_scalar (one element) or shared_vector for the instruction's element size; false
   // where it leaves the access to load_store_sized (other sizes, a fault).
   bool shared_fast(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);

@@ -187,6 +187,26 @@ bool WarpExecutor::shared_load_repeat(Warp& w, const Instr& in, uint32_t pc, Mem
   return true;
 }
 
+uint32_t WarpExecutor::shared_load_tallied(Warp& w, const Instr& in, uint32_t pc, SharedPatternTally& tally) {
+  if (repeat_loads_.empty()) make_repeat_loads();
+  if (!repeat_loads_[pc].eligible) return 0;
+  const uint32_t i = shared_plan_index_[pc];
+  if (i == UINT32_MAX) return 0;
+  const SharedAccessPlan& plan = shared_plans_[i];
+  if (plan.pattern == 0 || plan.nruns == 0) return 0;
+  const uint64_t* const base = w.regs + size_t(in.a.base) * isa::kWarpLanes;
+  const uint64_t off = uint64_t(in.a.offset);
+  // Asked before the load, which may overwrite its own base register: lane 0's offset as
+  // load_u32_by_plan computes it.
+  if (!tally.knows(pc, plan.pattern, (base[0] + off) & 0xFFFFFFFFull)) return 0;
+  BlockState& b = *w.block;
+  uint64_t* const d = w.regs + size_t(in.d[0].reg) * isa::kWarpLanes;
+  const uint64_t a0 = load_u32_by_plan(plan, base, off, b.shared.data(), b.shared_bytes, d);
+  if (a0 == kNotByPlan) return 0;
+  ++stats_.exec.shared_load_requests;
+  return tally.count_load_passes(pc, plan.pattern, a0);
+}
+
 template <int EB>
 bool WarpExecutor::shared_vector(Warp& w, const Instr& in, uint32_t mask, StepResult& r) {
   const bool is_load = in.op == Op::Ld;

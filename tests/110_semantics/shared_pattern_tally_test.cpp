@@ -1,7 +1,8 @@
 // The executor's inline counts of repeated full-warp shared loads (memory/shared_pattern_tally.hpp):
 // the tally's own rules, and a kernel whose loads repeat their patterns across iterations and
 // warps counted as the bank rules give, equal per instruction to a run with a traced warp
-// (where the counter hands the executor no known patterns and sees every access itself).
+// (where the counter hands the executor no known patterns and sees every access itself), in
+// functional mode and in timing mode (where step() counts them and the SM charges their passes).
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -41,14 +42,15 @@ TEST_CASE("shared pattern tally: counts only the pattern it knows at that pc, fr
   CHECK(stats.per_pc[2].requests == 1);
 }
 
-TEST_CASE("shared pattern tally: repeated loads of two warps counted as the bank rules give, and as a traced run "
-          "counts them",
-          "[semantics][memory][shared]") {
-  // Two warps, eight iterations, three loads each: lanes 2 words apart (a 2-way conflict on
-  // the C2070's 32 banks), consecutive words, and one word for all (a broadcast).
-  const std::string text = ptxtest::module(R"(.visible .entry tally(.param .u64 out)
+namespace {
+// Two warps, eight iterations, four loads each: lanes 2 words apart (a 2-way conflict on 32
+// banks of 4 bytes), consecutive words, one word for all (a broadcast), and four runs of 8
+// consecutive words 32 words apart (a 4-way conflict whose plan has runs, so that a repeat
+// is counted inline).
+std::string tally_kernel() {
+  return ptxtest::module(R"(.visible .entry tally(.param .u64 out)
 {
-  .reg .b32 %r<20>;
+  .reg .b32 %r<24>;
   .reg .b64 %rd<4>;
   .reg .pred %p<2>;
   .shared .align 16 .b8 sm[512];
@@ -64,15 +66,23 @@ TEST_CASE("shared pattern tally: repeated loads of two warps counted as the bank
   and.b32 %r6, %r1, 31;
   shl.b32 %r7, %r6, 3;
   add.s32 %r8, %r2, %r7;
+  and.b32 %r14, %r6, 7;
+  shl.b32 %r15, %r14, 2;
+  shr.u32 %r16, %r6, 3;
+  shl.b32 %r17, %r16, 7;
+  add.s32 %r18, %r15, %r17;
+  add.s32 %r19, %r2, %r18;
   mov.u32 %r9, 0;
   mov.u32 %r10, 0;
 LOOP:
   ld.shared.u32 %r11, [%r8];
   ld.shared.u32 %r12, [%r4];
   ld.shared.u32 %r13, [%r2+64];
+  ld.shared.u32 %r20, [%r19];
   add.s32 %r10, %r10, %r11;
   add.s32 %r10, %r10, %r12;
   add.s32 %r10, %r10, %r13;
+  add.s32 %r10, %r10, %r20;
   add.s32 %r9, %r9, 1;
   setp.lt.u32 %p1, %r9, 8;
   @%p1 bra LOOP;
@@ -82,6 +92,13 @@ LOOP:
   ret;
 }
 )");
+}
+}  // namespace
+
+TEST_CASE("shared pattern tally: repeated loads of two warps counted as the bank rules give, and as a traced run "
+          "counts them",
+          "[semantics][memory][shared]") {
+  const std::string text = tally_kernel();
   static ptxtest::Sim s;
   const auto& k = s.kernel(text, "tally", "tally.ptx");
   auto run = [&](bool traced) {
@@ -94,17 +111,17 @@ LOOP:
     const std::vector<uint32_t> out = s.download<uint32_t>(dout, 64);
     for (uint32_t t = 0; t < 64; ++t) {
       INFO("thread " << t << (traced ? ", traced run" : ""));
-      CHECK(out[t] == 8 * (2 * (t % 32) + t + 16));
+      CHECK(out[t] == 8 * (2 * (t % 32) + t + 16 + t % 8 + 32 * (t % 32 / 8)));
     }
     return st;
   };
   const warpsim::LaunchStats plain = run(false);
   const warpsim::LaunchStats traced = run(true);
 
-  // Per warp and iteration: 2 + 1 + 1 passes, one of them a conflict.
-  CHECK(plain.exec.shared_load_requests == 48);
-  CHECK(plain.mem.shared_load_transactions == 64);
-  CHECK(plain.mem.shared_load_bank_conflicts == 16);
+  // Per warp and iteration: 2 + 1 + 1 + 4 passes, four of them conflicts.
+  CHECK(plain.exec.shared_load_requests == 64);
+  CHECK(plain.mem.shared_load_transactions == 128);
+  CHECK(plain.mem.shared_load_bank_conflicts == 64);
   CHECK(traced.mem.shared_load_transactions == plain.mem.shared_load_transactions);
   CHECK(traced.mem.shared_load_bank_conflicts == plain.mem.shared_load_bank_conflicts);
   CHECK(traced.mem.shared_store_transactions == plain.mem.shared_store_transactions);
@@ -117,14 +134,83 @@ LOOP:
   const int stride = ptxtest::pc_of(k, "ld.shared.u32 %r11");
   CHECK(plain.per_pc[stride].requests == 16);
   CHECK(plain.per_pc[stride].transactions == 32);
+  const int quad = ptxtest::pc_of(k, "ld.shared.u32 %r20");
+  CHECK(plain.per_pc[quad].requests == 16);
+  CHECK(plain.per_pc[quad].transactions == 64);
 
-  // The traced warp has a record for each of its 24 loads, with the bank model's passes.
+  // The traced warp has a record for each of its 32 loads, with the bank model's passes.
   REQUIRE(traced.traces.size() == 1);
   uint32_t loads = 0;
   for (const warpsim::TraceRecord& r : traced.traces[0].records) {
     if (r.space != uint8_t(warpsim::isa::Space::Shared) || r.kind != uint8_t(warpsim::mem::AccessKind::Load)) continue;
     ++loads;
-    CHECK(r.shared_passes == (int(r.pc) == stride ? 2u : 1u));
+    CHECK(r.shared_passes == (int(r.pc) == stride ? 2u : int(r.pc) == quad ? 4u : 1u));
   }
-  CHECK(loads == 24);
+  CHECK(loads == 32);
+}
+
+TEST_CASE("shared pattern tally: timed repeated loads cost and count as a traced run's records give",
+          "[semantics][memory][shared][timing]") {
+  // In timing mode the SM steps each instruction with the counter's tally: a repeated load it
+  // knows is counted in step() and charged its passes without a record. A traced warp turns
+  // the tally off, so that run takes every load through the counter: cycles, stalls and
+  // counts must agree. Both configs (32 banks of 4 bytes each: the stride-2 load is a 2-way
+  // conflict, an extra pass to charge).
+  for (const char* config : {"c2070", "h100"}) {
+    INFO("config " << config);
+    const warpsim::DeviceSpec& spec = std::string(config) == "c2070" ? ptxtest::c2070() : ptxtest::h100_spec();
+    // A device each: a device's caches and DRAM carry over from one launch to the next.
+    ptxtest::Sim plain_sim{warpsim::Device(spec)}, traced_sim{warpsim::Device(spec)};
+    const warpsim::isa::Kernel& k = plain_sim.kernel(tally_kernel(), "tally", "tally.ptx");
+    const warpsim::isa::Kernel& traced_k = traced_sim.kernel(tally_kernel(), "tally", "tally.ptx");
+    auto run = [&](bool traced) {
+      ptxtest::Sim& s = traced ? traced_sim : plain_sim;
+      auto dout = s.upload(std::vector<uint32_t>(64, 0));
+      warpsim::LaunchOptions o;
+      o.mode = warpsim::SimMode::Timing;
+      o.threads = 1;
+      if (traced) o.trace_warps = {{0, 1}};
+      const std::vector<warpsim::KernelArg> args = {ptxtest::ptr(dout)};
+      const warpsim::LaunchStats st = s.dev.launch(traced ? traced_k : k, {1, 1, 1}, {64, 1, 1}, 0, args, o);
+      const std::vector<uint32_t> out = s.download<uint32_t>(dout, 64);
+      for (uint32_t t = 0; t < 64; ++t) {
+        INFO("thread " << t << (traced ? ", traced run" : ""));
+        CHECK(out[t] == 8 * (2 * (t % 32) + t + 16 + t % 8 + 32 * (t % 32 / 8)));
+      }
+      return st;
+    };
+    const warpsim::LaunchStats plain = run(false);
+    const warpsim::LaunchStats traced = run(true);
+    CHECK(plain.exec.shared_load_requests == 64);
+    CHECK(plain.mem.shared_load_transactions == 128);
+    CHECK(plain.mem.shared_load_bank_conflicts == 64);
+    CHECK(plain.timing.valid);
+    CHECK(traced.timing.elapsed_cycles_sm == plain.timing.elapsed_cycles_sm);
+    CHECK(traced.timing.issued == plain.timing.issued);
+    CHECK(traced.timing.stall_exec_dependency == plain.timing.stall_exec_dependency);
+    CHECK(traced.timing.stall_memory_dependency == plain.timing.stall_memory_dependency);
+    CHECK(traced.timing.stall_pipe_busy == plain.timing.stall_pipe_busy);
+    CHECK(traced.timing.stall_not_selected == plain.timing.stall_not_selected);
+    CHECK(traced.mem.shared_load_transactions == plain.mem.shared_load_transactions);
+    CHECK(traced.mem.shared_load_bank_conflicts == plain.mem.shared_load_bank_conflicts);
+    REQUIRE(traced.per_pc.size() == plain.per_pc.size());
+    for (size_t pc = 0; pc < plain.per_pc.size(); ++pc) {
+      INFO("pc " << pc << ": " << k.text[pc]);
+      CHECK(traced.per_pc[pc].requests == plain.per_pc[pc].requests);
+      CHECK(traced.per_pc[pc].transactions == plain.per_pc[pc].transactions);
+      CHECK(traced.per_pc[pc].stall_cycles == plain.per_pc[pc].stall_cycles);
+    }
+    // The traced warp's loads carry the passes the untraced run charged.
+    REQUIRE(traced.traces.size() == 1);
+    const int stride = ptxtest::pc_of(k, "ld.shared.u32 %r11");
+    const int quad = ptxtest::pc_of(k, "ld.shared.u32 %r20");
+    uint32_t loads = 0;
+    for (const warpsim::TraceRecord& r : traced.traces[0].records) {
+      if (r.space != uint8_t(warpsim::isa::Space::Shared) || r.kind != uint8_t(warpsim::mem::AccessKind::Load)) continue;
+      ++loads;
+      CHECK(r.shared_passes == (int(r.pc) == stride ? 2u : int(r.pc) == quad ? 4u : 1u));
+      CHECK(r.timed);
+    }
+    CHECK(loads == 32);
+  }
 }
