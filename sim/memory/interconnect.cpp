@@ -17,6 +17,7 @@ Crossbar::Crossbar(const InterconnectSpec& spec, uint32_t sources, uint32_t dest
       out_slot_(destinations, 0),
       in_(sources),
       in_flits_(sources, 0),
+      departures_(sources, 0),
       flight_(destinations),
       out_(destinations),
       out_flits_(destinations, 0),
@@ -104,6 +105,7 @@ bool Crossbar::grant_one(uint32_t dst, uint64_t now) {
     dest_flying_.insert(dst);
     ++in_flight_;
     in_flits_[src] -= k;
+    ++departures_[src];
     out_flits_[dst] += k;
     in_[src].pop_front();
     mark_head(src, dst, false);

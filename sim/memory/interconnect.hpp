@@ -70,6 +70,9 @@ class Crossbar {
   // Nothing queued, in flight or waiting to be popped.
   bool idle() const;
   uint32_t queued_flits(uint32_t src) const { return in_flits_[src]; }
+  // Packets that have left src's input buffer so far: while it stays the same, a can_push
+  // from src that failed keeps failing (only a departure frees input space).
+  uint64_t departures(uint32_t src) const { return departures_[src]; }
   uint32_t sources() const { return sources_; }
   uint32_t destinations() const { return destinations_; }
   const CrossbarStats& stats() const { return stats_; }
@@ -92,6 +95,7 @@ class Crossbar {
   std::vector<uint64_t> in_slot_, out_slot_;
   std::vector<std::deque<Packet>> in_;
   std::vector<uint32_t> in_flits_;
+  std::vector<uint64_t> departures_;           // per source: packets granted (departures())
   std::vector<std::deque<InFlight>> flight_;  // per destination, in due order
   std::vector<std::deque<Packet>> out_;
   std::vector<uint32_t> out_flits_;            // reserved: in flight + in out_

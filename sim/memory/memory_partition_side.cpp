@@ -200,4 +200,66 @@ void MemorySystem::Impl::dram_completed(const DramCompletion& c, uint64_t now) {
   free_dctx.push_back(uint32_t(c.id));
 }
 
+bool MemorySystem::Impl::visit_partition(uint32_t p, uint64_t now, uint64_t dnow, Crossbar& req, Crossbar& rep) {
+  Partition& part = parts[p];
+  bool progress = false;
+  // One request per partition per cycle. First one from another L2 partition's copy (a
+  // partitioned L2), if one is due: those never wait on this slice's own misses, so a
+  // request that does cannot hold them up (the two slices would wait for each other).
+  bool served = false;
+  if (!part.fabric.empty() && part.fabric.front().first <= now &&
+      partition_request(p, part.fabric.front().second, now)) {
+    part.fabric.pop_front();
+    progress = served = true;
+  }
+  // Else a retried one, else one from the network.
+  if (served) {
+    // this cycle's request was the other partition's
+  } else if (!part.pending.empty()) {
+    if (partition_request(p, part.pending.front(), now)) {
+      part.pending.pop_front();
+      progress = true;
+    }
+  } else if (!part.arriving.empty() && part.arriving.front().first <= now) {
+    Packet pk = part.arriving.front().second;
+    part.arriving.pop_front();
+    progress = true;
+    if (!partition_request(p, pk, now)) part.pending.push_back(pk);
+  }
+  // Everything the network delivers enters the ROP delay line at once.
+  while (req.has_packet(p)) {
+    part.arriving.push_back({now + spec.partition.rop_latency, req.pop(p)});
+    progress = true;
+  }
+  while (!part.replies.empty() && rep.can_push(p, part.replies.front().dst, part.replies.front().bytes)) {
+    rep.push(part.replies.front(), now);
+    part.replies.pop_front();
+    progress = true;
+  }
+  while (!part.dram_q.empty() && part.dram_q.front().second <= now &&
+         dram->can_accept(part.dram_q.front().first.addr, part.dram_q.front().first.write)) {
+    dram->enqueue(part.dram_q.front().first, dnow);
+    part.dram_q_sectors -= dram_sectors(part.dram_q.front().first);
+    part.dram_q.pop_front();
+    progress = true;
+  }
+  // What the next visit may find to do (partition_due): replies left here found the reply
+  // port full; a request left pending retries every cycle; a delay line's head is due at
+  // its time (at once if it was due and not taken).
+  part_reply_departures[p] = part.replies.empty() ? kNoReplies : rep.departures(p);
+  if (part.pending.empty() && part.arriving.empty() && part.replies.empty() && part.dram_q.empty() &&
+      part.fabric.empty()) {
+    parts_busy.erase(p);
+    return progress;
+  }
+  parts_busy.insert(p);
+  uint64_t wake = UINT64_MAX;
+  if (!part.pending.empty()) wake = now + 1;
+  if (!part.arriving.empty()) wake = std::min(wake, part.arriving.front().first);
+  if (!part.fabric.empty()) wake = std::min(wake, part.fabric.front().first);
+  if (!part.dram_q.empty()) wake = std::min(wake, part.dram_q.front().second);
+  part_wake[p] = wake;
+  return progress;
+}
+
 }  // namespace warpsim::mem

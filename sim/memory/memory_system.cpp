@@ -249,65 +249,7 @@ bool MemorySystem::Impl::tick(uint64_t now) {
     part_visit = parts_busy;
     part_visit.unite(req.waiting_outputs());
     part_visit.for_each([&](uint32_t p) {
-      // Nothing due and nothing new: the visit would do nothing.
-      if (part_wake[p] > now && !req.has_packet(p)) return;
-      Partition& part = parts[p];
-      // One request per partition per cycle. First one from another L2 partition's copy (a
-      // partitioned L2), if one is due: those never wait on this slice's own misses, so a
-      // request that does cannot hold them up (the two slices would wait for each other).
-      bool served = false;
-      if (!part.fabric.empty() && part.fabric.front().first <= now &&
-          partition_request(p, part.fabric.front().second, now)) {
-        part.fabric.pop_front();
-        progress = served = true;
-      }
-      // Else a retried one, else one from the network.
-      if (served) {
-        // this cycle's request was the other partition's
-      } else if (!part.pending.empty()) {
-        if (partition_request(p, part.pending.front(), now)) {
-          part.pending.pop_front();
-          progress = true;
-        }
-      } else if (!part.arriving.empty() && part.arriving.front().first <= now) {
-        Packet pk = part.arriving.front().second;
-        part.arriving.pop_front();
-        progress = true;
-        if (!partition_request(p, pk, now)) part.pending.push_back(pk);
-      }
-      // Everything the network delivers enters the ROP delay line at once.
-      while (req.has_packet(p)) {
-        part.arriving.push_back({now + spec.partition.rop_latency, req.pop(p)});
-        progress = true;
-      }
-      while (!part.replies.empty() && rep.can_push(p, part.replies.front().dst, part.replies.front().bytes)) {
-        rep.push(part.replies.front(), now);
-        part.replies.pop_front();
-        progress = true;
-      }
-      while (!part.dram_q.empty() && part.dram_q.front().second <= now &&
-             dram->can_accept(part.dram_q.front().first.addr, part.dram_q.front().first.write)) {
-        dram->enqueue(part.dram_q.front().first, dnow);
-        part.dram_q_sectors -= dram_sectors(part.dram_q.front().first);
-        part.dram_q.pop_front();
-        progress = true;
-      }
-      if (part.pending.empty() && part.arriving.empty() && part.replies.empty() && part.dram_q.empty() &&
-          part.fabric.empty()) {
-        parts_busy.erase(p);
-      } else {
-        parts_busy.insert(p);
-        // A request waiting for the L2 or replies for the network: every cycle; otherwise
-        // when the first delay line's head is due (at once if one is due and was not taken).
-        uint64_t wake = now + 1;
-        if (part.pending.empty() && part.replies.empty()) {
-          wake = UINT64_MAX;
-          if (!part.arriving.empty()) wake = std::min(wake, part.arriving.front().first);
-          if (!part.fabric.empty()) wake = std::min(wake, part.fabric.front().first);
-          if (!part.dram_q.empty()) wake = std::min(wake, part.dram_q.front().second);
-        }
-        part_wake[p] = wake;
-      }
+      if (partition_due(p, now, req, rep)) progress |= visit_partition(p, now, dnow, req, rep);
     });
     progress |= icnt->tick(now);
     progress |= advance_dram(dnow, now);

@@ -131,14 +131,25 @@ struct MemorySystem::Impl {
   };
   std::vector<Partition> parts;
   IndexSet parts_busy;  // partitions with anything in arriving, pending, replies, dram_q or fabric
-  // Per partition: no visit before this cycle can do anything (its queues' earliest due
-  // time, set by its last visit; 0 once something is queued there from outside the visit).
+  // Per partition, what its last visit left for the next to do (tick() skips a visit that
+  // would do nothing): part_wake, the first cycle a request waiting for its L2 retries or
+  // the head of a delay line is due (0 once something is queued there from outside a
+  // visit); part_reply_departures, while replies wait for the reply network's full input
+  // port, that port's departures then (they wait until one more leaves), else kNoReplies.
+  static constexpr uint64_t kNoReplies = UINT64_MAX;
   std::vector<uint64_t> part_wake;
+  std::vector<uint64_t> part_reply_departures;
   // Something was queued at partition p from outside its visit: visit it from now on.
   void mark_busy(uint32_t p) {
     parts_busy.insert(p);
     part_wake[p] = 0;
   }
+  bool partition_due(uint32_t p, uint64_t now, const Crossbar& req, const Crossbar& rep) const {
+    return part_wake[p] <= now || req.has_packet(p) ||
+           (part_reply_departures[p] != kNoReplies && rep.departures(p) != part_reply_departures[p]);
+  }
+  // One cycle of partition p's work (memory_partition_side.cpp); returns whether anything moved.
+  bool visit_partition(uint32_t p, uint64_t now, uint64_t dnow, Crossbar& req, Crossbar& rep);
   std::vector<Packet> preq;  // requests waiting at an L2 for a fill
   std::vector<uint32_t> free_preq;
 
@@ -185,6 +196,7 @@ struct MemorySystem::Impl {
       parts.resize(mem_ports);
       parts_busy = IndexSet(mem_ports);
       part_wake.assign(mem_ports, 0);
+      part_reply_departures.assign(mem_ports, kNoReplies);
       if (spec.has_l2)
         for (auto& p : parts) p.l2 = std::make_unique<Cache>(spec.l2.slice, l2_set_index(spec, map));
       icnt = std::make_unique<Interconnect>(spec.interconnect, spec.interconnect.ports_for_sms(spec.sm.count),
