@@ -13,6 +13,7 @@ class IndexSet {
   void insert(uint32_t i) { words_[i >> 6] |= uint64_t(1) << (i & 63); }
   void erase(uint32_t i) { words_[i >> 6] &= ~(uint64_t(1) << (i & 63)); }
   void set(uint32_t i, bool member) { member ? insert(i) : erase(i); }
+  bool contains(uint32_t i) const { return (words_[i >> 6] >> (i & 63)) & 1; }
   // Adds every member of `other` (a set over the same range).
   void unite(const IndexSet& other) {
     for (size_t w = 0; w < words_.size(); ++w) words_[w] |= other.words_[w];

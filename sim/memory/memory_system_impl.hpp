@@ -145,7 +145,7 @@ struct MemorySystem::Impl {
     part_wake[p] = 0;
   }
   bool partition_due(uint32_t p, uint64_t now, const Crossbar& req, const Crossbar& rep) const {
-    return part_wake[p] <= now || req.has_packet(p) ||
+    return part_wake[p] <= now || req.waiting_outputs().contains(p) ||  // has_packet(p), without its deque
            (part_reply_departures[p] != kNoReplies && rep.departures(p) != part_reply_departures[p]);
   }
   // One cycle of partition p's work (memory_partition_side.cpp); returns whether anything moved.
