@@ -396,8 +396,7 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
     }
   } else if (r.tallied_shared_passes) {
     // A shared load the counter's tally counted in step(): as one shared access above.
-    const IssueCost c = im.shared_cost(r.tallied_shared_passes);
-    cost = {Unit::Lsu, c.busy, c.latency};
+    cost = im.shared_cost(r.tallied_shared_passes);
   } else if (mem_op && in.klass != isa::InstrClass::LdParam && in.klass != isa::InstrClass::LdConst) {
     cost = {Unit::Lsu, im.spec().mem_cycles, 1};  // every lane predicated off: no data moves
   } else {

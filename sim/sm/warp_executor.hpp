@@ -155,6 +155,9 @@ class WarpExecutor {
   // whose pattern `tally` knows is made and counted there; returns its passes, or 0 with
   // nothing done (shared_fast then takes it).
   uint32_t shared_load_tallied(Warp& w, const isa::Instr& in, uint32_t pc, SharedPatternTally& tally);
+  // The plan of the shared load at pc where it has a pattern and runs (what both take by
+  // plan), else null.
+  const SharedAccessPlan* repeat_plan(uint32_t pc) const;
   // shared_scalar (one element) or shared_vector for the instruction's element size; false
   // where it leaves the access to load_store_sized (other sizes, a fault).
   bool shared_fast(Warp& w, const isa::Instr& in, uint32_t mask, StepResult& r);
@@ -279,7 +282,8 @@ class WarpExecutor {
     bool eligible = false;
     bool same_offsets = false;
   };
-  std::vector<RepeatLoad> repeat_loads_;  // made by the first run_plain (timed runs never use it)
+  // Made by the first run_plain or shared_load_tallied (timed runs use only `eligible`).
+  std::vector<RepeatLoad> repeat_loads_;
   __attribute__((noinline)) void make_repeat_loads();
   uint64_t plain_run_ = 0;
   struct PrintfRecord {

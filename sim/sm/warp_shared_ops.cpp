@@ -147,12 +147,18 @@ bool WarpExecutor::shared_scalar(Warp& w, const Instr& in, uint32_t mask, StepRe
   return true;
 }
 
+const SharedAccessPlan* WarpExecutor::repeat_plan(uint32_t pc) const {
+  const uint32_t i = shared_plan_index_[pc];
+  if (i == UINT32_MAX) return nullptr;
+  const SharedAccessPlan& plan = shared_plans_[i];
+  return plan.pattern != 0 && plan.nruns != 0 ? &plan : nullptr;
+}
+
 bool WarpExecutor::shared_load_repeat(Warp& w, const Instr& in, uint32_t pc, MemoryObserver* observer,
                                       SharedPatternTally* tally, uint64_t run) {
-  const uint32_t i = shared_plan_index_[pc];
-  if (i == UINT32_MAX) return false;
-  const SharedAccessPlan& plan = shared_plans_[i];
-  if (plan.pattern == 0 || plan.nruns == 0) return false;
+  const SharedAccessPlan* const known_plan = repeat_plan(pc);
+  if (!known_plan) return false;
+  const SharedAccessPlan& plan = *known_plan;
   BlockState& b = *w.block;
   RepeatLoad& rl = repeat_loads_[pc];
   // The base register's lanes are where the earlier load of this run found them (nothing
@@ -190,10 +196,9 @@ bool WarpExecutor::shared_load_repeat(Warp& w, const Instr& in, uint32_t pc, Mem
 uint32_t WarpExecutor::shared_load_tallied(Warp& w, const Instr& in, uint32_t pc, SharedPatternTally& tally) {
   if (repeat_loads_.empty()) make_repeat_loads();
   if (!repeat_loads_[pc].eligible) return 0;
-  const uint32_t i = shared_plan_index_[pc];
-  if (i == UINT32_MAX) return 0;
-  const SharedAccessPlan& plan = shared_plans_[i];
-  if (plan.pattern == 0 || plan.nruns == 0) return 0;
+  const SharedAccessPlan* const known_plan = repeat_plan(pc);
+  if (!known_plan) return 0;
+  const SharedAccessPlan& plan = *known_plan;
   const uint64_t* const base = w.regs + size_t(in.a.base) * isa::kWarpLanes;
   const uint64_t off = uint64_t(in.a.offset);
   // Asked before the load, which may overwrite its own base register: lane 0's offset as
