@@ -407,6 +407,8 @@ LaunchStats Device::launch(const isa::Kernel& kernel, Dim3 grid, Dim3 block, uin
   ctx.grid = grid;
   ctx.block = block;
   ctx.dynamic_shared = dynamic_shared_bytes;
+  for (const isa::SpecialSlot& sp : exec_kernel->specials)
+    if (isa::is_reserved_smem(sp.which)) ctx.reserved_shared = spec.sm.shared_reserved_per_block;
   ctx.warp_size = spec.sm.warp_size;
   ctx.threads_per_block = static_cast<uint32_t>(block.count());
   ctx.warps_per_block = (ctx.threads_per_block + ctx.warp_size - 1) / ctx.warp_size;

@@ -54,6 +54,7 @@ namespace {
 void interleave(sm::WarpExecutor& ex, std::vector<sm::BlockState>& blocks, uint64_t& total, LimitGuard& limits,
                 MemoryObserver* observer) {
   sm::ClusterTable* clusters = ex.context().clusters;
+  ex.set_timed(false);
   for (bool left = true; left;) {
     left = false;
     bool progress = false;
@@ -67,9 +68,13 @@ void interleave(sm::WarpExecutor& ex, std::vector<sm::BlockState>& blocks, uint6
       left |= !b.finished();
     }
     if (clusters) clusters->released.clear();  // (released warps step in the next round)
-    if (left && !progress)
-      for (sm::BlockState& b : blocks)
-        if (!b.finished()) ex.report_deadlock(b);
+    if (left && !progress) {
+      bool released = false;
+      for (sm::BlockState& b : blocks) released |= !b.finished() && ex.release_mbarrier_waits(b);
+      if (!released)
+        for (sm::BlockState& b : blocks)
+          if (!b.finished()) ex.report_deadlock(b);
+    }
   }
 }
 }  // namespace

@@ -56,6 +56,26 @@ void validate_launch(const DeviceSpec& spec, const isa::Kernel& k, Dim3 grid, Di
                                       k.name, k.text.size() > pc ? k.text[pc] : std::string(isa::op_name(op)),
                                       k.code[pc].ptx_line, spec.name, spec.cc_major(), spec.cc_minor()));
     }
+  // mbarrier objects and the reserved shared memory exist from cc 8.0 on, bulk copies from
+  // cc 9.0: CUDA has no image of such a kernel for an older device either.
+  auto too_old = [&](const std::string& what, size_t pc, int major) {
+    throw LaunchError(fmt::format("no kernel image is available for execution on the device: kernel '{}' uses {} "
+                                  "(`{}`, PTX line {}), which the {} (cc {}.{}) does not have; it needs cc {}.0 or "
+                                  "later (--config h100)",
+                                  k.name, what, k.text.size() > pc ? k.text[pc] : std::string(isa::op_name(k.code[pc].op)),
+                                  k.code[pc].ptx_line, spec.name, spec.cc_major(), spec.cc_minor(), major));
+  };
+  for (size_t pc = 0; pc < k.code.size(); ++pc) {
+    const isa::Instr& in = k.code[pc];
+    if (in.op == isa::Op::CpAsyncBulk && spec.cc_major() < 9) too_old("a bulk asynchronous copy", pc, 9);
+    if (isa::is_mbarrier_op(in.op) && spec.cc_major() < 8) too_old("mbarrier objects", pc, 8);
+    if (spec.cc_major() < 8)
+      for (const isa::SpecialSlot& sp : k.specials)
+        if (isa::is_reserved_smem(sp.which) &&
+            ((in.a.kind == isa::Operand::Kind::Reg && in.a.reg == sp.slot) ||
+             (in.b.kind == isa::Operand::Kind::Reg && in.b.reg == sp.slot)))
+          too_old("the reserved shared memory", pc, 8);
+  }
   if (dyn && !k.has_dynamic_shared) {
     // CUDA accepts it; the bytes are simply unused. Nothing to check.
   }

@@ -73,11 +73,13 @@ struct Instr {
   bool cc = false;            // .cc: writes the carry flag (AddCarry, SubCarry, MadCarry: d[1])
   bool call_param = false;    // ld/st.param of a call's parameter: per-thread, in the call-parameter area
   bool nounroll = false;      // follows `.pragma "nounroll"`: heads a loop ptxas does not unroll
+  bool strong = false;        // ld/st .volatile, .relaxed or .acquire/.release: another thread's write may show (spin loops)
   bool nan_min_max = false;   // min/max.NaN: a NaN source gives the canonical NaN
   bool xorsign_abs = false;   // min/max.xorsign.abs (halves): of |a| and |b|, the sign a's XOR b's
   bool relu = false;          // .relu (fma and cvt to halves and fp8): a negative result is +0, a NaN the canonical NaN
   bool satfinite = false;     // cvt .satfinite: an infinite or too large result is the largest finite value
   uint8_t fused = 0;          // add/sub contracted with the mul feeding it (FusedBits, contraction.hpp)
+  uint8_t mbar = 0;           // mbarrier instructions: MbarFlags
   InstrClass klass = InstrClass::Other;
   MmaInfo mma;                // wmma: shape, fragment, layouts
 
@@ -127,7 +129,12 @@ enum class Special : uint8_t {
   ClusterCtaidX, ClusterCtaidY, ClusterCtaidZ, ClusterNctaidX, ClusterNctaidY, ClusterNctaidZ,
   ClusterIdX, ClusterIdY, ClusterIdZ, NclusterIdX, NclusterIdY, NclusterIdZ, ClusterCtaRank, ClusterNctaRank,
   IsExplicitCluster,
+  // The block's reserved shared memory (cc 8.0 and later: cooperative groups keep their
+  // scratch there, at %reserved_smem_offset_1): where it begins and ends, its size, and the
+  // two offsets into it (LaunchContext::reserved_shared).
+  ReservedSmemBegin, ReservedSmemEnd, ReservedSmemCap, ReservedSmem0, ReservedSmem1,
 };
+constexpr bool is_reserved_smem(Special s) { return s >= Special::ReservedSmemBegin && s <= Special::ReservedSmem1; }
 
 struct SpecialSlot {
   Special which;

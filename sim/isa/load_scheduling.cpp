@@ -20,6 +20,8 @@ bool is_fence(const Instr& in) {
     case Op::Bar: case Op::BarWarp: case Op::BarRed: case Op::Membar: case Op::ClusterArrive: case Op::ClusterWait:
     case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap: case Op::Call: case Op::FuncRet:
     case Op::ReadClock: case Op::ReadGlobalTimer:
+    case Op::MbarInit: case Op::MbarInval: case Op::MbarArrive: case Op::MbarTx: case Op::MbarWait:
+    case Op::CpAsyncMbarArrive: case Op::CpAsyncBulk:
       return true;
     default:
       return false;

@@ -20,6 +20,8 @@ bool unrollable_op(const Instr& in) {
   switch (in.op) {
     case Op::Bar: case Op::BarWarp: case Op::BarRed: case Op::Membar: case Op::Call: case Op::FuncRet:
     case Op::ClusterArrive: case Op::ClusterWait:
+    case Op::MbarInit: case Op::MbarInval: case Op::MbarArrive: case Op::MbarTx: case Op::MbarWait:
+    case Op::CpAsyncMbarArrive: case Op::CpAsyncBulk:
     case Op::Bra: case Op::Ret: case Op::Exit: case Op::Trap: case Op::Shfl: case Op::Vote:
     case Op::Activemask: case Op::MatchAny: case Op::MatchAll: case Op::ReadClock: case Op::ReadGlobalTimer:
       return false;

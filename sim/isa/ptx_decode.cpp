@@ -49,6 +49,7 @@ void Decoder::classify(std::string_view m) {
   if (one_of(base_, {"tex", "tld4", "suld", "sust"}) && classify_texture(m)) return;
   if (base_ == "wmma" && classify_wmma(m)) return;
   if (base_ == "cp" && classify_cp(m)) return;
+  if (base_ == "mbarrier" && classify_mbarrier(m)) return;
   if (classify_cluster(m)) return;
   bool is_setp = base_ == "setp" || base_ == "set";
   bool is_mul = one_of(base_, {"mul", "mad", "mul24", "mad24", "madc", "dp2a"});
@@ -412,6 +413,7 @@ void Decoder::dispatch() {
   if (b == "sust") return sust();
   if (b == "wmma") return wmma();
   if (b == "cp") return cp_async();
+  if (b == "mbarrier") return mbarrier();
   if (b == "mapa" || b == "getctarank") return mapa();
   if (b == "trap") {
     need(0);
@@ -430,7 +432,7 @@ bool known_opcode(std::string_view base) {
       "bar",  "barrier", "membar", "fence", "atom", "red", "rcp",   "sqrt",  "rsqrt", "ex2",  "lg2",   "sin",
       "cos",  "tanh",  "shfl",  "vote",  "bfe",  "bfi",  "bfind", "trap", "shf", "prmt", "activemask", "match",
       "bmsk", "nanosleep", "griddepcontrol", "tex", "tld4", "suld", "sust", "vabsdiff4", "addc", "subc", "madc", "wmma", "cp",
-      "mapa", "getctarank", "redux", "dp4a", "dp2a", "lop3", "sad", "pmevent"};
+      "mapa", "getctarank", "redux", "dp4a", "dp2a", "lop3", "sad", "pmevent", "mbarrier"};
   for (auto k : kKnown)
     if (base == k) return true;
   return false;

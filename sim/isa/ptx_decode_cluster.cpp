@@ -22,6 +22,7 @@ bool Decoder::classify_cluster(std::string_view m) {
   if (m == "shared::cta" || m == "shared::cluster") {
     if (md_.has_space) malformed("two state spaces");
     md_.has_space = true;
+    md_.cluster_space = m == "shared::cluster";
     md_.space = Space::Shared;
     return true;
   }

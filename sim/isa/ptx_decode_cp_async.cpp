@@ -3,7 +3,10 @@
 //   cp.async.ca.shared.global{.L2::64B|128B|256B} [dst], [src], cp-size{, src-size | , ignore-src};
 //   cp.async.cg.shared.global{...}                [dst], [src], 16{, src-size | , ignore-src};
 //   cp.async.commit_group;  cp.async.wait_group N;  cp.async.wait_all;
-// The bulk (TMA) copies, the mbarrier forms and cache-policy operands are refused.
+//   cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar];
+//   cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar];
+// (the last two decoded in ptx_decode_mbarrier.cpp). The other bulk copies (to global memory,
+// bulk groups, multicast), the tensor (TMA) copies and cache-policy operands are refused.
 #include "sim/isa/ptx_decoder.hpp"
 
 namespace warpsim::isa::detail {
@@ -13,8 +16,24 @@ bool Decoder::classify_cp(std::string_view m) {
     md_.async = true;
     return true;
   }
-  if (m == "shared" || m == "shared::cta" || m == "global") {
+  if (m == "shared" || m == "shared::cta" || m == "global" || (m == "shared::cluster" && md_.cp_bulk)) {
     md_.cp_spaces.push_back(m == "global" ? Space::Global : Space::Shared);
+    return true;
+  }
+  if (m == "mbarrier" && !md_.cp_bulk) {
+    md_.cp_mbar_arrive = true;
+    return true;
+  }
+  if (md_.cp_mbar_arrive && (m == "arrive" || m == "noinc")) {
+    if (m == "noinc") md_.mbar |= kMbarNoInc;
+    return true;
+  }
+  if (m == "bulk" && md_.async) {
+    md_.cp_bulk = true;
+    return true;
+  }
+  if (m == "mbarrier::complete_tx::bytes" && md_.cp_bulk) {
+    md_.cp_complete_tx = true;
     return true;
   }
   if (m == "commit_group" || m == "wait_group" || m == "wait_all") {
@@ -23,13 +42,18 @@ bool Decoder::classify_cp(std::string_view m) {
     return true;
   }
   if (one_of(m, {"L2::64B", "L2::128B", "L2::256B"})) return true;  // an L2 prefetch hint
-  if (one_of(m, {"bulk", "mbarrier", "shared::cluster", "L2::cache_hint", "tensor"}))
-    unsupported(fmt::format("cp.async .{} (bulk/TMA copies, mbarrier completion and cache policies)", m));
+  if (one_of(m, {"bulk", "shared::cluster", "L2::cache_hint", "tensor", "multicast::cluster", "bulk_group"}) ||
+      m.substr(0, 8) == "mbarrier")
+    unsupported(fmt::format("cp.async .{} (bulk copies other than global to shared with mbarrier completion, "
+                            "tensor (TMA) copies, multicast and cache policies)",
+                            m));
   return false;
 }
 
 void Decoder::cp_async() {
   if (!md_.async) unsupported("cp without .async");
+  if (md_.cp_mbar_arrive) return cp_async_mbarrier_arrive();
+  if (md_.cp_bulk) return cp_async_bulk();
   if (md_.cp_op == 'g' || md_.cp_op == 'a') {
     need(0);
     in_.op = md_.cp_op == 'g' ? Op::CpAsyncCommit : Op::CpAsyncWait;

@@ -69,6 +69,7 @@ void Decoder::mem_common() {
   in_.vec = static_cast<uint8_t>(md_.vec);
   in_.cache = md_.cache;
   in_.is_volatile = md_.vol;
+  in_.strong = md_.vol || md_.sem;
   if (md_.nc && in_.space != Space::Global) malformed(".nc applies to ld.global only");
   if (in_.space == Space::Const && base_ != "ld" && base_ != "ldu") malformed("only loads read the .const space");
 }

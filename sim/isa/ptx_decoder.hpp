@@ -58,6 +58,12 @@ struct Mods {
   std::vector<Space> cp_spaces;  // cp.async: destination, then source
   bool cluster = false;    // barrier.cluster
   char cluster_op = 0;     // barrier.cluster: 'a'rrive or 'w'ait
+  char mbar_op = 0;        // mbarrier: 'i'nit, in'v'al, 'a'rrive, 'e'xpect_tx, 'c'omplete_tx, 't'est_wait, 'y' try_wait, 'p'ending_count
+  uint8_t mbar = 0;        // mbarrier, cp.async.mbarrier.arrive: MbarFlags
+  bool cp_mbar_arrive = false;  // cp.async.mbarrier.arrive
+  bool cp_bulk = false;         // cp.async.bulk
+  bool cp_complete_tx = false;  // cp.async.bulk's .mbarrier::complete_tx::bytes
+  bool cluster_space = false;   // .shared::cluster named (not .shared / .shared::cta)
 };
 
 inline bool one_of(std::string_view m, std::initializer_list<std::string_view> l) {
@@ -175,6 +181,13 @@ class Decoder {
   // asynchronous copies from global to shared memory: cp.async (ptx_decode_cp_async.cpp)
   bool classify_cp(std::string_view m);
   void cp_async();
+
+  // mbarrier objects: init, inval, arrive, arrive_drop, expect_tx, complete_tx, test_wait,
+  // try_wait, pending_count (ptx_decode_mbarrier.cpp)
+  bool classify_mbarrier(std::string_view m);
+  void mbarrier();
+  void cp_async_mbarrier_arrive();
+  void cp_async_bulk();
 
   // thread block clusters: barrier.cluster, mapa, getctarank, .shared::cluster (ptx_decode_cluster.cpp)
   bool classify_cluster(std::string_view m);

@@ -43,6 +43,9 @@ const std::unordered_map<std::string_view, Special>& special_names() {
       {"%nclusterid.y", Special::NclusterIdY},        {"%nclusterid.z", Special::NclusterIdZ},
       {"%cluster_ctarank", Special::ClusterCtaRank},  {"%cluster_nctarank", Special::ClusterNctaRank},
       {"%is_explicit_cluster", Special::IsExplicitCluster},
+      {"%reserved_smem_offset_begin", Special::ReservedSmemBegin}, {"%reserved_smem_offset_end", Special::ReservedSmemEnd},
+      {"%reserved_smem_offset_cap", Special::ReservedSmemCap},     {"%reserved_smem_offset_0", Special::ReservedSmem0},
+      {"%reserved_smem_offset_1", Special::ReservedSmem1},
   };
   return m;
 }

@@ -12,6 +12,9 @@ bool engine_executed(Op op) {
     case Op::Sust: case Op::BarRed: case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma:
     case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait: case Op::ClusterArrive: case Op::ClusterWait:
       return true;
+    case Op::MbarInit: case Op::MbarInval: case Op::MbarArrive: case Op::MbarTx: case Op::MbarWait:
+    case Op::MbarPending: case Op::CpAsyncMbarArrive: case Op::CpAsyncBulk:
+      return true;
     default:
       return false;
   }

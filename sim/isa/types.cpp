@@ -145,6 +145,14 @@ std::string_view op_name(Op op) {
     case Op::Lop3: return "lop3";
     case Op::Sad: return "sad";
     case Op::VAbsDiff4: return "vabsdiff4";
+    case Op::MbarInit: return "mbarrier.init";
+    case Op::MbarInval: return "mbarrier.inval";
+    case Op::MbarArrive: return "mbarrier.arrive";
+    case Op::MbarTx: return "mbarrier.expect_tx/complete_tx";
+    case Op::MbarWait: return "mbarrier.test_wait/try_wait";
+    case Op::MbarPending: return "mbarrier.pending_count";
+    case Op::CpAsyncMbarArrive: return "cp.async.mbarrier.arrive";
+    case Op::CpAsyncBulk: return "cp.async.bulk";
     case Op::BarRed: return "bar.red";
     case Op::WmmaLoad: return "wmma.load";
     case Op::WmmaStore: return "wmma.store";

@@ -94,11 +94,34 @@ enum class Op : uint8_t {
   Lop3,           // lop3.b32: any logic function of a, b, c by the lookup table in e
   Sad,            // sad: c + |a - b|
   VAbsDiff4,      // vabsdiff4 without .add: the four bytes' |a_i - b_i|
+  // mbarrier objects (sm_80 and later; sim/sm/warp_mbarrier_ops.cpp): a 64-bit object in
+  // shared memory at address a. Instr::mbar holds the MbarFlags.
+  MbarInit,       // mbarrier.init: b arrivals a phase
+  MbarInval,      // mbarrier.inval
+  MbarArrive,     // mbarrier.arrive{.noComplete}{.expect_tx} / arrive_drop: d the state (or a sink), b the count or tx bytes
+  MbarTx,         // mbarrier.expect_tx / complete_tx: b bytes
+  MbarWait,       // mbarrier.test_wait / try_wait{.parity}: d the predicate, b the state or the phase parity (c: try_wait's hint)
+  MbarPending,    // mbarrier.pending_count: d the arrivals a noComplete state says are pending
+  CpAsyncMbarArrive,  // cp.async.mbarrier.arrive{.noinc}: an arrival once the thread's cp.async copies are done
+  CpAsyncBulk,    // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes: c bytes from global b to shared a,
+                  // then complete_tx of c bytes on the mbarrier at e
 };
+// Instr::mbar bits.
+enum MbarFlags : uint8_t {
+  kMbarNoComplete = 1,  // arrive.noComplete: the arrival must not complete the phase
+  kMbarDrop = 2,        // arrive_drop: fewer arrivals expected from the next phase on
+  kMbarExpectTx = 4,    // arrive.expect_tx: b is the tx bytes expected; the arrival counts 1
+  kMbarComplete = 8,    // MbarTx: complete_tx (else expect_tx)
+  kMbarParity = 16,     // MbarWait: b is a phase parity (else a state)
+  kMbarTry = 32,        // MbarWait: try_wait (may suspend the thread), else test_wait
+  kMbarNoInc = 64,      // CpAsyncMbarArrive: .noinc (the arrival counts against the expected ones)
+};
+constexpr bool is_mbarrier_op(Op op) { return op >= Op::MbarInit && op <= Op::CpAsyncBulk; }
 // Instructions that go through the SM's load/store path (the memory system in timing mode).
 constexpr bool is_memory_op(Op op) {
   return op == Op::Ld || op == Op::St || op == Op::Atom || op == Op::Red || op == Op::Tex || op == Op::Tld4 ||
-         op == Op::Suld || op == Op::Sust || op == Op::WmmaLoad || op == Op::WmmaStore || op == Op::CpAsync;
+         op == Op::Suld || op == Op::Sust || op == Op::WmmaLoad || op == Op::WmmaStore || op == Op::CpAsync ||
+         op == Op::CpAsyncBulk;
 }
 // Instructions that store, synchronise or transfer control: no load-time pass moves a load
 // across one (shared_load_merging) or predicates one (if_conversion).
@@ -109,6 +132,8 @@ constexpr bool stores_or_orders(Op op) {
     case Op::WmmaLoad: case Op::WmmaStore: case Op::WmmaMma:  // warp-collective: never predicated or reordered
     case Op::CpAsync: case Op::CpAsyncCommit: case Op::CpAsyncWait:  // writes shared memory; waits for it
     case Op::ClusterArrive: case Op::ClusterWait:
+    case Op::MbarInit: case Op::MbarInval: case Op::MbarArrive: case Op::MbarTx: case Op::MbarWait:
+    case Op::CpAsyncMbarArrive: case Op::CpAsyncBulk:
       return true;
     default:
       return false;

@@ -3,6 +3,7 @@
 // reconvergence pc, at which point the threads of the entry below resume together.
 #pragma once
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace warpsim::sm {
@@ -45,6 +46,20 @@ class SimtStack {
   // An indirect call whose threads call different functions: one path per target, each
   // re-executing the call at `pc` and reconverging at `rpc` (the return address).
   void push_path(int32_t pc, int32_t rpc, uint32_t mask) { entries_.push_back({pc, rpc, mask}); }
+
+  // The path below the top that is the other side of the same divergent branch and has not
+  // reached their reconvergence pc (null: none).
+  const SimtEntry* sibling() const {
+    if (entries_.size() < 2) return nullptr;
+    const SimtEntry& t = entries_.back();
+    const SimtEntry& s = entries_[entries_.size() - 2];
+    if (t.rpc == kCallFrame || s.rpc != t.rpc || s.pc == s.rpc || s.mask == 0) return nullptr;
+    return &s;
+  }
+  // Lets sibling() run first; the top path waits below it and resumes when the sibling
+  // reaches the reconvergence pc (as independent thread scheduling lets a warp's paths wait
+  // for each other).
+  void run_sibling_first() { std::swap(entries_.back(), entries_[entries_.size() - 2]); }
 
   static constexpr int32_t kCallFrame = -2;
   void push_call(int32_t pc, uint32_t mask) { entries_.push_back({pc, kCallFrame, mask}); }

@@ -137,6 +137,7 @@ SmCore::SmCore(uint32_t id, const SmShared& shared)
   ready_version_.assign(spec.sm.max_warps, 0);
   due_.assign(spec.sm.max_warps, kNever);
   blocks_.resize(shared_.blocks_per_sm);
+  shared_.executor->set_timed(true);  // mbarrier waits and bulk copies as the SM times them
 }
 
 uint64_t SmCore::unit_free(Unit u, uint32_t sched) const {
@@ -225,8 +226,9 @@ void SmCore::update_ready(WarpTiming& wt, uint64_t now) {
   const isa::Instr& nx = shared_.ctx->kernel->code[pc];
   // cp.async.wait_group N waits for the copies of all but the N newest committed groups,
   // wait_all (no operand) for every copy.
-  if (nx.op == isa::Op::CpAsyncWait) {
-    const bool all = nx.a.kind == isa::Operand::Kind::None;
+  // cp.async.mbarrier.arrive arrives once the thread's copies are done: as wait_all.
+  if (nx.op == isa::Op::CpAsyncWait || nx.op == isa::Op::CpAsyncMbarArrive) {
+    const bool all = nx.op == isa::Op::CpAsyncMbarArrive || nx.a.kind == isa::Operand::Kind::None;
     const uint64_t newest = all ? 0 : shared_.ctx->kernel->consts_bcast[size_t(nx.a.reg) * isa::kWarpLanes];
     if (wt.async_copies.must_wait(static_cast<uint32_t>(std::min<uint64_t>(newest, UINT32_MAX)), all))
       ready = kPendingLoad >> 1, mem = true;
@@ -305,6 +307,7 @@ uint64_t SmCore::new_token(uint32_t slot, const uint16_t* dests, uint32_t ndests
   pl.left = submissions;
   pl.ndests = static_cast<uint8_t>(std::min<uint32_t>(ndests, 8));
   pl.async_copy = false;
+  pl.mbar_bytes = 0;
   pl.trace = UINT32_MAX;
   for (uint32_t i = 0; i < pl.ndests; ++i) pl.dests[i] = dests[i];
   return (uint64_t(id_) << 40) | (uint64_t(id) + 1);
@@ -344,6 +347,13 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
         PendingLoad& pl = loads_[static_cast<uint32_t>((token & ((uint64_t(1) << 40) - 1)) - 1)];
         pl.async_copy = true;
         pl.async_group = wt.async_copies.copy_issued();
+      } else if (in.op == Op::CpAsyncBulk) {
+        // Its mbarrier's transaction bytes complete when the data has arrived.
+        PendingLoad& pl = loads_[static_cast<uint32_t>((token & ((uint64_t(1) << 40) - 1)) - 1)];
+        pl.mbar_warp = &w;
+        pl.mbar_pc = pc;
+        pl.mbar_offset = r.mbar_tx_offset;
+        pl.mbar_bytes = r.mbar_tx_bytes;
       } else {
         dest_pending = true;
       }
@@ -399,6 +409,8 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
     cost = im.shared_cost(r.tallied_shared_passes);
   } else if (mem_op && in.klass != isa::InstrClass::LdParam && in.klass != isa::InstrClass::LdConst) {
     cost = {Unit::Lsu, im.spec().mem_cycles, 1};  // every lane predicated off: no data moves
+  } else if (isa::is_mbarrier_op(in.op) && in.op != Op::MbarPending) {
+    cost = im.shared_cost(1);  // an atomic operation on a shared-memory word
   } else {
     cost = im.cost(in);
   }
@@ -419,13 +431,26 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
   for (const uint16_t* s = deps.writes_begin(pc); s != deps.writes_end(pc); ++s) wt.reg_ready[*s] = written;
 
   wt.t_free = now + 1;
-  if (r.kind == StepResult::Kind::WaitingAtBarrier) wt.waiting_barrier = true;
+  if (r.kind == StepResult::Kind::WaitingAtBarrier) {
+    wt.waiting_barrier = true;
+    // A try_wait suspends its warp until the phase completes (wake_mbarrier_waiters) or its
+    // time limit has passed: then it executes again and returns false.
+    const uint32_t limit = im.spec().mbarrier_try_wait_cycles;
+    if (w.mbar_waiting && (in.mbar & isa::kMbarTry) && limit) {
+      wt.waiting_barrier = false;
+      wt.release_at = now + limit;
+      w.mbar_give_up = true;
+    }
+  }
+  if (in.op == Op::CpAsyncBulk && r.mbar_tx_bytes && !(mem_op && r.n_accesses))
+    shared_.executor->mbarrier_complete_tx(w, pc, r.mbar_tx_offset, r.mbar_tx_bytes);
+  wake_mbarrier_waiters(wt.block_slot, now);
   if (r.barrier_released) {
     const uint64_t resume = now + im.spec().barrier_latency;
     for (uint32_t s : blocks_[wt.block_slot].warp_slots) {
       WarpTiming& o = warps_[s];
       if (!o.used) continue;
-      if ((o.waiting_barrier && !o.warp->cluster_waiting) || s == slot) {
+      if ((o.waiting_barrier && !o.warp->cluster_waiting && !o.warp->mbar_waiting) || s == slot) {
         o.waiting_barrier = false;
         o.release_at = resume;
         if (s != slot) {
@@ -446,6 +471,21 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
   update_ready(wt, now);
   if (wt.ready_at == kNever && dest_pending) scheds_[wt.sched].policy->long_latency(slot);
   return cost.dispatch;
+}
+
+void SmCore::wake_mbarrier_waiters(uint32_t block_slot, uint64_t now) {
+  std::vector<Warp*>& released = shared_.executor->mbarrier_released();
+  if (released.empty()) return;
+  for (const Warp* o : released)
+    for (uint32_t s : blocks_[block_slot].warp_slots) {
+      WarpTiming& ot = warps_[s];
+      if (!ot.used || ot.warp != o) continue;
+      ot.waiting_barrier = false;
+      ot.release_at = now + shared_.issue->spec().barrier_latency;
+      update_ready(ot, now);
+      wake_scheduler(ot.sched, std::max(ot.ready_at, now + 1));
+    }
+  released.clear();
 }
 
 void SmCore::cluster_released(const Warp* w, uint64_t now) {
@@ -569,6 +609,11 @@ void SmCore::memory_response(uint64_t token, uint64_t now) {
   PendingLoad& pl = loads_[id];
   if (!pl.used || --pl.left > 0) return;
   pl.used = false;
+  if (pl.mbar_bytes) {  // a bulk copy's data arrived: its mbarrier's transaction bytes complete
+    shared_.executor->mbarrier_complete_tx(*pl.mbar_warp, pl.mbar_pc, pl.mbar_offset, pl.mbar_bytes);
+    wake_mbarrier_waiters(warps_[pl.slot].block_slot, now);
+    update_alone_from();
+  }
   if (pl.trace != UINT32_MAX) shared_.stats->traces[pl.trace].records[pl.trace_record].done_cycle = now;
   free_loads_.push_back(id);
   WarpTiming& wt = warps_[pl.slot];
@@ -597,6 +642,7 @@ std::string SmCore::describe(uint64_t now) const {
     s += fmt::format("\n    warp slot {} (block {}, warp {}): pc {} (PTX line {}), {}", i, w.block->linear, w.index, pc,
                      shared_.ctx->kernel->code[pc].ptx_line,
                      wt.retired_pending    ? "exited, waiting for loads"
+                     : wt.waiting_barrier && w.mbar_waiting ? "waiting at an mbarrier"
                      : wt.waiting_barrier  ? "waiting at barrier"
                      : wt.ready_at == kNever ? fmt::format("waiting for {} memory load(s)", wt.pending_loads)
                                              : fmt::format("ready at cycle {}", wt.ready_at));

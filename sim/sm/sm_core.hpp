@@ -94,6 +94,9 @@ class SmCore {
   // Warp `w` of this SM's blocks left barrier.cluster.wait (its cluster's phase completed,
   // ClusterTable::released): it may issue again after the barrier latency.
   void cluster_released(const Warp* w, uint64_t now);
+  // Wakes the warps of block slot `block_slot` whose mbarrier waits a completed phase
+  // finished (WarpExecutor::mbarrier_released), after the barrier latency.
+  void wake_mbarrier_waiters(uint32_t block_slot, uint64_t now);
   // Integrates occupancy up to `now`.
   void account_until(uint64_t now);
   std::string describe(uint64_t now) const;
@@ -146,6 +149,10 @@ class SmCore {
     bool async_copy = false;  // a cp.async's load: no destination, counted in async_copies
     uint32_t async_group = 0;  // (then) its cp.async group
     uint32_t trace = UINT32_MAX, trace_record = 0;  // a traced warp's record to time
+    // A bulk copy's mbarrier completion (cp.async.bulk ... mbarrier::complete_tx::bytes): on
+    // the last response, complete_tx of mbar_bytes (0: none) at that shared offset.
+    Warp* mbar_warp = nullptr;
+    uint32_t mbar_pc = 0, mbar_offset = 0, mbar_bytes = 0;
   };
 
   uint64_t unit_free(Unit u, uint32_t sched) const;

@@ -33,6 +33,15 @@ struct Warp {
   bool done = false;
   uint32_t barrier_pc = 0;     // where it waits (for deadlock reports)
   bool cluster_waiting = false;  // at_barrier at barrier.cluster.wait (not the block's barrier)
+  // at_barrier at an mbarrier test_wait/try_wait whose phase has not completed (parked in
+  // BlockState::mbar_parked until a phase of the block's mbarriers completes); mbar_give_up:
+  // released without its phase, the wait executes again and returns what it finds.
+  bool mbar_waiting = false;
+  bool mbar_give_up = false;
+  // Where and at which BlockState::mbar_changes it was last released without its phase: a
+  // warp parked there again with nothing changed is not released again (it would spin).
+  uint32_t mbar_given_up_pc = UINT32_MAX;
+  uint64_t mbar_given_up_changes = 0;
   uint32_t cluster_arrived = 0;  // lanes that arrived at the cluster barrier in phase cluster_phase
   uint32_t cluster_phase = 0;
   uint64_t* regs = nullptr;    // [slot * 32 + lane]
@@ -59,10 +68,16 @@ struct BlockState {
   uint32_t red_true = 0;       // of them, threads whose bar.red predicate held
   uint32_t warps_done = 0;
   uint32_t device_calls = 0;   // device-runtime work asked for so far (orders it)
+  // mbarrier objects: warps parked at a wait, and changes to any of the block's mbarriers
+  // (sm/warp_mbarrier_ops.cpp).
+  std::vector<Warp*> mbar_parked;
+  uint64_t mbar_changes = 0;
   ClusterState* cluster = nullptr;  // its cluster (launches whose kernel uses cluster instructions)
   uint64_t cluster_id = 0;
   uint32_t cluster_rank = 0;
   bool finished() const { return warps_done == warps.size(); }
+  // At the block's own barrier (bar.sync), not the cluster's or an mbarrier wait.
+  static bool at_block_barrier(const Warp& w) { return w.at_barrier && !w.cluster_waiting && !w.mbar_waiting; }
 };
 
 }  // namespace warpsim::sm

@@ -38,6 +38,8 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
     uint32_t base = (k.static_shared_bytes + a - 1) / a * a;
     b.shared_bytes = base + ctx_.dynamic_shared;
   }
+  const uint32_t reserved_base = (b.shared_bytes + 127) / 128 * 128;
+  if (ctx_.reserved_shared) b.shared_bytes = reserved_base + ctx_.reserved_shared;
   b.shared.assign(b.shared_bytes, 0);
   b.local.assign(size_t(nw) * isa::kWarpLanes * ctx_.local_stride, 0);
   b.live_threads = ctx_.threads_per_block;
@@ -45,6 +47,8 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
   b.red_true = 0;
   b.warps_done = 0;
   b.device_calls = 0;
+  b.mbar_parked.clear();
+  b.mbar_changes = 0;
   const Dim3 cd = ctx_.cluster;
   const uint32_t rank = b.idx.x % cd.x + cd.x * (b.idx.y % cd.y + cd.y * (b.idx.z % cd.z));
   b.cluster = nullptr;
@@ -68,6 +72,9 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
     w.done = false;
     w.barrier_pc = 0;
     w.cluster_waiting = false;
+    w.mbar_waiting = false;
+    w.mbar_give_up = false;
+    w.mbar_given_up_pc = UINT32_MAX;
     w.cluster_arrived = 0;
     w.cluster_phase = 0;
     w.instructions = 0;
@@ -135,6 +142,13 @@ void WarpExecutor::init_block(BlockState& b, uint32_t linear, uint32_t sm_id) co
         case Special::ClusterCtaRank: v = rank; break;
         case Special::ClusterNctaRank: v = cd.count(); break;
         case Special::IsExplicitCluster: v = ctx_.explicit_cluster ? 1 : 0; break;
+        // As an H200 gives them, from the region's start (h200_mbarrier_probe_2026-12-03.txt):
+        // offsets 0 and 1 at its start, `end` 288 bytes in (the part cooperative groups use).
+        case Special::ReservedSmemBegin: case Special::ReservedSmem0: case Special::ReservedSmem1:
+          v = reserved_base;
+          break;
+        case Special::ReservedSmemEnd: v = reserved_base + std::min<uint32_t>(288, ctx_.reserved_shared); break;
+        case Special::ReservedSmemCap: v = ctx_.reserved_shared; break;
         default: break;  // the lane-dependent ones, above
       }
       std::fill(r, r + isa::kWarpLanes, v);
@@ -148,6 +162,25 @@ bool is_shared_ld_st(const Instr& in) {
   return in.space == isa::Space::Shared && (in.op == Op::Ld || in.op == Op::St);
 }
 }  // namespace
+
+bool WarpExecutor::may_spin() {
+  if (may_spin_ < 0) {
+    const std::vector<Instr>& code = ctx_.kernel->code;
+    auto waits_on_others = [](const Instr& in) {
+      return (in.op == Op::Ld && in.strong && in.space != isa::Space::Param && in.space != isa::Space::Const &&
+              in.space != isa::Space::Local) ||
+             (in.op == Op::Atom && (in.atom == isa::AtomOp::Cas || in.atom == isa::AtomOp::Exch));
+    };
+    may_spin_ = 0;
+    // A loop (a branch back to `target`) with such an access in its body.
+    for (size_t pc = 0; pc < code.size() && !may_spin_; ++pc) {
+      const Instr& in = code[pc];
+      if (in.op != Op::Bra || in.a.target < 0 || size_t(in.a.target) > pc) continue;
+      for (size_t i = size_t(in.a.target); i < pc && !may_spin_; ++i) may_spin_ = waits_on_others(code[i]);
+    }
+  }
+  return may_spin_ == 1;
+}
 
 void WarpExecutor::make_repeat_loads() {
   const std::vector<uint32_t> prev = same_base_predecessors(*ctx_.kernel);
@@ -327,6 +360,16 @@ void WarpExecutor::step_other(Warp& w, const Instr& in, uint64_t now, StepResult
       if (exec) async_copy(w, in, pc, exec, r);
       st.top().pc = static_cast<int32_t>(pc + 1);
       break;
+    case Op::MbarInit:
+    case Op::MbarInval:
+    case Op::MbarArrive:
+    case Op::MbarTx:
+    case Op::MbarWait:
+    case Op::MbarPending:
+    case Op::CpAsyncMbarArrive:
+    case Op::CpAsyncBulk:
+      mbarrier_op(w, in, pc, exec, r);
+      break;
     case Op::WmmaLoad:
     case Op::WmmaStore:
     case Op::WmmaMma:
@@ -435,7 +478,7 @@ void WarpExecutor::arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, Step
   // arrive (the missing threads are on another path of a divergent branch). A warp at the
   // cluster's barrier may still be released by the cluster's other blocks.
   for (const Warp& o : b.warps)
-    if (!o.done && (!o.at_barrier || o.cluster_waiting)) return;
+    if (!o.done && (!o.at_barrier || o.cluster_waiting || o.mbar_waiting)) return;
   report_deadlock(b);
 }
 
@@ -448,7 +491,7 @@ uint32_t WarpExecutor::red_predicate(const Warp& w, const Instr& in) const {
 bool WarpExecutor::release_barrier_if_complete(BlockState& b) {
   if (b.arrived == 0 || b.arrived < b.live_threads) return false;
   for (Warp& w : b.warps) {
-    if (!w.at_barrier || w.cluster_waiting) continue;
+    if (!BlockState::at_block_barrier(w)) continue;
     const Instr& in = ctx_.kernel->code[w.barrier_pc];
     if (in.op == Op::BarRed) {
       // The reduction over every thread that reached the barrier, to each of this warp's.
@@ -519,6 +562,13 @@ void WarpExecutor::report_deadlock(const BlockState& b) const {
       }
     }
   }
+  if (!b.mbar_parked.empty())
+    throw KernelFault(KernelFault::Kind::Deadlock,
+                      fmt::format("mbarrier deadlock in kernel '{}', block ({},{},{}): {} warp(s) wait at an mbarrier "
+                                  "for a phase that never completes (too few arrivals or transaction bytes: an "
+                                  "mbarrier.init count above the threads that arrive?), and no other thread of the "
+                                  "block can go on{}",
+                                  k.name, b.idx.x, b.idx.y, b.idx.z, b.mbar_parked.size(), detail));
   bool cluster_wait = false;
   for (const Warp& w : b.warps) cluster_wait |= !w.done && w.cluster_waiting;
   if (cluster_wait && b.cluster)

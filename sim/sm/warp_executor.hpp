@@ -39,6 +39,12 @@ struct LaunchContext {
   const isa::Kernel* source_kernel = nullptr;  // as loaded: the scoreboard's register numbering
   Dim3 grid, block;
   uint32_t dynamic_shared = 0;
+  // The block's reserved shared memory (DeviceSpec's shared_reserved_per_block) where the
+  // kernel reads a %reserved_smem_offset_* register, else 0: each block's shared memory
+  // then ends with that many bytes, at a 128-byte aligned offset after the kernel's own (on
+  // the GPU it is the window's first 1 KB and the kernel's own follows: the offsets differ,
+  // the region's use does not).
+  uint32_t reserved_shared = 0;
   uint32_t warp_size = 32;
   uint32_t warps_per_block = 0;
   uint32_t threads_per_block = 0;
@@ -87,6 +93,10 @@ struct StepResult {
   // A full-warp 32-bit shared load that step()'s tally counted (its passes; 0: none): it
   // has no access record (n_accesses 0), and nothing more is to be counted for it.
   uint16_t tallied_shared_passes = 0;
+  // A bulk copy whose mbarrier completion waits for its data (WarpExecutor::set_timed): the
+  // caller applies complete_tx of these bytes to the mbarrier at this shared offset of the
+  // warp's block when the copy's loads have returned (mbarrier_complete_tx). 0 bytes: none.
+  uint32_t mbar_tx_offset = 0, mbar_tx_bytes = 0;
 };
 
 class WarpExecutor {
@@ -114,7 +124,31 @@ class WarpExecutor {
   // Throws KernelFault(Deadlock) describing the block's waiting warps.
   [[noreturn]] void report_deadlock(const BlockState& b) const;
 
+  // mbarrier objects (warp_mbarrier_ops.cpp). A wait whose phase has not completed parks its
+  // warp (at_barrier, Warp::mbar_waiting) until a phase of one of the block's mbarriers
+  // completes and its threads' phases have; a functional runner with nothing else to run
+  // calls release_mbarrier_waits, which lets the parked warps' waits execute again and
+  // return false (as test_wait and a timed-out try_wait may): true if it released any;
+  // false if none is parked or each was released so before at the same wait with no
+  // mbarrier of the block changed since (it would spin forever: the block is deadlocked).
+  bool release_mbarrier_waits(BlockState& b);
+  // Timing mode: test_wait does not park (the warp spins, as on the GPU), bulk copies leave
+  // their transaction completion to the caller (StepResult::mbar_tx_bytes), and warps whose
+  // waits a completed phase finished are listed in mbarrier_released() for the caller to
+  // wake (and clear).
+  void set_timed(bool on) { timed_ = on; }
+  std::vector<Warp*>& mbarrier_released() { return mbar_released_; }
+  // complete_tx of `bytes` on the mbarrier at shared `offset` of w's block, for the bulk copy
+  // w issued at pc.
+  void mbarrier_complete_tx(Warp& w, uint32_t pc, uint32_t offset, uint32_t bytes);
+
   const LaunchContext& context() const { return ctx_; }
+
+  // Whether a warp of the kernel may wait in a loop for another warp's write: a loop (a
+  // backward branch) has a strong load (.volatile, .relaxed, .acquire) of memory other
+  // threads write, or an atom.cas/exch (a lock), in its body. Functional runners then let a
+  // block's warps take turns.
+  bool may_spin();
 
   // Global stores first tell `guard` which page they write (parallel functional blocks,
   // engine/functional_parallel.hpp); null (the default): they just write.
@@ -168,6 +202,23 @@ class WarpExecutor {
   void matrix_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
   // cp.async: global to shared, copied at once (warp_async_copy.cpp).
   void async_copy(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  // mbarrier instructions, cp.async.mbarrier.arrive and the bulk copy (warp_mbarrier_ops.cpp).
+  void mbarrier_op(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  void mbarrier_wait(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  void bulk_copy(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask, StepResult& r);
+  // The mbarrier word a lane's address operand names in w's block (faults: outside the
+  // block's shared memory, misaligned, another block's).
+  uint64_t* mbarrier_word(const Warp& w, const isa::Instr& in, const isa::Operand& a, uint32_t lane, uint32_t pc);
+  // Which of `mask`'s lanes find the phase their operand b names completed.
+  uint32_t mbarrier_done_lanes(const Warp& w, const isa::Instr& in, uint32_t pc, uint32_t mask);
+  // One arrival of `count` (and expect_tx of `tx` first); returns the state token.
+  uint64_t mbarrier_arrive(const Warp& w, uint32_t lane, uint32_t pc, uint64_t* word, uint32_t count, uint32_t tx,
+                           uint8_t flags);
+  void mbarrier_tx(const Warp& w, uint32_t lane, uint32_t pc, uint64_t* word, int64_t delta);
+  // An operand's value for a lane (a constant, a register; 1 where the operand is absent).
+  uint64_t operand_value(const Warp& w, const isa::Operand& o, uint32_t lane) const;
+  // A phase of one of the block's mbarriers completed: finishes the parked waits it satisfies.
+  void mbarrier_phase_completed(BlockState& b);
   void branch(Warp& w, const isa::Instr& in, uint32_t pc, uint32_t active, uint32_t taken, StepResult& r);
   void exit_threads(Warp& w, uint32_t exiting, StepResult& r);
   void arrive_at_barrier(Warp& w, uint32_t pc, uint32_t active, StepResult& r);
@@ -286,6 +337,10 @@ class WarpExecutor {
   std::vector<RepeatLoad> repeat_loads_;
   __attribute__((noinline)) void make_repeat_loads();
   uint64_t plain_run_ = 0;
+  bool timed_ = false;
+  int8_t may_spin_ = -1;  // may_spin(), once known
+  bool mbar_phase_done_ = false;  // an mbarrier's phase completed in this instruction
+  std::vector<Warp*> mbar_released_;
   struct PrintfRecord {
     uint32_t block, warp, call, lane;
     std::string text;

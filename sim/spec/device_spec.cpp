@@ -124,6 +124,8 @@ IssueSpec parse_issue(ConfigReader r) {
   is.param_latency = cyc("param_latency");
   is.global_latency = cyc("global_latency");
   is.barrier_latency = cyc("barrier_latency");
+  is.mbarrier_try_wait_cycles =
+      u32(r, "mbarrier_try_wait_cycles", r.get_uint_or("mbarrier_try_wait_cycles", 0));
   if (auto t = r.child_opt("tensor")) {
     auto rate = [&](const char* key) {
       ConfigReader k = t->child(key);

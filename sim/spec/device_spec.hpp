@@ -107,6 +107,10 @@ struct IssueSpec {
   uint32_t param_latency = 24;      // ld.param / constant cache hit
   uint32_t global_latency = 440;    // only when no memory system is configured
   uint32_t barrier_latency = 4;
+  // A try_wait on an mbarrier phase that has not completed suspends its warp until the phase
+  // completes or this many cycles have passed (then it returns false and the program's loop
+  // tries again); 0: until the phase completes.
+  uint32_t mbarrier_try_wait_cycles = 0;
   bool ideal_fetch = true;          // documented assumption: instruction fetch never stalls
   // Tensor cores (the config's optional issue.tensor, per input type of wmma.mma: f16, bf16,
   // tf32, f64, s8 for s8 and u8); absent: none, and kernels with wmma do not launch.

@@ -1,7 +1,7 @@
 // cp.async (sm_80's asynchronous copy from global to shared memory): 4, 8 and 16 bytes per
 // lane, src-size zero-filling the rest and an ignore-src predicate; the warp's
 // cp.async.wait_group waits for the copies in timing mode; faults name the thread; the
-// bulk (TMA) forms are refused at their line.
+// tensor (TMA) forms are refused at their line (the bulk copy: mbarrier_test.cpp).
 #include <catch2/catch.hpp>
 
 #include "ptx_fixture.hpp"
@@ -105,12 +105,13 @@ TEST_CASE("cp.async faults name the thread and its bulk forms are refused", "[en
 {
 	.reg .b32 	%r<4>;
 	.reg .b64 	%rd<4>;
-	cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], %r2, [%r3];
+	cp.async.bulk.tensor.1d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], [%r3];
 	ret;
 }
 )");
   CHECK_THAT(ptxtest::ptx_error(bulk), Catch::Contains(":9: unsupported PTX: cp.async.bulk") &&
-                                           Catch::Contains("cp.async .bulk (bulk/TMA copies"));
+                                           Catch::Contains("cp.async .tensor (bulk copies other than global to "
+                                                           "shared with mbarrier completion, tensor (TMA) copies"));
   const std::string small_cg = ptxtest::module(R"(
 .visible .entry b(.param .u64 p)
 {

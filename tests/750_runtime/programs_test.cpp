@@ -782,6 +782,22 @@ TEST_CASE("programs: asynchronous copies to shared memory as on an H100") {
                                 {"--functional --no-summary --config h100", "--no-summary --config h100"});
 }
 
+TEST_CASE("programs: mbarrier objects, bulk copies and cooperative-groups tiles as on an H200") {
+  REQUIRE_NVCC();
+  // mbarrier.expected is an H200's output (sm_90; the same in three runs): cuda::barrier
+  // split into arrive and wait over several phases with arrive_and_drop, cuda::memcpy_async
+  // completed by a barrier (bulk copies with transaction bytes, cp.async with
+  // cp.async.mbarrier.arrive), a producer/consumer cuda::pipeline on mbarrier pairs, the raw
+  // instructions (counts, test_wait.parity, pending_count, expect_tx/complete_tx,
+  // noComplete), and cg::reduce over 64-thread tiles, whose scratch is the reserved shared
+  // memory and whose warps wait for each other in a spin loop. Each result is also checked
+  // against the host's computation by the program itself.
+  rttest::check_prints_expected("mbarrier", "-cudart shared -arch=sm_90",
+                                {"--functional --no-summary --config h100", "--no-summary --config h100",
+                                 "--functional --no-summary --config h100 --threads 2",
+                                 "--no-summary --config h100 --threads 2"});
+}
+
 TEST_CASE("programs: thread block clusters and distributed shared memory as on an H200") {
   REQUIRE_NVCC();
   // clusters.expected is an H200's output (the same in two runs): the cluster special

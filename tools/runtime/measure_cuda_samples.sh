@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Measures warpsim against NVIDIA's public cuda-samples (brought with the search tool's
 # fetch; nothing of it is copied into this repository):
-#   1. every .cu under Samples/ compiled to PTX (nvcc -ptx -arch=sm_75), loaded by
+#   1. every .cu under Samples/ compiled to PTX (nvcc -ptx -arch=$ARCH, sm_75 unless set), loaded by
 #      `warpsim inspect`: does it load, else the first unsupported construct;
 #   2. every sample folder built as a program with nvcc -cudart shared and run under
 #      `warpsim exec` (functional mode, TIME_LIMIT seconds): does it end with its own pass.
 # Usage: tools/runtime/measure_cuda_samples.sh CUDA_SAMPLES_DIR OUT_DIR [PATH_FILTER]
 #   PATH_FILTER (e.g. 0_Introduction or 0_Introduction/vectorAdd, or several separated by
 #   commas) keeps the folders whose path contains one as whole path components. JOBS=N runs N folders at once (default 2).
-#   WORK_DIR keeps nvcc's outputs between runs; WARPSIM, NVCC, CONFIG, TIME_LIMIT override;
+#   WORK_DIR keeps nvcc's outputs between runs; WARPSIM, NVCC, CONFIG, TIME_LIMIT, ARCH
+#   (nvcc's -arch, sm_75 unless set: sm_90 gives the PTX an H100 user's build carries) override;
 #   EXEC_ARGS adds options to `warpsim exec` (e.g. "--threads 2").
 #   PTX_ONLY=1 measures the PTX alone (step 1; programs.tsv stays empty).
 # Writes OUT_DIR/ptx.tsv, OUT_DIR/programs.tsv and OUT_DIR/summary.txt.
@@ -24,7 +25,7 @@ measure_folder() {
   for cu in $(find "$dir" -maxdepth 1 -name '*.cu' | sort); do
     rel=${cu#$root/}
     ptx="$work/$(echo "$rel" | tr '/' '_').ptx"
-    if [ ! -s "$ptx" ] && ! "$nvcc" -ptx -arch=sm_75 -lineinfo $common -I"$dir" -o "$ptx" "$cu" >"$work/$name.nvcc.log" 2>&1; then
+    if [ ! -s "$ptx" ] && ! "$nvcc" -ptx -arch=$arch -lineinfo $common -I"$dir" -o "$ptx" "$cu" >"$work/$name.nvcc.log" 2>&1; then
       rm -f "$ptx"
       printf '%s\tno_ptx\t%s\n' "$rel" "$(grep -m1 -i error "$work/$name.nvcc.log" | cut -c1-160)" >> "$parts/$name.ptx"
       continue
@@ -50,7 +51,7 @@ measure_folder() {
   for kind in FATBIN PTX; do
     module=$(sed -n "s/.*set(CUDA_${kind}_FILE \"\${CMAKE_CURRENT_BINARY_DIR}\/\([^\"]*\)\").*/\1/p" "$cml" 2>/dev/null)
     [ -n "$module" ] && [ -n "$ksrc" ] && [ ! -s "$dir/$module" ] &&
-      "$nvcc" -$(echo $kind | tr A-Z a-z) -arch=sm_75 -lineinfo -w $common -I"$dir" -o "$dir/$module" "$dir/$ksrc" >>"$work/$name.build.log" 2>&1
+      "$nvcc" -$(echo $kind | tr A-Z a-z) -arch=$arch -lineinfo -w $common -I"$dir" -o "$dir/$module" "$dir/$ksrc" >>"$work/$name.build.log" 2>&1
   done
   # The program's sources: every .cu and .cpp in the folder, but for NVRTC samples those
   # add_executable names (their kernels' .cu files are compiled at run time, by NVRTC), and
@@ -68,7 +69,7 @@ measure_folder() {
       [ -e "$dir/$(basename "$inc")" ] || cp -r "$(dirname "$nvcc")/../include/$inc" "$dir/" 2>/dev/null
     done
   fi
-  if [ ! -x "$app" ] && ! "$nvcc" -cudart shared -arch=sm_75 -lineinfo -w $common -I"$dir" -o "$app" \
+  if [ ! -x "$app" ] && ! "$nvcc" -cudart shared -arch=$arch -lineinfo -w $common -I"$dir" -o "$app" \
       $sources $libs >"$work/$name.build.log" 2>&1; then
     printf '%s\tno_build\t\t%s\n' "$name" "$(grep -m1 -iE 'error|undefined' "$work/$name.build.log" | cut -c1-160)" >> "$parts/$name.prog"
     return
@@ -96,6 +97,7 @@ measure_folder() {
   printf '%s\t%s\t%s\t%s\n' "$name" "$result" "$secs" "$detail" >> "$parts/$name.prog"
 }
 
+arch=${ARCH:-sm_75}  # read from the environment in both the driver and its --folder children
 if [ "${1:-}" = "--folder" ]; then
   root=$2 work=$3 warpsim=$4 nvcc=$5 limit=$6 config=$7
   measure_folder "$8" "$9"
@@ -140,7 +142,7 @@ rm -rf "$parts"
   if [ "$(cd "$root" && git rev-parse --show-toplevel 2>/dev/null)" = "$(cd "$root" && pwd -P)" ]; then
     samples_rev=$(cd "$root" && git rev-parse --short HEAD)
   fi
-  echo "cuda-samples at $samples_rev; warpsim at $(cd "$here" && git rev-parse --short HEAD 2>/dev/null || echo '(no git)'), config $(basename "$config"); $(date -u +%Y-%m-%d), $("$nvcc" --version | tail -1)"
+  echo "cuda-samples at $samples_rev; warpsim at $(cd "$here" && git rev-parse --short HEAD 2>/dev/null || echo '(no git)'), config $(basename "$config"), nvcc -arch=$arch; $(date -u +%Y-%m-%d), $("$nvcc" --version | tail -1)"
   total=$(($(wc -l < "$out/ptx.tsv") - 1))
   noptx=$(grep -c $'\tno_ptx\t' "$out/ptx.tsv")
   loads=$(grep -c $'\tloads\t' "$out/ptx.tsv")
