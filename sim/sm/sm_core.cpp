@@ -442,9 +442,11 @@ uint32_t SmCore::issue(uint32_t slot, uint64_t now) {
       w.mbar_give_up = true;
     }
   }
-  if (in.op == Op::CpAsyncBulk && r.mbar_tx_bytes && !(mem_op && r.n_accesses))
-    shared_.executor->mbarrier_complete_tx(w, pc, r.mbar_tx_offset, r.mbar_tx_bytes);
-  wake_mbarrier_waiters(wt.block_slot, now);
+  if (isa::is_mbarrier_op(in.op)) {  // (only these complete an mbarrier's phase here)
+    if (in.op == Op::CpAsyncBulk && r.mbar_tx_bytes && !(mem_op && r.n_accesses))
+      shared_.executor->mbarrier_complete_tx(w, pc, r.mbar_tx_offset, r.mbar_tx_bytes);
+    wake_mbarrier_waiters(wt.block_slot, now);
+  }
   if (r.barrier_released) {
     const uint64_t resume = now + im.spec().barrier_latency;
     for (uint32_t s : blocks_[wt.block_slot].warp_slots) {
