@@ -215,6 +215,13 @@ class WarpExecutor {
   uint64_t mbarrier_arrive(const Warp& w, uint32_t lane, uint32_t pc, uint64_t* word, uint32_t count, uint32_t tx,
                            uint8_t flags);
   void mbarrier_tx(const Warp& w, uint32_t lane, uint32_t pc, uint64_t* word, int64_t delta);
+  // The word of an initialised mbarrier (else a fault: `what` on an uninitialised one).
+  uint64_t mbarrier_load(const Warp& w, uint32_t lane, uint32_t pc, const uint64_t* word, const char* what) const;
+  // Stores a phase's new counts, or the next phase where none is pending (mbar_phase_done_).
+  void mbarrier_store(const Warp& w, uint64_t* word, uint64_t parity, uint64_t pend, uint64_t exp, int64_t t);
+  // A shared::cta or shared::cluster offset as one in w's own block (a fault naming `what`
+  // for another block's: unsupported).
+  uint64_t own_shared_offset(const Warp& w, uint32_t lane, uint32_t pc, uint64_t off, const char* what) const;
   // An operand's value for a lane (a constant, a register; 1 where the operand is absent).
   uint64_t operand_value(const Warp& w, const isa::Operand& o, uint32_t lane) const;
   // A phase of one of the block's mbarriers completed: finishes the parked waits it satisfies.

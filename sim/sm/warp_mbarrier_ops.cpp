@@ -56,7 +56,41 @@ int64_t tx(uint64_t v) {
 uint64_t with(uint64_t parity, uint64_t pend, uint64_t exp, int64_t t) {
   return parity | kValid | pend | (exp << kExpectedShift) | ((uint64_t(t) & kTxMask) << kTxShift);
 }
+// Lane `lane`'s address of an address operand.
+uint64_t lane_address(const Warp& w, const isa::Operand& a, uint32_t lane) {
+  return (a.has_base ? w.regs[size_t(a.base) * isa::kWarpLanes + lane] : 0) + uint64_t(a.offset);
+}
 }  // namespace
+
+uint64_t WarpExecutor::own_shared_offset(const Warp& w, uint32_t lane, uint32_t pc, uint64_t off,
+                                         const char* what) const {
+  if (!(off >> isa::kClusterRankShift)) return off;
+  if (cluster_block(w, off) != w.block)
+    fault(w, lane, pc, fmt::format("unsupported: {} in another block's shared memory (shared::cluster address {:#x})",
+                                   what, off),
+          KernelFault::Kind::Trap);
+  return off & isa::kSharedOffsetMask;
+}
+
+uint64_t WarpExecutor::mbarrier_load(const Warp& w, uint32_t lane, uint32_t pc, const uint64_t* word,
+                                     const char* what) const {
+  const uint64_t v = load64(reinterpret_cast<const uint8_t*>(word));
+  if (!(v & kValid))
+    fault(w, lane, pc, fmt::format("{} on an mbarrier that is not initialised (mbarrier.init)", what),
+          KernelFault::Kind::Trap);
+  return v;
+}
+
+void WarpExecutor::mbarrier_store(const Warp& w, uint64_t* word, uint64_t parity, uint64_t pend, uint64_t exp,
+                                  int64_t t) {
+  if (pend == 0 && t == 0) {  // the phase completes: the next one waits for the expected arrivals
+    store64(reinterpret_cast<uint8_t*>(word), with(parity ^ kParity, exp, exp, 0));
+    mbar_phase_done_ = true;
+  } else {
+    store64(reinterpret_cast<uint8_t*>(word), with(parity, pend, exp, t));
+  }
+  ++w.block->mbar_changes;
+}
 
 uint64_t WarpExecutor::operand_value(const Warp& w, const isa::Operand& o, uint32_t lane) const {
   if (o.kind == isa::Operand::Kind::None) return 1;  // arrive's count when none is written
@@ -66,7 +100,7 @@ uint64_t WarpExecutor::operand_value(const Warp& w, const isa::Operand& o, uint3
 
 uint64_t* WarpExecutor::mbarrier_word(const Warp& w, const Instr& in, const isa::Operand& a, uint32_t lane,
                                       uint32_t pc) {
-  const uint64_t addr = (a.has_base ? w.regs[size_t(a.base) * isa::kWarpLanes + lane] : 0) + uint64_t(a.offset);
+  const uint64_t addr = lane_address(w, a, lane);
   uint64_t off;
   if (in.space == Space::Shared) {
     off = addr & 0xFFFFFFFFu;
@@ -75,14 +109,7 @@ uint64_t* WarpExecutor::mbarrier_word(const Warp& w, const Instr& in, const isa:
   } else {
     fault(w, lane, pc, fmt::format("mbarrier at generic address {:#x}, which is not in shared memory", addr));
   }
-  if (off >> isa::kClusterRankShift) {
-    if (cluster_block(w, off) != w.block)
-      fault(w, lane, pc,
-            fmt::format("unsupported: an mbarrier in another block's shared memory (shared::cluster address {:#x})",
-                        off),
-            KernelFault::Kind::Trap);
-    off &= isa::kSharedOffsetMask;
-  }
+  off = own_shared_offset(w, lane, pc, off, "an mbarrier");
   BlockState& b = *w.block;
   if (off % 8)
     fault(w, lane, pc, fmt::format("misaligned mbarrier at shared offset {} (an mbarrier is 8-byte aligned)", off));
@@ -95,10 +122,7 @@ uint64_t* WarpExecutor::mbarrier_word(const Warp& w, const Instr& in, const isa:
 
 uint64_t WarpExecutor::mbarrier_arrive(const Warp& w, uint32_t lane, uint32_t pc, uint64_t* word, uint32_t count,
                                        uint32_t tx_bytes, uint8_t flags) {
-  uint8_t* p = reinterpret_cast<uint8_t*>(word);
-  uint64_t v = load64(p);
-  if (!(v & kValid)) fault(w, lane, pc, "mbarrier.arrive on an mbarrier that is not initialised (mbarrier.init)",
-                           KernelFault::Kind::Trap);
+  const uint64_t v = mbarrier_load(w, lane, pc, word, "mbarrier.arrive");
   if (count == 0 || count > kCountMask)
     fault(w, lane, pc, fmt::format("mbarrier arrival count {} (the PTX ISA allows 1 to 2^20 - 1)", count),
           KernelFault::Kind::Trap);
@@ -119,51 +143,28 @@ uint64_t WarpExecutor::mbarrier_arrive(const Warp& w, uint32_t lane, uint32_t pc
   if (flags & isa::kMbarDrop) exp -= std::min<uint64_t>(exp, count);
   const uint64_t left = pend - count;
   const uint64_t parity = v & kParity;
-  const uint64_t token = parity | kValid | pend;  // pending_count reads the arrivals before this one
-  if (left == 0 && t == 0) {
-    if (flags & isa::kMbarNoComplete)
-      fault(w, lane, pc, "mbarrier.arrive.noComplete completes the phase (the PTX ISA leaves this undefined)",
-            KernelFault::Kind::Trap);
-    v = with(parity ^ kParity, exp, exp, 0);
-    store64(p, v);
-    mbar_phase_done_ = true;
-  } else {
-    store64(p, with(parity, left, exp, t));
-  }
-  ++w.block->mbar_changes;
-  return token;
+  if (left == 0 && t == 0 && (flags & isa::kMbarNoComplete))
+    fault(w, lane, pc, "mbarrier.arrive.noComplete completes the phase (the PTX ISA leaves this undefined)",
+          KernelFault::Kind::Trap);
+  mbarrier_store(w, word, parity, left, exp, t);
+  return parity | kValid | pend;  // the state: pending_count reads the arrivals before this one
 }
 
 void WarpExecutor::mbarrier_tx(const Warp& w, uint32_t lane, uint32_t pc, uint64_t* word, int64_t delta) {
-  uint8_t* p = reinterpret_cast<uint8_t*>(word);
-  const uint64_t v = load64(p);
-  if (!(v & kValid))
-    fault(w, lane, pc, "expect_tx/complete_tx on an mbarrier that is not initialised (mbarrier.init)",
-          KernelFault::Kind::Trap);
+  const uint64_t v = mbarrier_load(w, lane, pc, word, "expect_tx/complete_tx");
   const int64_t t = tx(v) + delta;
   if (t > kTxLimit || t < -kTxLimit)
     fault(w, lane, pc, fmt::format("mbarrier transaction count {} outside the PTX ISA's +-(2^20 - 1)", t),
           KernelFault::Kind::Trap);
-  const uint64_t parity = v & kParity;
-  if (pending(v) == 0 && t == 0) {
-    store64(p, with(parity ^ kParity, expected(v), expected(v), 0));
-    mbar_phase_done_ = true;
-  } else {
-    store64(p, with(parity, pending(v), expected(v), t));
-  }
-  ++w.block->mbar_changes;
+  mbarrier_store(w, word, v & kParity, pending(v), expected(v), t);
 }
 
 uint32_t WarpExecutor::mbarrier_done_lanes(const Warp& w, const Instr& in, uint32_t pc, uint32_t mask) {
-  const uint64_t* b = w.regs + size_t(in.b.reg) * isa::kWarpLanes;
   const bool by_parity = in.mbar & isa::kMbarParity;
-  const uint64_t* consts = ctx_.kernel->consts.data();
   uint32_t done = 0;
   exec::for_lanes(mask, [&](int l) {
-    const uint64_t v = load64(reinterpret_cast<const uint8_t*>(mbarrier_word(w, in, in.a, l, pc)));
-    if (!(v & kValid))
-      fault(w, l, pc, "mbarrier wait on an mbarrier that is not initialised (mbarrier.init)", KernelFault::Kind::Trap);
-    const uint64_t operand = in.b.kind == isa::Operand::Kind::Const ? consts[in.b.reg] : b[l];
+    const uint64_t v = mbarrier_load(w, l, pc, mbarrier_word(w, in, in.a, l, pc), "mbarrier wait");
+    const uint64_t operand = operand_value(w, in.b, l);
     const uint64_t waited = by_parity ? (operand & 1) << 63 : operand & kParity;
     if ((v & kParity) != waited) done |= 1u << l;
   });
@@ -180,7 +181,6 @@ void WarpExecutor::mbarrier_wait(Warp& w, const Instr& in, uint32_t pc, uint32_t
   w.mbar_give_up = false;
   w.at_barrier = false;
   const uint32_t done = mask ? mbarrier_done_lanes(w, in, pc, mask) : 0;
-  const bool parks = (in.mbar & isa::kMbarTry) || !timed_;
   if (done != mask && !give_up) {
     // The other side of a divergent branch may be what arrives (threads of one warp waiting
     // for each other): it runs first, and this path executes its wait again once that one
@@ -189,14 +189,14 @@ void WarpExecutor::mbarrier_wait(Warp& w, const Instr& in, uint32_t pc, uint32_t
       w.stack.run_sibling_first();
       return;
     }
-  }
-  if (done != mask && parks && !give_up) {
-    w.at_barrier = true;
-    w.mbar_waiting = true;
-    w.barrier_pc = pc;
-    b.mbar_parked.push_back(&w);
-    r.kind = StepResult::Kind::WaitingAtBarrier;
-    return;
+    if ((in.mbar & isa::kMbarTry) || !timed_) {  // parks (a timed test_wait returns false: the warp spins)
+      w.at_barrier = true;
+      w.mbar_waiting = true;
+      w.barrier_pc = pc;
+      b.mbar_parked.push_back(&w);
+      r.kind = StepResult::Kind::WaitingAtBarrier;
+      return;
+    }
   }
   uint32_t& p = w.preds[in.d[0].reg];
   p = (p & ~mask) | done;
@@ -295,9 +295,8 @@ void WarpExecutor::mbarrier_op(Warp& w, const Instr& in, uint32_t pc, uint32_t m
         uint64_t* word = mbarrier_word(w, in, in.a, l, pc);
         if (in.mbar & isa::kMbarNoInc) {
           mbarrier_arrive(w, l, pc, word, 1, 0, 0);
-        } else if (!(load64(reinterpret_cast<const uint8_t*>(word)) & kValid)) {
-          fault(w, l, pc, "cp.async.mbarrier.arrive on an mbarrier that is not initialised (mbarrier.init)",
-                KernelFault::Kind::Trap);
+        } else {
+          mbarrier_load(w, l, pc, word, "cp.async.mbarrier.arrive");
         }
       });
       break;
@@ -316,18 +315,8 @@ void WarpExecutor::bulk_copy(Warp& w, const Instr& in, uint32_t pc, uint32_t mas
   int64_t deferred_offset = -1;
   uint64_t deferred_bytes = 0;
   exec::for_lanes(mask, [&](int l) {
-    uint64_t dst = (in.a.has_base ? w.regs[size_t(in.a.base) * isa::kWarpLanes + l] : 0) + uint64_t(in.a.offset);
-    dst &= 0xFFFFFFFFu;
-    if (dst >> isa::kClusterRankShift) {
-      if (cluster_block(w, dst) != w.block)
-        fault(w, l, pc,
-              fmt::format("unsupported: cp.async.bulk into another block's shared memory (shared::cluster address "
-                          "{:#x})",
-                          dst),
-              KernelFault::Kind::Trap);
-      dst &= isa::kSharedOffsetMask;
-    }
-    const uint64_t src = (in.b.has_base ? w.regs[size_t(in.b.base) * isa::kWarpLanes + l] : 0) + uint64_t(in.b.offset);
+    const uint64_t dst = own_shared_offset(w, l, pc, lane_address(w, in.a, l) & 0xFFFFFFFFu, "cp.async.bulk");
+    const uint64_t src = lane_address(w, in.b, l);
     const uint64_t n = operand_value(w, in.c, l) & 0xFFFFFFFFu;
     if (n == 0 || n % 16 || dst % 16 || src % 16)
       fault(w, l, pc,
